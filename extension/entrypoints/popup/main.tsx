@@ -1,0 +1,2 @@
+import { render } from 'preact';
+render(<p>Secret Push</p>, document.getElementById('app')!);

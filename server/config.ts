@@ -1,0 +1,140 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting comes from the environment (documented in the README's configuration table).
+ * Parsed once at start-up so a typo fails loudly instead of falling back silently.
+ */
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).optional().default(fallback);
+
+const envSchema = z
+  .object({
+    PORT: int(3000, 0, 65535),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    MASTER_KEY: z.string().optional(),
+    /** Comma-separated retired keys, still used to decrypt (key rotation). */
+    MASTER_KEY_OLD: z.string().optional(),
+    RATE_LIMIT_PER_MINUTE: int(120, 0, 1_000_000),
+    TRUST_PROXY: bool(false),
+    ALLOW_ANONYMOUS: bool(true),
+    ALLOW_SIGNUP: bool(true),
+    ENABLE_FILE_PUSHES: bool(true),
+    FILES_REQUIRE_AUTH: bool(true),
+    ENABLE_URL_PUSHES: bool(true),
+    ENABLE_QR_PUSHES: bool(true),
+    DEFAULT_EXPIRE_DAYS: int(7, 1, 3650),
+    MIN_EXPIRE_DAYS: int(1, 1, 3650),
+    MAX_EXPIRE_DAYS: int(90, 1, 3650),
+    DEFAULT_EXPIRE_VIEWS: int(5, 1, 100_000),
+    MIN_EXPIRE_VIEWS: int(1, 1, 100_000),
+    MAX_EXPIRE_VIEWS: int(100, 1, 100_000),
+    DEFAULT_RETRIEVAL_STEP: bool(true),
+    DEFAULT_DELETABLE_BY_VIEWER: bool(true),
+    MAX_PAYLOAD_CHARS: int(1_048_576, 1, 64 * 1_048_576),
+    MAX_QR_CHARS: int(1024, 1, 4096),
+    MAX_FILES_PER_PUSH: int(10, 1, 100),
+    MAX_FILE_BYTES: int(100 * 1_048_576, 1, 8 * 1024 * 1_048_576),
+    MAX_JSON_BODY_BYTES: int(4 * 1_048_576, 1024, 256 * 1_048_576),
+    PASSPHRASE_ATTEMPTS_PER_MINUTE: int(5, 1, 1000),
+    EXPIRY_SWEEP_SECONDS: int(60, 1, 86_400),
+    WIKI_BASE_URL: z.url().default('https://www.mediawiki.org/wiki'),
+    LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  })
+  .refine((e) => e.MIN_EXPIRE_DAYS <= e.DEFAULT_EXPIRE_DAYS && e.DEFAULT_EXPIRE_DAYS <= e.MAX_EXPIRE_DAYS, {
+    message: 'DEFAULT_EXPIRE_DAYS must lie between MIN_EXPIRE_DAYS and MAX_EXPIRE_DAYS',
+  })
+  .refine((e) => e.MIN_EXPIRE_VIEWS <= e.DEFAULT_EXPIRE_VIEWS && e.DEFAULT_EXPIRE_VIEWS <= e.MAX_EXPIRE_VIEWS, {
+    message: 'DEFAULT_EXPIRE_VIEWS must lie between MIN_EXPIRE_VIEWS and MAX_EXPIRE_VIEWS',
+  });
+
+export interface Limits {
+  days: { default: number; min: number; max: number };
+  views: { default: number; min: number; max: number };
+  retrievalStep: boolean;
+  deletableByViewer: boolean;
+  maxPayloadChars: number;
+  maxQrChars: number;
+  maxFilesPerPush: number;
+  maxFileBytes: number;
+  passphraseAttemptsPerMinute: number;
+}
+
+export interface Features {
+  anonymousAccess: boolean;
+  signup: boolean;
+  filePushes: boolean;
+  filesRequireAuth: boolean;
+  urlPushes: boolean;
+  qrPushes: boolean;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Public origin used in secret URLs; when unset, derived from the request's Host. */
+  baseUrl: string | undefined;
+  masterKey: string | undefined;
+  oldMasterKeys: string[];
+  rateLimitPerMinute: number;
+  trustProxy: boolean;
+  maxJsonBodyBytes: number;
+  expirySweepSeconds: number;
+  wikiBaseUrl: string;
+  logLevel: 'silent' | 'error' | 'info' | 'debug';
+  features: Features;
+  limits: Limits;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    baseUrl: e.BASE_URL?.replace(/\/+$/, ''),
+    masterKey: e.MASTER_KEY,
+    oldMasterKeys: (e.MASTER_KEY_OLD ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY,
+    maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
+    expirySweepSeconds: e.EXPIRY_SWEEP_SECONDS,
+    wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    features: {
+      anonymousAccess: e.ALLOW_ANONYMOUS,
+      signup: e.ALLOW_SIGNUP,
+      filePushes: e.ENABLE_FILE_PUSHES,
+      filesRequireAuth: e.FILES_REQUIRE_AUTH,
+      urlPushes: e.ENABLE_URL_PUSHES,
+      qrPushes: e.ENABLE_QR_PUSHES,
+    },
+    limits: {
+      days: { default: e.DEFAULT_EXPIRE_DAYS, min: e.MIN_EXPIRE_DAYS, max: e.MAX_EXPIRE_DAYS },
+      views: { default: e.DEFAULT_EXPIRE_VIEWS, min: e.MIN_EXPIRE_VIEWS, max: e.MAX_EXPIRE_VIEWS },
+      retrievalStep: e.DEFAULT_RETRIEVAL_STEP,
+      deletableByViewer: e.DEFAULT_DELETABLE_BY_VIEWER,
+      maxPayloadChars: e.MAX_PAYLOAD_CHARS,
+      maxQrChars: e.MAX_QR_CHARS,
+      maxFilesPerPush: e.MAX_FILES_PER_PUSH,
+      maxFileBytes: e.MAX_FILE_BYTES,
+      passphraseAttemptsPerMinute: e.PASSPHRASE_ATTEMPTS_PER_MINUTE,
+    },
+  };
+}
