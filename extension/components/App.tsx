@@ -1,0 +1,180 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { describeError, type Problem } from '../lib/errors';
+import type { PopupEnv } from '../lib/popup-env';
+import { checkServerUrl, type LastPush, type ServerInfo, type Settings } from '../lib/settings-storage';
+import { Notice } from './Field';
+import { History } from './History';
+import { PushForm } from './PushForm';
+import { SettingsView } from './Settings';
+
+export type TabName = 'push' | 'history' | 'settings';
+const tabNames: TabName[] = ['push', 'history', 'settings'];
+const tabLabels: Record<TabName, string> = { push: 'Push', history: 'History', settings: 'Settings' };
+
+interface Props {
+  env: PopupEnv;
+  initialTab?: TabName;
+}
+
+export function App({ env, initialTab }: Props) {
+  const [tab, setTab] = useState<TabName>(initialTab ?? 'push');
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [info, setInfo] = useState<ServerInfo | null>(null);
+  const [infoProblem, setInfoProblem] = useState<Problem | null>(null);
+  const [access, setAccess] = useState<'unknown' | 'granted' | 'missing'>('unknown');
+  const [lastPush, setLastPush] = useState<LastPush | null>(null);
+  const tabRefs = useRef<Record<TabName, HTMLButtonElement | null>>({ push: null, history: null, settings: null });
+
+  /** Shows what we knew at once, then asks the server again. */
+  async function refresh(current: Settings) {
+    setInfoProblem(null);
+    const check = checkServerUrl(current.serverUrl);
+    if (!current.serverUrl || !check.ok) return;
+    const granted = await env.hasOrigin(check.originPattern).catch(() => false);
+    setAccess(granted ? 'granted' : 'missing');
+    if (!granted) return;
+    try {
+      const api = env.createApi(current);
+      const [version, limits] = await Promise.all([api.version(), api.limits()]);
+      const fresh: ServerInfo = { serverUrl: current.serverUrl, version, limits, checkedAt: new Date().toISOString() };
+      setInfo(fresh);
+      await env.saveServerInfo(fresh);
+    } catch (err) {
+      // The cached server info (if any) still lets the form show; say why it may be stale.
+      setInfoProblem(describeError(err, current.serverUrl, Boolean(current.apiToken)));
+    }
+  }
+
+  useEffect(() => {
+    void (async () => {
+      const [loaded, cached, last] = await Promise.all([
+        env.loadSettings(),
+        env.loadServerInfo().catch(() => null),
+        env.lastPush().catch(() => null),
+      ]);
+      const usable = cached && cached.serverUrl === loaded.serverUrl ? cached : null;
+      setSettings(loaded);
+      setInfo(usable);
+      setLastPush(last);
+      if (!loaded.serverUrl && !initialTab) setTab('settings');
+      await refresh(loaded);
+    })();
+  }, [env]);
+
+  function grantAccess() {
+    if (!settings) return;
+    const check = checkServerUrl(settings.serverUrl);
+    if (!check.ok) return;
+    // Synchronously inside the click (a user gesture), before any await.
+    void env.requestOrigin(check.originPattern).then((ok) => {
+      if (ok) void refresh(settings);
+    });
+  }
+
+  function onTabKey(e: KeyboardEvent) {
+    const i = tabNames.indexOf(tab);
+    const next =
+      e.key === 'ArrowRight' ? tabNames[(i + 1) % tabNames.length]
+      : e.key === 'ArrowLeft' ? tabNames[(i + tabNames.length - 1) % tabNames.length]
+      : e.key === 'Home' ? tabNames[0]
+      : e.key === 'End' ? tabNames[tabNames.length - 1]
+      : null;
+    if (!next) return;
+    e.preventDefault();
+    setTab(next);
+    tabRefs.current[next]?.focus();
+  }
+
+  if (!settings) return <p class="loading" role="status">Loading…</p>;
+  const origin = checkServerUrl(settings.serverUrl);
+
+  return (
+    <div class="app">
+      <header>
+        <h1>Secret Push</h1>
+        <div role="tablist" aria-label="Secret Push" onKeyDown={onTabKey}>
+          {tabNames.map((name) => (
+            <button
+              key={name}
+              ref={(el) => {
+                tabRefs.current[name] = el;
+              }}
+              id={`tab-${name}`}
+              role="tab"
+              type="button"
+              aria-selected={tab === name}
+              aria-controls={`panel-${name}`}
+              tabIndex={tab === name ? 0 : -1}
+              onClick={() => setTab(name)}
+            >
+              {tabLabels[name]}
+            </button>
+          ))}
+        </div>
+      </header>
+
+      {access === 'missing' && origin.ok && (
+        <Notice tone="error">
+          <p>Secret Push is not allowed to reach {origin.origin} yet.</p>
+          <button type="button" onClick={grantAccess}>
+            Allow access to {origin.origin}
+          </button>
+        </Notice>
+      )}
+      {access !== 'missing' && infoProblem && tab !== 'settings' && <Notice tone="error">{infoProblem.message}</Notice>}
+
+      <div class="panel" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
+        {tab === 'push' && (
+          <>
+            <PushForm
+              env={env}
+              settings={settings}
+              limits={info?.limits}
+              version={info?.version}
+              onOpenSettings={() => setTab('settings')}
+            />
+            {lastPush && <LastPushNote last={lastPush} env={env} />}
+          </>
+        )}
+        {tab === 'history' && (
+          <History
+            env={env}
+            settings={settings}
+            anonymousAllowed={info?.version.features.anonymous_access}
+            onOpenSettings={() => setTab('settings')}
+          />
+        )}
+        {tab === 'settings' && (
+          <SettingsView
+            env={env}
+            settings={settings}
+            info={info}
+            onSaved={(next, fresh) => {
+              setSettings(next);
+              if (fresh) {
+                setInfo(fresh);
+                setInfoProblem(null);
+                setAccess('granted');
+              } else void refresh(next);
+            }}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The link of the last push made from the context menu (kept for this browser session). */
+function LastPushNote({ last, env }: { last: LastPush; env: PopupEnv }) {
+  const [copied, setCopied] = useState<boolean | null>(null);
+  return (
+    <details class="last-push">
+      <summary>Last push from the menu</summary>
+      <p class="meta">{last.html_url}</p>
+      <button type="button" onClick={async () => setCopied(await env.copy(last.html_url))}>
+        Copy link
+      </button>
+      {copied !== null && <span role="status">{copied ? ' Copied.' : ' Could not copy.'}</span>}
+    </details>
+  );
+}

@@ -1,0 +1,270 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { OwnerPushRecord, PushLimits, VersionDocument } from '../../shared/push-schema';
+import { describeError, type Problem } from '../lib/errors';
+import type { PopupEnv, TargetTab } from '../lib/popup-env';
+import {
+  buildPushInput,
+  checkPush,
+  fallbackLimits,
+  initialOptions,
+  kindLabels,
+  offeredKinds,
+  type ExtensionKind,
+  type PushOptions,
+} from '../lib/push-options';
+import type { Settings } from '../lib/settings-storage';
+import { CheckField, FieldError, NumberField, Notice, TextField } from './Field';
+import { PushResult } from './PushResult';
+
+interface Props {
+  env: PopupEnv;
+  settings: Settings;
+  limits?: PushLimits;
+  version?: VersionDocument;
+  onOpenSettings(): void;
+}
+
+const sourceLabels: Record<ExtensionKind, string> = {
+  text: 'Text',
+  url: "This page's URL",
+  qr: 'QR code of the URL',
+};
+
+export function PushForm({ env, settings, limits: serverLimits, version, onOpenSettings }: Props) {
+  const limits = serverLimits ?? fallbackLimits;
+  const kinds = offeredKinds(version);
+  const [kind, setKind] = useState<ExtensionKind>('text');
+  const [text, setText] = useState('');
+  const [fromSelection, setFromSelection] = useState(false);
+  const [address, setAddress] = useState('');
+  const [tab, setTab] = useState<TargetTab | null>(null);
+  const [options, setOptions] = useState<PushOptions>(() => initialOptions(settings.defaults, limits));
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ record: OwnerPushRecord; kind: ExtensionKind; copied: boolean } | null>(null);
+  const touched = useRef({ text: false, options: false });
+  const textArea = useRef<HTMLTextAreaElement>(null);
+
+  // The target tab and its selection: the selection fills the text unless the user already typed.
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const target = await env.targetTab();
+      if (!live || !target) return;
+      setTab(target);
+      if (target.url && /^https?:/i.test(target.url)) setAddress(target.url);
+      const selection = await env.readSelection(target.id);
+      if (live && selection.trim() && !touched.current.text) {
+        setText(selection);
+        setFromSelection(true);
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [env]);
+
+  // Server limits arrive after the first paint: re-derive the options unless the user changed them.
+  useEffect(() => {
+    if (!touched.current.options) setOptions(initialOptions(settings.defaults, limits));
+  }, [settings.defaults, limits]);
+
+  // A kind the server does not offer is never selected.
+  useEffect(() => {
+    if (kinds.length > 0 && !kinds.includes(kind)) setKind(kinds[0]);
+  }, [kinds.join(','), kind]);
+
+  useEffect(() => {
+    textArea.current?.focus();
+  }, []);
+
+  const setOption = <K extends keyof PushOptions>(key: K, value: PushOptions[K]) => {
+    touched.current.options = true;
+    setOptions((o) => ({ ...o, [key]: value }));
+    setFieldErrors(({ [key]: _, ...rest }) => rest);
+  };
+
+  const payload = kind === 'text' ? text : address.trim();
+
+  async function submit(e?: Event) {
+    e?.preventDefault();
+    if (busy) return;
+    const problems = checkPush(kind, payload, options, limits);
+    setFieldErrors(problems);
+    setProblem(null);
+    if (Object.keys(problems).length > 0) return;
+    setBusy(true);
+    try {
+      const record = await env.createApi(settings).create(buildPushInput(kind, payload, options));
+      // Copy at once: the popup may be closed the moment the user looks away.
+      const copied = await env.copy(record.html_url);
+      await env.rememberKind(record.url_token, kind).catch(() => undefined);
+      setResult({ record, kind, copied });
+    } catch (err) {
+      const p = describeError(err, settings.serverUrl, Boolean(settings.apiToken));
+      setProblem(p);
+      setFieldErrors(p.fields);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function another() {
+    setResult(null);
+    setText('');
+    setFromSelection(false);
+    touched.current = { text: false, options: false };
+    setOptions(initialOptions(settings.defaults, limits));
+  }
+
+  if (!settings.serverUrl) {
+    return (
+      <Notice tone="info">
+        <p>Choose your Secret Push server first.</p>
+        <button type="button" onClick={onOpenSettings}>
+          Open Settings
+        </button>
+      </Notice>
+    );
+  }
+  if (version && kinds.length === 0) {
+    return <Notice tone="error">This server does not accept pushes at the moment.</Notice>;
+  }
+  if (result) return <PushResult {...result} env={env} onAnother={another} />;
+
+  const formFieldErrors = Object.keys(fieldErrors).filter((f) => !['payload', 'kind', 'expire_after_days', 'expire_after_views'].includes(f));
+  return (
+    <form class="push-form" onSubmit={submit} noValidate aria-busy={busy}>
+      <fieldset class="kinds" aria-describedby={fieldErrors.kind ? 'kind-error' : undefined}>
+        <legend>What to push</legend>
+        {kinds.map((k) => (
+          <label key={k} class={`kind ${kind === k ? 'selected' : ''}`}>
+            <input
+              type="radio"
+              name="kind"
+              value={k}
+              checked={kind === k}
+              onChange={() => {
+                setKind(k);
+                setFieldErrors({});
+              }}
+            />
+            {sourceLabels[k]}
+          </label>
+        ))}
+        <FieldError id="kind-error" message={fieldErrors.kind} />
+      </fieldset>
+
+      {kind === 'text' ? (
+        <div class="field">
+          <label for="payload">{fromSelection ? 'Secret (from the selection on the page)' : 'Secret'}</label>
+          <textarea
+            id="payload"
+            ref={textArea}
+            rows={4}
+            value={text}
+            placeholder="Type or paste the secret, or select text on the page before opening Secret Push."
+            aria-invalid={fieldErrors.payload ? true : undefined}
+            aria-describedby={fieldErrors.payload ? 'payload-error' : undefined}
+            onInput={(e) => {
+              touched.current.text = true;
+              setText(e.currentTarget.value);
+              setFieldErrors(({ payload: _, ...rest }) => rest);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit(e);
+            }}
+          />
+          <FieldError id="payload-error" message={fieldErrors.payload} />
+        </div>
+      ) : (
+        <TextField
+          id="payload"
+          label={kind === 'url' ? 'Address to push (the recipient is sent there)' : 'Text of the QR code'}
+          type={kind === 'url' ? 'url' : 'text'}
+          value={address}
+          error={fieldErrors.payload}
+          hint={tab ? undefined : 'No page to read the address from: type it.'}
+          onChange={(v) => {
+            setAddress(v);
+            setFieldErrors(({ payload: _, ...rest }) => rest);
+          }}
+        />
+      )}
+
+      <div class="row">
+        <NumberField
+          id="expire_after_days"
+          label="Days"
+          value={options.expire_after_days}
+          min={limits.days.min}
+          max={limits.days.max}
+          error={fieldErrors.expire_after_days}
+          onChange={(v) => setOption('expire_after_days', v ?? Number.NaN)}
+        />
+        <NumberField
+          id="expire_after_views"
+          label="Views"
+          value={options.expire_after_views}
+          min={limits.views.min}
+          max={limits.views.max}
+          error={fieldErrors.expire_after_views}
+          onChange={(v) => setOption('expire_after_views', v ?? Number.NaN)}
+        />
+      </div>
+
+      <details class="more" open={formFieldErrors.length > 0}>
+        <summary>More options</summary>
+        <TextField
+          id="passphrase"
+          label="Passphrase (the recipient must type it)"
+          type="password"
+          autoComplete="new-password"
+          value={options.passphrase}
+          error={fieldErrors.passphrase}
+          onChange={(v) => setOption('passphrase', v)}
+        />
+        <CheckField
+          id="retrieval_step"
+          label="Ask the recipient to click before revealing (protects from link previews)"
+          checked={options.retrieval_step}
+          onChange={(v) => setOption('retrieval_step', v)}
+        />
+        <CheckField
+          id="deletable_by_viewer"
+          label="Let the recipient delete it"
+          checked={kind === 'url' ? false : options.deletable_by_viewer}
+          disabled={kind === 'url'}
+          hint={kind === 'url' ? 'URL pushes cannot be deleted by the recipient.' : undefined}
+          onChange={(v) => setOption('deletable_by_viewer', v)}
+        />
+        <TextField
+          id="name"
+          label="Name (only you see it)"
+          value={options.name}
+          error={fieldErrors.name}
+          onChange={(v) => setOption('name', v)}
+        />
+        <TextField
+          id="note"
+          label="Note (only you see it)"
+          value={options.note}
+          error={fieldErrors.note}
+          onChange={(v) => setOption('note', v)}
+        />
+      </details>
+
+      {problem && <Notice tone="error">{problem.message}</Notice>}
+      {problem?.kind === 'unauthorized' && (
+        <button type="button" class="link" onClick={onOpenSettings}>
+          Open Settings
+        </button>
+      )}
+
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Pushing…' : `Push ${kindLabels[kind] === 'Text' ? 'secret' : kindLabels[kind]}`}
+      </button>
+    </form>
+  );
+}

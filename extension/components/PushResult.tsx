@@ -1,0 +1,45 @@
+import { useState } from 'preact/hooks';
+import type { OwnerPushRecord } from '../../shared/push-schema';
+import type { PopupEnv } from '../lib/popup-env';
+import { describeRemaining, kindLabels } from '../lib/push-options';
+import { QrCode } from './QrCode';
+
+interface Props {
+  env: Pick<PopupEnv, 'copy'>;
+  record: Pick<OwnerPushRecord, 'html_url' | 'days_remaining' | 'views_remaining' | 'passphrase'>;
+  kind: string;
+  copied: boolean;
+  onAnother?(): void;
+}
+
+/** The secret link of a new push: copied already, with a button to copy again and a QR code. */
+export function PushResult({ env, record, kind, copied: copiedAtOnce, onAnother }: Props) {
+  const [copied, setCopied] = useState<boolean | null>(copiedAtOnce);
+  const copy = async () => setCopied(await env.copy(record.html_url));
+  return (
+    <section class="result" aria-labelledby="result-title">
+      <h2 id="result-title">{kindLabels[kind] ?? 'Secret'} pushed</h2>
+      <label for="secret-link">Secret link</label>
+      <div class="copy-row">
+        <input id="secret-link" type="text" readOnly value={record.html_url} onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+      </div>
+      <p class={copied ? 'success' : 'field-error'} role="status">
+        {copied ? 'Copied to the clipboard.' : 'Could not copy automatically: use the Copy button or select the link.'}
+      </p>
+      <p>{describeRemaining(record.days_remaining, record.views_remaining)}</p>
+      {record.passphrase && record.passphrase !== '' ? <p>The recipient needs the passphrase: send it another way.</p> : null}
+      <figure class="qr-figure">
+        <QrCode text={record.html_url} label="QR code of the secret link" />
+        <figcaption>Scan to open the secret link on a phone.</figcaption>
+      </figure>
+      {onAnother && (
+        <button type="button" class="primary" onClick={onAnother}>
+          Push another
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,130 @@
+import type { OwnerPushRecord } from '../../shared/push-schema';
+import type { PushApi } from './api-client';
+import { describeError, type Problem } from './errors';
+import { defaultPushInput, type ExtensionKind } from './push-options';
+import type { Settings } from './settings-storage';
+
+export const menuIds = {
+  selection: 'secret-push-selection',
+  link: 'secret-push-link',
+  page: 'secret-push-page',
+} as const;
+
+export type MenuContext = 'selection' | 'link' | 'page';
+
+export interface MenuItem {
+  id: string;
+  title: string;
+  contexts: MenuContext[];
+}
+
+export const menuItems: MenuItem[] = [
+  { id: menuIds.selection, title: 'Push selection', contexts: ['selection'] },
+  { id: menuIds.link, title: 'Push this link', contexts: ['link'] },
+  { id: menuIds.page, title: "Push this page's URL", contexts: ['page'] },
+];
+
+/** The part of `contextMenus` that creating the items needs. */
+export interface MenuRegistry {
+  removeAll(): Promise<void> | void;
+  create(item: MenuItem): unknown;
+}
+
+/** (Re)creates the items; safe to call on every install, update and browser start. */
+export async function installMenus(menus: MenuRegistry): Promise<void> {
+  await menus.removeAll();
+  for (const item of menuItems) menus.create(item);
+}
+
+/** What the browser passes to `contextMenus.onClicked` (the fields used here). */
+export interface MenuClick {
+  menuItemId: string | number;
+  selectionText?: string;
+  linkUrl?: string;
+  pageUrl?: string;
+  frameId?: number;
+}
+
+export interface MenuTab {
+  id?: number;
+  url?: string;
+}
+
+/** Everything the handler touches, passed in so tests need no browser. */
+export interface MenuEnv {
+  loadSettings(): Promise<Settings>;
+  createApi(settings: Settings): PushApi;
+  /** The full selection of the page ('' if it cannot be read). */
+  readSelection(tabId: number, frameId?: number): Promise<string>;
+  /** Writes the link to the clipboard; false if that was not possible. */
+  copy(text: string, tabId?: number): Promise<boolean>;
+  notify(title: string, message: string): Promise<void>;
+  /** Called after a successful push (remember its kind, keep it for the popup). */
+  pushed?(record: OwnerPushRecord, kind: ExtensionKind): Promise<void>;
+}
+
+export type MenuOutcome =
+  | { ok: true; kind: ExtensionKind; record: OwnerPushRecord; copied: boolean }
+  | { ok: false; problem: Problem | { kind: 'setup' | 'nothing'; message: string } };
+
+/** What the clicked item pushes: kind and payload. */
+async function source(env: MenuEnv, info: MenuClick, tab: MenuTab | undefined): Promise<{ kind: ExtensionKind; payload: string } | null> {
+  switch (info.menuItemId) {
+    case menuIds.selection: {
+      // The browser's selectionText folds line breaks; read the real selection when the tab allows it.
+      const fromPage = tab?.id !== undefined ? await env.readSelection(tab.id, info.frameId) : '';
+      const text = fromPage.trim() ? fromPage : (info.selectionText ?? '');
+      return { kind: 'text', payload: text };
+    }
+    case menuIds.link:
+      return { kind: 'url', payload: info.linkUrl ?? '' };
+    case menuIds.page:
+      return { kind: 'url', payload: info.pageUrl ?? tab?.url ?? '' };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Pushes what the menu item points at with the default options, copies the secret link and
+ * says so in a notification; failures are notified in plain words too.
+ */
+export async function handleMenuClick(env: MenuEnv, info: MenuClick, tab?: MenuTab): Promise<MenuOutcome | null> {
+  const what = await source(env, info, tab);
+  if (!what) return null;
+
+  const fail = async (problem: Exclude<MenuOutcome, { ok: true }>['problem']): Promise<MenuOutcome> => {
+    await env.notify('Secret Push: not pushed', problem.message);
+    return { ok: false, problem };
+  };
+
+  if (!what.payload.trim()) {
+    return fail({ kind: 'nothing', message: what.kind === 'text' ? 'There was no selected text to push.' : 'There was no address to push.' });
+  }
+  if (what.kind === 'url' && !/^https?:\/\//i.test(what.payload)) {
+    return fail({ kind: 'nothing', message: 'Only web addresses (http:// or https://) can be pushed as a URL.' });
+  }
+
+  const settings = await env.loadSettings();
+  if (!settings.serverUrl) {
+    return fail({ kind: 'setup', message: 'Choose your server first: open Secret Push from the toolbar and go to Settings.' });
+  }
+
+  let record: OwnerPushRecord;
+  try {
+    record = await env.createApi(settings).create(defaultPushInput(what.kind, what.payload, settings.defaults));
+  } catch (err) {
+    return fail(describeError(err, settings.serverUrl, Boolean(settings.apiToken)));
+  }
+
+  await env.pushed?.(record, what.kind).catch(() => undefined);
+  const copied = await env.copy(record.html_url, tab?.id);
+  const expiry = `It expires in ${record.days_remaining} days or after ${record.views_remaining} views.`;
+  await env.notify(
+    copied ? 'Secret link copied' : 'Pushed: copy the link from the popup',
+    copied
+      ? `${record.html_url} is on the clipboard. ${expiry}`
+      : `The page did not let Secret Push use the clipboard. Open Secret Push to copy ${record.html_url}. ${expiry}`,
+  );
+  return { ok: true, kind: what.kind, record, copied };
+}

@@ -1,0 +1,81 @@
+import { browser } from 'wxt/browser';
+import { createPushApi, type PushApi } from './api-client';
+import { copyHere } from './clipboard';
+import { recallKinds, rememberKind } from './kind-memory';
+import { readSelection, type ScriptRunner } from './selection';
+import {
+  lastPushItem,
+  loadSettings,
+  saveSettings,
+  serverInfoItem,
+  type LastPush,
+  type ServerInfo,
+  type Settings,
+} from './settings-storage';
+
+export interface TargetTab {
+  id: number;
+  url?: string;
+  title?: string;
+}
+
+/** Everything the popup touches outside itself; component tests pass a fake one. */
+export interface PopupEnv {
+  loadSettings(): Promise<Settings>;
+  saveSettings(settings: Settings): Promise<void>;
+  loadServerInfo(): Promise<ServerInfo | null>;
+  saveServerInfo(info: ServerInfo): Promise<void>;
+  lastPush(): Promise<LastPush | null>;
+  createApi(settings: Settings): PushApi;
+  /** The tab the popup acts on (see `findTargetTab`). */
+  targetTab(): Promise<TargetTab | null>;
+  readSelection(tabId: number): Promise<string>;
+  copy(text: string): Promise<boolean>;
+  hasOrigin(originPattern: string): Promise<boolean>;
+  /** Asks for host permission. Call it synchronously inside a click handler (a user gesture). */
+  requestOrigin(originPattern: string): Promise<boolean>;
+  rememberKind(urlToken: string, kind: string): Promise<void>;
+  recallKinds(urlTokens: string[]): Promise<Record<string, string>>;
+}
+
+/** The part of `tabs` used to find the target tab. */
+export interface TabFinder {
+  get(tabId: number): Promise<{ id?: number; url?: string; title?: string }>;
+  query(q: { active: true; currentWindow: true }): Promise<Array<{ id?: number; url?: string; title?: string }>>;
+}
+
+/**
+ * The tab the popup pushes from. Opened from the toolbar, that is the active tab of the
+ * popup's window (the one `activeTab` was granted for). `?tabId=<id>` in the popup's address
+ * overrides it: that is how a test, which opens popup.html in a tab of its own, names the page
+ * it means. When the popup is itself the active tab there is no target tab.
+ */
+export async function findTargetTab(tabs: TabFinder, search: string, ownPrefix: string): Promise<TargetTab | null> {
+  const override = new URLSearchParams(search).get('tabId');
+  try {
+    const tab = override ? await tabs.get(Number(override)) : (await tabs.query({ active: true, currentWindow: true }))[0];
+    if (!tab || tab.id === undefined || tab.url?.startsWith(ownPrefix)) return null;
+    return { id: tab.id, url: tab.url, title: tab.title };
+  } catch {
+    return null;
+  }
+}
+
+export function createPopupEnv(): PopupEnv {
+  const scripting = browser.scripting as unknown as ScriptRunner;
+  return {
+    loadSettings,
+    saveSettings,
+    loadServerInfo: () => serverInfoItem.getValue(),
+    saveServerInfo: (info) => serverInfoItem.setValue(info),
+    lastPush: () => lastPushItem.getValue().catch(() => null),
+    createApi: (settings) => createPushApi(settings),
+    targetTab: () => findTargetTab(browser.tabs as unknown as TabFinder, location.search, browser.runtime.getURL('/')),
+    readSelection: (tabId) => readSelection(scripting, tabId),
+    copy: copyHere,
+    hasOrigin: (pattern) => browser.permissions.contains({ origins: [pattern] }),
+    requestOrigin: (pattern) => browser.permissions.request({ origins: [pattern] }),
+    rememberKind,
+    recallKinds,
+  };
+}

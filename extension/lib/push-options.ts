@@ -1,0 +1,120 @@
+import type { PushInput, PushLimits, VersionDocument } from '../../shared/push-schema';
+import type { PushDefaults } from './settings-storage';
+
+/** The kinds the extension can push (files are left to the web page). */
+export type ExtensionKind = 'text' | 'url' | 'qr';
+
+/** Used until the server has told its own limits (the Password Pusher defaults). */
+export const fallbackLimits: PushLimits = {
+  days: { default: 7, min: 1, max: 90 },
+  views: { default: 5, min: 1, max: 100 },
+  retrieval_step: true,
+  deletable_by_viewer: true,
+  max_payload_chars: 1_048_576,
+  max_qr_chars: 1024,
+};
+
+/** Kinds offered, in order: those the version document reports as disabled are left out. */
+export function offeredKinds(version: VersionDocument | undefined): ExtensionKind[] {
+  if (!version) return ['text', 'url', 'qr'];
+  const p = version.features.pushes;
+  if (!p.enabled) return [];
+  const kinds: ExtensionKind[] = ['text'];
+  if (p.url_pushes.enabled) kinds.push('url');
+  if (p.qr_code_pushes.enabled) kinds.push('qr');
+  return kinds;
+}
+
+/** The options of one push as the form holds them. */
+export interface PushOptions {
+  expire_after_days: number;
+  expire_after_views: number;
+  retrieval_step: boolean;
+  deletable_by_viewer: boolean;
+  passphrase: string;
+  name: string;
+  note: string;
+}
+
+/** The user's defaults where set, else the server's. */
+export function initialOptions(defaults: PushDefaults, limits: PushLimits): PushOptions {
+  return {
+    expire_after_days: defaults.expire_after_days ?? limits.days.default,
+    expire_after_views: defaults.expire_after_views ?? limits.views.default,
+    retrieval_step: defaults.retrieval_step ?? limits.retrieval_step,
+    deletable_by_viewer: defaults.deletable_by_viewer ?? limits.deletable_by_viewer,
+    passphrase: '',
+    name: '',
+    note: '',
+  };
+}
+
+/** The create input for a push; optional text fields are sent only when filled in. */
+export function buildPushInput(kind: ExtensionKind, payload: string, options: PushOptions): PushInput {
+  const input: PushInput = {
+    kind,
+    payload,
+    expire_after_days: options.expire_after_days,
+    expire_after_views: options.expire_after_views,
+    retrieval_step: options.retrieval_step,
+  };
+  // URL pushes are never deletable by viewers: the server ignores (or refuses) the field.
+  if (kind !== 'url') input.deletable_by_viewer = options.deletable_by_viewer;
+  if (options.passphrase) input.passphrase = options.passphrase;
+  if (options.name.trim()) input.name = options.name.trim();
+  if (options.note.trim()) input.note = options.note.trim();
+  return input;
+}
+
+/** The create input of a context-menu push: default options only. */
+export function defaultPushInput(kind: ExtensionKind, payload: string, defaults: PushDefaults): PushInput {
+  const input: PushInput = { kind, payload };
+  if (defaults.expire_after_days !== undefined) input.expire_after_days = defaults.expire_after_days;
+  if (defaults.expire_after_views !== undefined) input.expire_after_views = defaults.expire_after_views;
+  if (defaults.retrieval_step !== undefined) input.retrieval_step = defaults.retrieval_step;
+  if (kind !== 'url' && defaults.deletable_by_viewer !== undefined) input.deletable_by_viewer = defaults.deletable_by_viewer;
+  return input;
+}
+
+function isWebUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks the form before anything is sent, with the same bounds the server applies; the
+ * messages are keyed by field like the server's 422 answers.
+ */
+export function checkPush(kind: ExtensionKind, payload: string, options: PushOptions, limits: PushLimits): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!payload.trim()) {
+    problems.payload =
+      kind === 'text' ? 'Type or select the text to push.' : 'There is no address to push: type one.';
+  } else if (kind === 'url' && !isWebUrl(payload.trim())) {
+    problems.payload = 'Only web addresses (http:// or https://) can be pushed as a URL.';
+  } else if (kind === 'qr' && payload.length > limits.max_qr_chars) {
+    problems.payload = `A QR code holds at most ${limits.max_qr_chars} characters; this is ${payload.length}.`;
+  } else if (payload.length > limits.max_payload_chars) {
+    problems.payload = `The secret is too long: at most ${limits.max_payload_chars} characters.`;
+  }
+  const range = (value: number, b: { min: number; max: number }, unit: string) =>
+    Number.isInteger(value) && value >= b.min && value <= b.max ? undefined : `Choose between ${b.min} and ${b.max} ${unit}.`;
+  const days = range(options.expire_after_days, limits.days, 'days');
+  if (days) problems.expire_after_days = days;
+  const views = range(options.expire_after_views, limits.views, 'views');
+  if (views) problems.expire_after_views = views;
+  return problems;
+}
+
+/** "Expires in 7 days or after 5 views, whichever comes first." */
+export function describeRemaining(days: number, views: number): string {
+  const d = `${days} ${days === 1 ? 'day' : 'days'}`;
+  const v = `${views} ${views === 1 ? 'view' : 'views'}`;
+  return `Expires in ${d} or after ${v}, whichever comes first.`;
+}
+
+export const kindLabels: Record<string, string> = { text: 'Text', url: 'URL', qr: 'QR code', file: 'File' };
