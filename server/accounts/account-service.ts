@@ -1,0 +1,157 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { KeyRing } from '../crypto/key-ring.js';
+import { digest, hashSecret, safeEqual, verifySecret } from '../crypto/secret-hash.js';
+import { ServiceError } from '../service-error.js';
+import type { StoredApiToken } from '../storage/records.js';
+import type { Store } from '../storage/store.js';
+import type { User } from './user.js';
+
+const SESSION_DAYS = 14;
+const MIN_PASSWORD_CHARS = 8;
+const MAX_PASSWORD_CHARS = 1024;
+const TOKEN_PREFIX = 'sp_';
+
+const emailSchema = z.email({ error: 'is not a valid email address' }).max(254, { error: 'is too long' });
+
+export interface ApiTokenInfo {
+  id: string;
+  label: string;
+  createdAt: string;
+}
+
+export interface AccountServiceDeps {
+  store: Store;
+  keys: KeyRing;
+  clock?: () => Date;
+}
+
+/**
+ * Accounts, API tokens and browser sessions. Passwords are scrypt hashes; API tokens and session
+ * ids are random and stored only as SHA-256 digests, so a stolen data file holds no usable
+ * credential. A token is shown once, when made.
+ */
+export class AccountService {
+  private readonly now: () => Date;
+  private readonly csrfKey: Buffer;
+
+  constructor(private readonly deps: AccountServiceDeps) {
+    this.now = deps.clock ?? (() => new Date());
+    this.csrfKey = deps.keys.deriveKey('csrf');
+  }
+
+  normaliseEmail(raw: unknown): string {
+    const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+    const parsed = emailSchema.safeParse(email);
+    if (!parsed.success) throw ServiceError.validation({ email: [parsed.error.issues[0]!.message] });
+    return parsed.data;
+  }
+
+  private toUser(u: { id: string; email: string; createdAt: string }): User {
+    return { id: u.id, email: u.email, createdAt: u.createdAt };
+  }
+
+  async signUp(rawEmail: unknown, rawPassword: unknown): Promise<User> {
+    const email = this.normaliseEmail(rawEmail);
+    const password = typeof rawPassword === 'string' ? rawPassword : '';
+    if ([...password].length < MIN_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too short (minimum is ${MIN_PASSWORD_CHARS} characters)`] });
+    if ([...password].length > MAX_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too long (maximum is ${MAX_PASSWORD_CHARS} characters)`] });
+    if (await this.deps.store.getUserByEmail(email)) throw ServiceError.validation({ email: ['has already been taken'] });
+    const user = { id: randomUUID(), email, passwordHash: await hashSecret(password), createdAt: this.now().toISOString() };
+    await this.deps.store.insertUser(user);
+    return this.toUser(user);
+  }
+
+  /** For the admin CLI: the account, made without a password (token-only) when missing. */
+  async ensureUser(rawEmail: unknown): Promise<{ user: User; created: boolean }> {
+    const email = this.normaliseEmail(rawEmail);
+    const existing = await this.deps.store.getUserByEmail(email);
+    if (existing) return { user: this.toUser(existing), created: false };
+    const user = { id: randomUUID(), email, passwordHash: '', createdAt: this.now().toISOString() };
+    await this.deps.store.insertUser(user);
+    return { user: this.toUser(user), created: true };
+  }
+
+  /** Checks email and password; the same answer for an unknown email and a wrong password. */
+  async verifyPassword(rawEmail: unknown, rawPassword: unknown): Promise<User> {
+    const email = typeof rawEmail === 'string' ? rawEmail.trim().toLowerCase() : '';
+    const password = typeof rawPassword === 'string' ? rawPassword : '';
+    const user = await this.deps.store.getUserByEmail(email);
+    // Hash even for an unknown account so the response time does not tell which emails exist.
+    const ok = user?.passwordHash ? await verifySecret(password, user.passwordHash) : (await hashSecret(password), false);
+    if (!user || !ok) throw new ServiceError('unauthorized', 'Invalid email or password.');
+    return this.toUser(user);
+  }
+
+  /** Starts a browser session; returns the cookie value (only its digest is stored). */
+  async startSession(user: User): Promise<string> {
+    const secret = randomBytes(32).toString('base64url');
+    const now = this.now();
+    await this.deps.store.insertSession({
+      id: digest(secret),
+      userId: user.id,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
+    });
+    return secret;
+  }
+
+  async sessionUser(cookieValue: string | undefined): Promise<User | null> {
+    if (!cookieValue) return null;
+    const session = await this.deps.store.getSession(digest(cookieValue));
+    if (!session || session.expiresAt <= this.now().toISOString()) return null;
+    const user = await this.deps.store.getUser(session.userId);
+    return user ? this.toUser(user) : null;
+  }
+
+  async endSession(cookieValue: string | undefined): Promise<void> {
+    if (cookieValue) await this.deps.store.deleteSession(digest(cookieValue));
+  }
+
+  /** A CSRF token bound to the session (or to a pre-session nonce for sign-in forms). */
+  csrfToken(binding: string): string {
+    return createHmac('sha256', this.csrfKey).update(binding).digest('base64url');
+  }
+
+  verifyCsrf(binding: string | undefined, token: unknown): boolean {
+    return Boolean(binding) && typeof token === 'string' && safeEqual(token, this.csrfToken(binding!));
+  }
+
+  /** Makes an API token; the returned plaintext is the only copy there will ever be. */
+  async createApiToken(user: User, label = 'API token'): Promise<{ token: string; info: ApiTokenInfo }> {
+    const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const record: StoredApiToken = {
+      id: randomUUID(),
+      userId: user.id,
+      hash: digest(token),
+      label: label.trim().slice(0, 100) || 'API token',
+      createdAt: this.now().toISOString(),
+    };
+    await this.deps.store.insertApiToken(record);
+    return { token, info: { id: record.id, label: record.label, createdAt: record.createdAt } };
+  }
+
+  async listApiTokens(user: User): Promise<ApiTokenInfo[]> {
+    return (await this.deps.store.listApiTokens(user.id)).map((t) => ({ id: t.id, label: t.label, createdAt: t.createdAt }));
+  }
+
+  async revokeApiToken(user: User, tokenId: string): Promise<void> {
+    const tokens = await this.deps.store.listApiTokens(user.id);
+    if (!tokens.some((t) => t.id === tokenId)) throw new ServiceError('not_found', 'No such token.');
+    await this.deps.store.deleteApiToken(tokenId);
+  }
+
+  /**
+   * The account an API token belongs to, or null. With the legacy `X-User-Email` header the
+   * token must also belong to that email.
+   */
+  async authenticateToken(token: string, email?: string): Promise<User | null> {
+    if (!token || token.length > 512) return null;
+    const record = await this.deps.store.getApiTokenByHash(digest(token));
+    if (!record) return null;
+    const user = await this.deps.store.getUser(record.userId);
+    if (!user) return null;
+    if (email !== undefined && !safeEqual(user.email, email.trim().toLowerCase())) return null;
+    return this.toUser(user);
+  }
+}

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../logger.js';
+
+export const MASTER_KEY_FILE = 'master.key';
+
+/** Accepts 64 hex characters or base64/base64url of exactly 32 bytes. */
+export function parseKey(text: string, what: string): Buffer {
+  const t = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, 'hex');
+  const b = Buffer.from(t, t.includes('-') || t.includes('_') ? 'base64url' : 'base64');
+  if (b.length === 32 && /^[A-Za-z0-9+/_-]+={0,2}$/.test(t)) return b;
+  throw new Error(`${what} must be 32 bytes as 64 hex characters or base64 (generate one with: openssl rand -hex 32)`);
+}
+
+/**
+ * The master key comes from MASTER_KEY; without it, from `<DATA_DIR>/master.key`, made on first
+ * start with mode 0600. There is never a built-in default key.
+ */
+export function loadMasterKey(dataDir: string, fromEnv: string | undefined, logger: Logger): Buffer {
+  if (fromEnv) return parseKey(fromEnv, 'MASTER_KEY');
+  const path = join(dataDir, MASTER_KEY_FILE);
+  if (existsSync(path)) return parseKey(readFileSync(path, 'utf8'), path);
+  const key = randomBytes(32);
+  writeFileSync(path, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(path, 0o600);
+  logger.info(`MASTER_KEY is not set: generated a new random key in ${path} (mode 0600). Back it up; without it the stored secrets cannot be read.`);
+  return key;
+}

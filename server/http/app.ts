@@ -1,0 +1,99 @@
+import { Readable } from 'node:stream';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AccountService } from '../accounts/account-service.js';
+import type { CatalogueService } from '../catalogue/catalogue-service.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { PushService } from '../pushes/push-service.js';
+import { URL_TOKEN_PATTERN } from '../pushes/url-token.js';
+import { ServiceError } from '../service-error.js';
+import type { AppEnv } from './app-env.js';
+import { createCatalogueRoutes } from './catalogue-routes.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { requestContext } from './middleware/request-context.js';
+import { requestLog } from './middleware/request-log.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { errorResponse } from './rest/error-response.js';
+import { buildOpenApiDocument } from './rest/openapi.js';
+import { v2Routes } from './rest/v2-routes.js';
+import { staticAssets } from './static-assets.js';
+import { createAppRouter } from './trpc/app-router.js';
+
+export interface AppDeps {
+  config: Config;
+  pushes: PushService;
+  accounts: AccountService;
+  catalogue: CatalogueService;
+  logger: Logger;
+}
+
+/** Routes every adapter onto the services; holds no rule of its own. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const { config, pushes, accounts, logger } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.use(requestLog(logger));
+  app.use(securityHeaders());
+  app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy }));
+  app.use(rateLimit(config.rateLimitPerMinute));
+  app.use(async (c, next) => {
+    // Multipart uploads are streamed and bounded per file; every other body is capped whole.
+    if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) return next();
+    return bodyLimit({
+      maxSize: config.maxJsonBodyBytes,
+      onError: (c) => c.json({ error: `Request body too large: the limit is ${config.maxJsonBodyBytes} bytes.` }, 413),
+    })(c, next);
+  });
+
+  app.onError((error, c) => errorResponse(c, error, logger));
+  app.notFound((c) => c.json({ error: 'not-found' }, 404));
+
+  app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes));
+  app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
+
+  const appRouter = createAppRouter(pushes);
+  app.all('/trpc/*', (c) =>
+    fetchRequestHandler({
+      endpoint: '/trpc',
+      req: c.req.raw,
+      router: appRouter,
+      createContext: () => c.get('ctx'),
+      onError: ({ error }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') logger.error('tRPC procedure failed', error.cause ?? error);
+      },
+    }),
+  );
+
+  app.get('/p/:token/files/:fileId', async (c) => {
+    const token = c.req.param('token');
+    if (!URL_TOKEN_PATTERN.test(token)) throw new ServiceError('not_found', 'not-found');
+    const file = await pushes.downloadFile(token, c.req.param('fileId'), c.req.query('exp'), c.req.query('ticket'));
+    const asciiName = file.filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    return c.body(Readable.toWeb(file.stream) as ReadableStream, 200, {
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': String(file.size),
+      'Content-Disposition': `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+    });
+  });
+
+  app.route('/', staticAssets());
+  app.route('/', createCatalogueRoutes(deps.catalogue));
+  return app;
+}
+
+/**
+ * Some Password Pusher clients always append `.json` to v2 paths: strip it before routing.
+ */
+export function acceptJsonSuffix<E>(fetch: (req: Request, env: E) => Response | Promise<Response>) {
+  return (req: Request, env: E) => {
+    const url = new URL(req.url);
+    if (url.pathname.endsWith('.json') && (url.pathname.startsWith('/api/v2/') || url.pathname === '/api/v1/version.json') && url.pathname !== '/api/v2/openapi.json') {
+      url.pathname = url.pathname.slice(0, -'.json'.length);
+      const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers: req.headers, body: req.body, duplex: 'half' };
+      return fetch(new Request(url, init), env);
+    }
+    return fetch(req, env);
+  };
+}

@@ -1,0 +1,119 @@
+import busboy, { type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
+import type { Context } from 'hono';
+import type { Actor, PushService } from '../../pushes/push-service.js';
+import type { FileUpload } from '../../pushes/file-upload.js';
+import { ServiceError } from '../../service-error.js';
+import type { AppEnv } from '../app-env.js';
+import { paramsFromEntries, setParam, type Params } from './bracket-params.js';
+
+export interface CreateRequest {
+  params: Params;
+  upload?: FileUpload;
+  /** Whether the request named a files field at all (even empty): needs auth when files do. */
+  fileFieldPresent: boolean;
+}
+
+function mediaType(c: Context): string {
+  return (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+async function readJson(c: Context): Promise<Params> {
+  const text = await c.req.text();
+  if (text.trim() === '') return Object.create(null);
+  let value: unknown;
+  try {
+    value = JSON.parse(text, (key, v) => (key === '__proto__' ? undefined : v));
+  } catch (e) {
+    throw new ServiceError('bad_request', `Malformed JSON body: ${(e as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ServiceError('bad_request', 'The JSON body must be an object such as {"push": {...}}');
+  }
+  return value as Params;
+}
+
+/**
+ * Reads a create request in any of the encodings clients use: JSON, form-encoded or multipart
+ * with bracket keys. Multipart files stream straight into the encrypted file vault.
+ */
+export async function readCreateRequest(c: Context<AppEnv>, pushes: PushService, actor: Actor, maxFileBytes: number): Promise<CreateRequest> {
+  const type = mediaType(c);
+  if (type === 'multipart/form-data') return readMultipart(c, pushes, actor, maxFileBytes);
+  let params: Params;
+  if (type === 'application/x-www-form-urlencoded') {
+    params = paramsFromEntries(new URLSearchParams(await c.req.text()).entries());
+  } else if (type === 'application/json' || type === '' || type.endsWith('+json')) {
+    params = await readJson(c);
+  } else {
+    throw new ServiceError('bad_request', `Unsupported Content-Type "${type}": send application/json, form-encoded or multipart/form-data`);
+  }
+  const push = params.push as Params | undefined;
+  const fileFieldPresent = typeof push === 'object' && push !== null && !Array.isArray(push) && 'files' in push;
+  return { params, fileFieldPresent };
+}
+
+function isFileField(name: string) {
+  return /\[files\]/.test(name) || name === 'files' || name === 'file';
+}
+
+function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, maxFileBytes: number): Promise<CreateRequest> {
+  const incoming = c.env.incoming;
+  return new Promise<CreateRequest>((resolve, reject) => {
+    const params = Object.create(null) as Params;
+    let upload: FileUpload | undefined;
+    let fileFieldPresent = false;
+    let failure: unknown;
+    const pending: Promise<void>[] = [];
+    const fail = (e: unknown) => {
+      failure ??= e;
+    };
+    let bb: BusboyInstance;
+    try {
+      bb = busboy({
+        headers: incoming.headers as BusboyHeaders,
+        limits: { fileSize: maxFileBytes, fields: 200, fieldSize: 16 * 1024 * 1024, parts: 300 },
+        defCharset: 'utf8',
+      });
+    } catch (e) {
+      reject(new ServiceError('bad_request', `Malformed multipart body: ${(e as Error).message}`));
+      return;
+    }
+    bb.on('field', (name, value) => setParam(params, name, value));
+    bb.on('file', (name, stream, filename, _enc, mimeType) => {
+      if (!isFileField(name) || failure) {
+        stream.resume();
+        return;
+      }
+      fileFieldPresent = true;
+      if (filename === undefined || filename === '') {
+        stream.resume(); // an empty file input
+        return;
+      }
+      try {
+        upload ??= pushes.openFileUpload(actor);
+      } catch (e) {
+        fail(e);
+        stream.resume();
+        return;
+      }
+      stream.on('limit', () => {
+        fail(new ServiceError('payload_too_large', `A file is larger than the limit of ${maxFileBytes} bytes.`));
+        stream.destroy(new Error('file too large'));
+      });
+      pending.push(upload.add(filename, mimeType, stream).catch(fail));
+    });
+    bb.on('error', (e: unknown) => fail(new ServiceError('bad_request', `Malformed multipart body: ${(e as Error).message}`)));
+    bb.on('finish', async () => {
+      await Promise.all(pending);
+      if (failure) {
+        await upload?.discard();
+        reject(failure);
+      } else resolve({ params, upload, fileFieldPresent });
+    });
+    incoming.on('error', (e) => {
+      fail(e);
+      bb.destroy(e);
+    });
+    incoming.pipe(bb);
+  });
+}

@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+
+const TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/** The pages' CSS and scripts, read once at start (a handful of small files). */
+export function staticAssets(): Hono {
+  const dir = fileURLToPath(new URL('./pages/assets/', import.meta.url));
+  const files = new Map<string, { body: Buffer; type: string }>();
+  for (const name of readdirSync(dir)) {
+    const type = TYPES[extname(name)];
+    if (type) files.set(name, { body: readFileSync(join(dir, name)), type });
+  }
+  const app = new Hono();
+  app.get('/assets/:name', (c) => {
+    const file = files.get(c.req.param('name'));
+    if (!file) return c.json({ error: 'not-found' }, 404);
+    return c.body(new Uint8Array(file.body), 200, { 'Content-Type': file.type, 'Cache-Control': 'public, max-age=3600' });
+  });
+  return app;
+}

@@ -1,0 +1,24 @@
+import { pageSchema, pushInputSchema, retrieveInputSchema, tokenSchema } from '../../../shared/push-schema.js';
+import type { PushService } from '../../pushes/push-service.js';
+import { publicProcedure, router } from './trpc.js';
+
+/**
+ * The push operations over tRPC, for the extension: the same service calls as REST v2.
+ * Inputs are the shared zod schemas; the service applies every rule.
+ */
+export function pushRouter(pushes: PushService) {
+  const api = publicProcedure.use(({ ctx, next }) => {
+    pushes.assertApiAccess(ctx);
+    return next();
+  });
+  return router({
+    create: api.input(pushInputSchema.loose()).mutation(({ ctx, input }) => pushes.create(ctx, input)),
+    retrieve: api.input(retrieveInputSchema).mutation(({ ctx, input }) => pushes.retrieve(ctx, input.url_token, input.passphrase)),
+    preview: api.input(tokenSchema).query(({ ctx, input }) => pushes.preview(ctx, input.url_token)),
+    audit: api.input(tokenSchema.extend(pageSchema.shape)).query(({ ctx, input }) => pushes.auditLog(ctx, input.url_token, input.page)),
+    expire: api.input(tokenSchema).mutation(({ ctx, input }) => pushes.expire(ctx, input.url_token)),
+    active: api.input(pageSchema.optional()).query(({ ctx, input }) => pushes.list(ctx, 'active', input?.page ?? 1)),
+    expired: api.input(pageSchema.optional()).query(({ ctx, input }) => pushes.list(ctx, 'expired', input?.page ?? 1)),
+  });
+}
+

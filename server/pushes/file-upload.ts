@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { KeyRing } from '../crypto/key-ring.js';
+import type { StoredFile } from '../storage/records.js';
+import type { FileVault } from '../storage/file-vault.js';
+import { ServiceError } from '../service-error.js';
+
+/**
+ * The files of a push being created: each is streamed encrypted to disk as it arrives, before
+ * the push record exists; `discard` removes them when the push is then refused.
+ */
+export class FileUpload {
+  readonly files: StoredFile[] = [];
+
+  constructor(
+    readonly token: string,
+    private readonly vault: FileVault,
+    private readonly keys: KeyRing,
+    private readonly maxFiles: number,
+  ) {}
+
+  async add(filename: string, contentType: string, stream: Readable): Promise<void> {
+    if (this.files.length >= this.maxFiles) {
+      stream.resume();
+      throw ServiceError.validation({ files: [`too many files (maximum is ${this.maxFiles})`] });
+    }
+    const id = randomBytes(9).toString('base64url');
+    const size = await this.vault.write(this.token, id, stream);
+    const safeName = filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 255) || 'file';
+    this.files.push({ id, name: this.keys.seal(safeName), contentType: contentType || 'application/octet-stream', size });
+  }
+
+  discard(): Promise<void> {
+    return this.vault.removeAll(this.token);
+  }
+}

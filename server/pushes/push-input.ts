@@ -1,0 +1,125 @@
+import { pushInputSchema, pushKindSchema, type PushKind } from '../../shared/push-schema.js';
+import type { Features, Limits } from '../config.js';
+import { ServiceError } from '../service-error.js';
+import { DURATION_CODES_MINUTES } from './expiry.js';
+
+/** A create request after every rule about its fields has been applied. */
+export interface NewPushFields {
+  kind: PushKind;
+  payload: string | null;
+  expireAfterDays: number;
+  expireAfterViews: number;
+  lifetimeMinutes: number;
+  deletableByViewer: boolean | null;
+  retrievalStep: boolean;
+  passphrase: string | null;
+  name: string | null;
+  note: string | null;
+}
+
+const MAX_NAME_CHARS = 255;
+const MAX_NOTE_CHARS = 10_000;
+const MAX_PASSPHRASE_CHARS = 1024;
+
+function kindLabel(kind: PushKind) {
+  return { text: 'Text', file: 'File', url: 'URL', qr: 'QR code' }[kind];
+}
+
+/** Lone surrogates cannot be encoded as UTF-8 and would come back as U+FFFD: refuse them. */
+function hasLoneSurrogate(s: string) {
+  return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+}
+
+function isHttpUrl(s: string) {
+  try {
+    const u = new URL(s.trim());
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Validates the `push` object of a create request against the instance's limits and features.
+ * Every problem is reported at once as Password Pusher's 422 body: `{field: [messages]}`.
+ */
+export function validatePushInput(raw: unknown, ctx: { limits: Limits; features: Features; hasFiles: boolean; fileCount: number }): NewPushFields {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ServiceError('bad_request', 'param is missing or the value is empty or invalid: push');
+  }
+  const parsed = pushInputSchema.safeParse(raw);
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) add(String(issue.path[0] ?? 'push'), issue.message);
+    throw ServiceError.validation(errors);
+  }
+  const input = parsed.data;
+  const { limits, features } = ctx;
+
+  let kind: PushKind = ctx.hasFiles ? 'file' : 'text';
+  if (input.kind !== undefined) {
+    const k = pushKindSchema.safeParse(input.kind);
+    if (k.success) kind = k.data;
+    else add('kind', `is not a valid kind: use one of ${pushKindSchema.options.join(', ')}`);
+  }
+  const enabled: Record<PushKind, boolean> = { text: true, file: features.filePushes, url: features.urlPushes, qr: features.qrPushes };
+  if (!enabled[kind]) add('kind', `${kindLabel(kind)} pushes are disabled.`);
+
+  const payload = input.payload ?? null;
+  if (kind !== 'file' && (payload === null || payload === '')) add('payload', "can't be blank");
+  if (payload !== null) {
+    if (hasLoneSurrogate(payload)) add('payload', 'contains invalid Unicode (a lone surrogate)');
+    const max = kind === 'qr' ? limits.maxQrChars : limits.maxPayloadChars;
+    if ([...payload].length > max) add('payload', `is too long (maximum is ${max} characters)`);
+    if (kind === 'url' && payload !== '' && !isHttpUrl(payload)) add('payload', 'must be an http or https URL');
+  }
+  if (kind === 'file') {
+    if (!ctx.hasFiles) add('files', 'must include at least one file for a file push');
+    if (ctx.fileCount > limits.maxFilesPerPush) add('files', `too many files (maximum is ${limits.maxFilesPerPush})`);
+  } else if (ctx.hasFiles) add('files', `cannot be attached to a ${kind} push`);
+
+  let lifetimeMinutes: number | undefined;
+  let days = input.expire_after_days;
+  if (days !== undefined) {
+    if (days < limits.days.min || days > limits.days.max) add('expire_after_days', `must be between ${limits.days.min} and ${limits.days.max}`);
+  } else if (input.expire_after_duration !== undefined) {
+    const code = input.expire_after_duration;
+    const minutes = DURATION_CODES_MINUTES[code];
+    if (minutes === undefined) add('expire_after_duration', `must be a duration code between 0 and ${DURATION_CODES_MINUTES.length - 1}`);
+    else {
+      lifetimeMinutes = Math.min(minutes, limits.days.max * 1440);
+      days = Math.max(1, Math.ceil(lifetimeMinutes / 1440));
+    }
+  }
+  days ??= limits.days.default;
+  lifetimeMinutes ??= days * 1440;
+
+  const views = input.expire_after_views ?? limits.views.default;
+  if (views < limits.views.min || views > limits.views.max) add('expire_after_views', `must be between ${limits.views.min} and ${limits.views.max}`);
+
+  const passphrase = input.passphrase ? input.passphrase : null;
+  if (passphrase && [...passphrase].length > MAX_PASSPHRASE_CHARS) add('passphrase', `is too long (maximum is ${MAX_PASSPHRASE_CHARS} characters)`);
+  const name = input.name?.trim() ? input.name.trim() : null;
+  if (name && [...name].length > MAX_NAME_CHARS) add('name', `is too long (maximum is ${MAX_NAME_CHARS} characters)`);
+  const note = input.note ? input.note : null;
+  if (note && [...note].length > MAX_NOTE_CHARS) add('note', `is too long (maximum is ${MAX_NOTE_CHARS} characters)`);
+  for (const [field, value] of [['passphrase', passphrase], ['name', name], ['note', note]] as const) {
+    if (value && hasLoneSurrogate(value)) add(field, 'contains invalid Unicode (a lone surrogate)');
+  }
+
+  if (Object.keys(errors).length) throw ServiceError.validation(errors);
+  return {
+    kind,
+    payload: kind === 'url' && payload ? payload.trim() : payload,
+    expireAfterDays: days,
+    expireAfterViews: views,
+    lifetimeMinutes,
+    // URL pushes redirect the viewer away at once: they are never deletable by viewers.
+    deletableByViewer: kind === 'url' ? null : (input.deletable_by_viewer ?? limits.deletableByViewer),
+    retrievalStep: input.retrieval_step ?? limits.retrievalStep,
+    passphrase,
+    name,
+    note,
+  };
+}

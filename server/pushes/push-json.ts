@@ -1,0 +1,56 @@
+import type { AttachedFile, AuditEntry, OwnerPushRecord, PushRecordBase, RetrievedPush } from '../../shared/push-schema.js';
+import type { AuditRecord, StoredPush } from '../storage/records.js';
+import { daysRemaining, viewsRemaining } from './expiry.js';
+
+/** Stored records → Password Pusher's JSON shapes (key order as the reference writes them). */
+
+export function secretUrl(push: Pick<StoredPush, 'token' | 'retrievalStep'>, baseUrl: string): string {
+  return `${baseUrl}/p/${push.token}${push.retrievalStep ? '/r' : ''}`;
+}
+
+export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRecordBase {
+  return {
+    expire_after_views: push.expireAfterViews,
+    expired: push.expiredAt !== null,
+    url_token: push.token,
+    deletable_by_viewer: push.kind === 'url' ? null : push.deletableByViewer,
+    retrieval_step: push.retrievalStep,
+    expired_on: push.expiredAt,
+    // Deviation from the reference: never echo a passphrase, only say whether one is set.
+    passphrase: push.hasPassphrase ? '[FILTERED]' : '',
+    created_at: push.createdAt,
+    updated_at: push.updatedAt,
+    expire_after_days: push.expireAfterDays,
+    days_remaining: push.expiredAt ? 0 : daysRemaining(push, now),
+    views_remaining: push.expiredAt ? 0 : viewsRemaining(push),
+    deleted: push.deleted,
+    // Deviation: the reference's `/p/<token>/r.json` does not exist; this address works.
+    json_url: `${baseUrl}/p/${push.token}.json`,
+    html_url: secretUrl(push, baseUrl),
+  };
+}
+
+export function ownerRecord(push: StoredPush, note: string | null, now: Date, baseUrl: string): OwnerPushRecord {
+  return { ...baseRecord(push, now, baseUrl), note, name: push.name };
+}
+
+export function retrievedRecord(
+  push: StoredPush,
+  payload: string | null,
+  files: AttachedFile[],
+  now: Date,
+  baseUrl: string,
+): RetrievedPush {
+  return { ...baseRecord(push, now, baseUrl), payload, files };
+}
+
+export function auditJson(entry: AuditRecord): AuditEntry {
+  return {
+    ip: entry.ip,
+    user_agent: entry.userAgent,
+    referrer: entry.referrer,
+    kind: entry.kind,
+    created_at: entry.at,
+    updated_at: entry.at,
+  };
+}

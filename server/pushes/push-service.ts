@@ -1,0 +1,361 @@
+import { createHmac } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { AttachedFile, OwnerPushRecord, PushLimits, PushRecordBase, RetrievedPush, VersionDocument } from '../../shared/push-schema.js';
+import type { Config } from '../config.js';
+import type { KeyRing } from '../crypto/key-ring.js';
+import { hashSecret, safeEqual, verifySecret } from '../crypto/secret-hash.js';
+import type { RequestContext } from '../http/request-context.js';
+import type { Logger } from '../logger.js';
+import { ServiceError } from '../service-error.js';
+import type { FileVault } from '../storage/file-vault.js';
+import type { AuditRecord, StoredPush } from '../storage/records.js';
+import type { Store } from '../storage/store.js';
+import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
+import { FileUpload } from './file-upload.js';
+import { PassphraseAttempts } from './passphrase-attempts.js';
+import { validatePushInput } from './push-input.js';
+import { auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
+import { newUrlToken } from './url-token.js';
+
+export const APPLICATION_VERSION = '1.0.0';
+export const PAGE_SIZE = 50;
+const FIELD_MAX = 255;
+/** How long a file download link handed out by a view stays valid. */
+const DOWNLOAD_TICKET_MS = 15 * 60_000;
+
+/** The caller as the push rules see it; adapters build it from the request. */
+export type Actor = Pick<RequestContext, 'user' | 'client' | 'baseUrl'>;
+
+export interface PushServiceDeps {
+  store: Store;
+  keys: KeyRing;
+  vault: FileVault;
+  config: Pick<Config, 'features' | 'limits'>;
+  logger: Logger;
+  clock?: () => Date;
+  /** Files of a push whose last view was just used stay this long for that viewer. */
+  filesGraceMs?: number;
+}
+
+export interface FileDownload {
+  filename: string;
+  contentType: string;
+  size: number;
+  stream: Readable;
+}
+
+/**
+ * Every rule about pushes: creation limits, who may see or delete what, view counting,
+ * passphrases, expiry and purging, audit entries. REST v2/v1, tRPC and the HTML pages are
+ * thin adapters over this class.
+ */
+export class PushService {
+  private readonly store: Store;
+  private readonly keys: KeyRing;
+  private readonly now: () => Date;
+  private readonly attempts: PassphraseAttempts;
+  private readonly ticketKey: Buffer;
+  private readonly filesGraceMs: number;
+
+  constructor(private readonly deps: PushServiceDeps) {
+    this.store = deps.store;
+    this.keys = deps.keys;
+    this.now = deps.clock ?? (() => new Date());
+    this.attempts = new PassphraseAttempts(deps.config.limits.passphraseAttemptsPerMinute, () => this.now().getTime());
+    this.ticketKey = deps.keys.deriveKey('file-download-tickets');
+    this.filesGraceMs = deps.filesGraceMs ?? DOWNLOAD_TICKET_MS;
+  }
+
+  get features() {
+    return this.deps.config.features;
+  }
+
+  versionDocument(): VersionDocument {
+    const f = this.features;
+    return {
+      application_version: APPLICATION_VERSION,
+      api_version: '2.1',
+      edition: 'oss',
+      features: {
+        anonymous_access: f.anonymousAccess,
+        api_token_authentication: true,
+        accounts: { enabled: false },
+        pushes: {
+          enabled: true,
+          email_auto_dispatch: false,
+          file_attachments: { enabled: f.filePushes, requires_authentication: f.filesRequireAuth },
+          url_pushes: { enabled: f.urlPushes },
+          qr_code_pushes: { enabled: f.qrPushes },
+        },
+        requests: { enabled: false },
+      },
+    };
+  }
+
+  pushLimits(): PushLimits {
+    const l = this.deps.config.limits;
+    return {
+      days: l.days,
+      views: l.views,
+      retrieval_step: l.retrievalStep,
+      deletable_by_viewer: l.deletableByViewer,
+      max_payload_chars: l.maxPayloadChars,
+      max_qr_chars: l.maxQrChars,
+    };
+  }
+
+  /** With anonymous access off, every API endpoint but version needs an account. */
+  assertApiAccess(actor: Actor) {
+    if (!this.features.anonymousAccess && !actor.user) {
+      throw new ServiceError('unauthorized', 'Authentication required: this instance does not allow anonymous access.');
+    }
+  }
+
+  /** Parses a `page` query value: an integer in 1..200, default 1. */
+  parsePage(raw: unknown): number {
+    if (raw === undefined || raw === null || raw === '') return 1;
+    const text = String(raw);
+    const n = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > 200) throw new ServiceError('bad_request', 'Invalid page parameter');
+    return n;
+  }
+
+  /** Checks that the caller may attach files, before any byte of them is read. */
+  openFileUpload(actor: Actor): FileUpload {
+    this.assertMayAttachFiles(actor);
+    return new FileUpload(newUrlToken(), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
+  }
+
+  private assertMayAttachFiles(actor: Actor) {
+    if (this.features.filesRequireAuth && !actor.user) {
+      throw new ServiceError('unauthorized', 'You must be signed in to attach files.');
+    }
+  }
+
+  async create(actor: Actor, rawInput: unknown, upload?: FileUpload, options: { fileFieldPresent?: boolean } = {}): Promise<OwnerPushRecord> {
+    try {
+      const wantsFiles = Boolean(upload) || Boolean(options.fileFieldPresent) || (rawInput as { kind?: unknown } | null)?.kind === 'file';
+      if (wantsFiles) this.assertMayAttachFiles(actor);
+      if (!this.features.anonymousAccess && !actor.user) this.assertApiAccess(actor);
+      const fileCount = upload?.files.length ?? 0;
+      const fields = validatePushInput(rawInput, {
+        limits: this.deps.config.limits,
+        features: this.features,
+        hasFiles: fileCount > 0,
+        fileCount,
+      });
+      const now = this.now();
+      const iso = now.toISOString();
+      const push: StoredPush = {
+        token: upload?.token ?? newUrlToken(),
+        kind: fields.kind,
+        ownerId: actor.user?.id ?? null,
+        name: fields.name,
+        payload: fields.payload !== null && fields.payload !== '' ? this.keys.seal(fields.payload) : null,
+        note: fields.note !== null ? this.keys.seal(fields.note) : null,
+        passphrase: fields.passphrase !== null ? this.keys.seal(await hashSecret(fields.passphrase)) : null,
+        hasPassphrase: fields.passphrase !== null,
+        files: upload?.files ?? [],
+        filesPurgeAt: null,
+        expireAfterDays: fields.expireAfterDays,
+        expireAfterViews: fields.expireAfterViews,
+        expiresAt: expiresAt(now, fields.lifetimeMinutes),
+        deletableByViewer: fields.deletableByViewer,
+        retrievalStep: fields.retrievalStep,
+        views: 0,
+        createdAt: iso,
+        updatedAt: iso,
+        expiredAt: null,
+        deleted: false,
+      };
+      await this.store.insertPush(push, this.auditRecord('creation', actor, now));
+      return ownerRecord(push, fields.note, now, actor.baseUrl);
+    } catch (e) {
+      await upload?.discard();
+      throw e;
+    }
+  }
+
+  private auditRecord(kind: AuditRecord['kind'], actor: Actor, now: Date): AuditRecord {
+    return {
+      kind,
+      ip: actor.client.ip.slice(0, FIELD_MAX),
+      userAgent: actor.client.userAgent.slice(0, FIELD_MAX),
+      referrer: actor.client.referrer.slice(0, FIELD_MAX),
+      at: now.toISOString(),
+    };
+  }
+
+  private isOwner(push: StoredPush, actor: Actor) {
+    return actor.user !== null && push.ownerId !== null && safeEqual(push.ownerId, actor.user.id);
+  }
+
+  private async find(token: string): Promise<StoredPush> {
+    const push = await this.store.getPush(token);
+    if (!push) throw new ServiceError('not_found', 'not-found');
+    return push;
+  }
+
+  /** Expires a push whose time is up (checked on every access, and by the sweeper). */
+  private async expireIfDue(push: StoredPush): Promise<StoredPush> {
+    const now = this.now();
+    if (push.expiredAt || !isDueByTime(push, now)) return push;
+    const next = await this.store.updatePush(push.token, (p) => {
+      if (p.expiredAt) return { result: p };
+      const e = expired(p, now);
+      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), result: e };
+    });
+    await this.deps.vault.removeAll(push.token);
+    return next ?? push;
+  }
+
+  /** Whether a viewer who knows the link may see details before revealing (no view counted). */
+  async peek(token: string): Promise<StoredPush | undefined> {
+    const push = await this.store.getPush(token);
+    return push ? this.expireIfDue(push) : undefined;
+  }
+
+  /**
+   * Retrieval: checks the passphrase, counts a view (not the owner's), delivers the payload,
+   * and expires the push on the view that uses up the last one, which still gets the payload.
+   */
+  async retrieve(actor: Actor, token: string, passphrase: string | undefined): Promise<RetrievedPush> {
+    const push = await this.expireIfDue(await this.find(token));
+    const now = () => this.now();
+    if (push.expiredAt) {
+      await this.store.appendAudit(token, this.auditRecord('failed_view', actor, now()));
+      return retrievedRecord(push, null, [], now(), actor.baseUrl);
+    }
+    const owner = this.isOwner(push, actor);
+    if (push.passphrase && !owner) await this.checkPassphrase(push, actor, passphrase);
+
+    const outcome = await this.store.updatePush<{ push: StoredPush; delivered: StoredPush | null }>(token, (p) => {
+      const at = now();
+      if (p.expiredAt) return { audit: this.auditRecord('failed_view', actor, at), result: { push: p, delivered: null } };
+      if (owner) return { audit: this.auditRecord('owner_view', actor, at), result: { push: p, delivered: p } };
+      const counted: StoredPush = { ...p, views: p.views + 1, updatedAt: at.toISOString() };
+      const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
+      // The last view still shows what it used up: the record before the purge, with 0 views left.
+      return { next, audit: this.auditRecord('view', actor, at), result: { push: next, delivered: counted } };
+    });
+    if (!outcome) throw new ServiceError('not_found', 'not-found');
+    const { push: after, delivered } = outcome;
+    if (!delivered) return retrievedRecord(after, null, [], now(), actor.baseUrl);
+    const payload = delivered.payload ? this.keys.openText(delivered.payload) : delivered.kind === 'file' ? '' : null;
+    const files = this.fileLinks(delivered, actor.baseUrl);
+    const shown = after.expiredAt ? { ...delivered, expiredAt: null } : after;
+    return retrievedRecord(shown, payload, files, now(), actor.baseUrl);
+  }
+
+  private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined) {
+    if (!this.attempts.tryAttempt(push.token)) {
+      throw new ServiceError('too_many_requests', 'Too many passphrase attempts. Please try again in a minute.', undefined, 60);
+    }
+    const stored = this.keys.openText(push.passphrase!);
+    const ok = given !== undefined && given !== '' && (await verifySecret(given, stored));
+    if (!ok) {
+      await this.store.appendAudit(push.token, this.auditRecord('failed_passphrase', actor, this.now()));
+      throw new ServiceError('unauthorized', 'That passphrase is incorrect.');
+    }
+  }
+
+  private ticket(token: string, fileId: string, exp: number) {
+    return createHmac('sha256', this.ticketKey).update(`${token}.${fileId}.${exp}`).digest('base64url');
+  }
+
+  private fileLinks(push: StoredPush, baseUrl: string): AttachedFile[] {
+    const exp = this.now().getTime() + DOWNLOAD_TICKET_MS;
+    return push.files.map((f) => ({
+      filename: this.keys.openText(f.name),
+      content_type: f.contentType,
+      url: `${baseUrl}/p/${push.token}/files/${f.id}?exp=${exp}&ticket=${this.ticket(push.token, f.id, exp)}`,
+    }));
+  }
+
+  /**
+   * A file download: needs the ticket a view handed out (so knowing the link is not enough to
+   * skip the passphrase or the view count) and a push that still holds its files.
+   */
+  async downloadFile(token: string, fileId: string, exp: unknown, ticket: unknown): Promise<FileDownload> {
+    const push = await this.expireIfDue(await this.find(token));
+    const expMs = Number(exp);
+    const valid =
+      typeof ticket === 'string' &&
+      Number.isSafeInteger(expMs) &&
+      expMs >= this.now().getTime() &&
+      safeEqual(ticket, this.ticket(token, fileId, expMs));
+    if (!valid) throw new ServiceError('forbidden', 'This download link is invalid or has expired. Open the secret link again.');
+    const file = push.files.find((f) => f.id === fileId);
+    const purged = push.expiredAt && (!push.filesPurgeAt || push.filesPurgeAt <= this.now().toISOString());
+    if (!file || purged) throw new ServiceError('not_found', 'not-found');
+    return {
+      filename: this.keys.openText(file.name),
+      contentType: file.contentType,
+      size: file.size,
+      stream: await this.deps.vault.read(token, fileId),
+    };
+  }
+
+  async preview(actor: Actor, token: string): Promise<{ url: string }> {
+    const push = await this.find(token);
+    return { url: baseRecord(push, this.now(), actor.baseUrl).html_url };
+  }
+
+  async auditLog(actor: Actor, token: string, page: number) {
+    const push = await this.find(token);
+    if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
+    if (!this.isOwner(push, actor)) throw new ServiceError('forbidden', "That push doesn't belong to you.");
+    const entries = await this.store.listAudit(token, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    return { logs: entries.map(auditJson) };
+  }
+
+  /** Whether this caller may expire the push now (owner, or anyone when deletable by viewers). */
+  mayDelete(push: StoredPush, actor: Actor): boolean {
+    return this.isOwner(push, actor) || push.deletableByViewer === true;
+  }
+
+  async expire(actor: Actor, token: string): Promise<PushRecordBase> {
+    const push = await this.find(token);
+    if (!this.mayDelete(push, actor)) {
+      if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
+      throw new ServiceError('forbidden', "That push doesn't belong to you.");
+    }
+    const after = await this.store.updatePush(token, (p) => {
+      const at = this.now();
+      if (p.expiredAt && p.deleted) return { result: p };
+      const e = expired(p, at, { deleted: true });
+      return { next: e, audit: this.auditRecord('expire', actor, at), result: e };
+    });
+    await this.deps.vault.removeAll(token);
+    return baseRecord(after ?? push, this.now(), actor.baseUrl);
+  }
+
+  async list(actor: Actor, state: 'active' | 'expired', page: number): Promise<OwnerPushRecord[]> {
+    if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
+    const pushes = await this.store.listPushesByOwner(actor.user.id, state === 'expired', (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    const now = this.now();
+    return pushes.map((p) => ownerRecord(p, p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl));
+  }
+
+  /** Expires what is due by time and purges files past their grace window. */
+  async sweep(): Promise<{ expired: number; filesPurged: number }> {
+    const now = this.now();
+    let expiredCount = 0;
+    for (const token of await this.store.pushesDueBy(now)) {
+      const push = await this.store.getPush(token);
+      if (push && !push.expiredAt) {
+        await this.expireIfDue(push);
+        expiredCount++;
+      }
+    }
+    const purge = await this.store.filesDueForPurge(now);
+    for (const token of purge) {
+      await this.deps.vault.removeAll(token);
+      await this.store.updatePush(token, (p) => ({ next: { ...p, files: [], filesPurgeAt: null }, result: null }));
+    }
+    this.attempts.prune();
+    return { expired: expiredCount, filesPurged: purge.length };
+  }
+}
+
+const SYSTEM_ACTOR: Actor = { user: null, client: { ip: '', userAgent: 'expiry', referrer: '' }, baseUrl: '' };

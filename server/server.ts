@@ -1,0 +1,102 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { AccountService } from './accounts/account-service.js';
+import { createCatalogueService } from './catalogue/catalogue-service.js';
+import type { Config } from './config.js';
+import { KeyRing } from './crypto/key-ring.js';
+import { loadMasterKey, parseKey } from './crypto/master-key.js';
+import { acceptJsonSuffix, createApp } from './http/app.js';
+import type { Logger } from './logger.js';
+import { PushService } from './pushes/push-service.js';
+import { startExpirySweeper } from './pushes/expiry-sweeper.js';
+import { lockDataDir } from './storage/data-dir-lock.js';
+import { FileVault } from './storage/file-vault.js';
+import { LowdbStore } from './storage/lowdb-store.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  pushes: PushService;
+  accounts: AccountService;
+  close(): Promise<void>;
+}
+
+/** Opens the data directory (key, store, file vault) and builds the services on it. */
+export async function openServices(config: Config, logger: Logger) {
+  const lock = lockDataDir(config.dataDir);
+  if (lock.tookOverStale) logger.info(`Took over a stale lock in ${config.dataDir} (the previous process did not shut down cleanly).`);
+  try {
+    const keys = new KeyRing(
+      loadMasterKey(config.dataDir, config.masterKey, logger),
+      config.oldMasterKeys.map((k, i) => parseKey(k, `MASTER_KEY_OLD[${i}]`)),
+    );
+    const store = await LowdbStore.open(config.dataDir);
+    const vault = new FileVault(config.dataDir, keys);
+    const pushes = new PushService({ store, keys, vault, config, logger });
+    const accounts = new AccountService({ store, keys });
+    return {
+      keys,
+      store,
+      pushes,
+      accounts,
+      async close() {
+        await store.close();
+        lock.release();
+      },
+    };
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+/** The whole server: services, HTTP on HOST:PORT, and the expiry sweeper. */
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const services = await openServices(config, logger);
+  try {
+    const catalogue = createCatalogueService({ wikiBaseUrl: config.wikiBaseUrl });
+    const app = createApp({ config, pushes: services.pushes, accounts: services.accounts, catalogue, logger });
+    const server: ServerType = await new Promise((resolve, reject) => {
+      const s = serve(
+        {
+          fetch: acceptJsonSuffix(app.fetch),
+          port: config.port,
+          hostname: config.host,
+          serverOptions: {
+            // Slow clients must not hold connections forever (slowloris, slow bodies).
+            headersTimeout: 15_000,
+            requestTimeout: 10 * 60_000,
+            keepAliveTimeout: 5_000,
+          },
+        },
+        () => resolve(s),
+      );
+      s.once('error', reject);
+    });
+    const { port } = server.address() as AddressInfo;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+    const sweeper = startExpirySweeper(services.pushes, config.expirySweepSeconds * 1000, logger);
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      port,
+      pushes: services.pushes,
+      accounts: services.accounts,
+      close() {
+        closing ??= (async () => {
+          sweeper.stop();
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          });
+          await services.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (e) {
+    await services.close();
+    throw e;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * A rule said no. Services throw these; each adapter (REST v2/v1, tRPC, pages) turns them into
+ * its own format. `body` is the Password Pusher JSON body for the REST API.
+ */
+export type ServiceErrorKind = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'validation' | 'too_many_requests' | 'payload_too_large' | 'unavailable';
+
+const statusOf: Record<ServiceErrorKind, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  validation: 422,
+  too_many_requests: 429,
+  payload_too_large: 413,
+  unavailable: 503,
+};
+
+export class ServiceError extends Error {
+  readonly status: number;
+  constructor(
+    readonly kind: ServiceErrorKind,
+    message: string,
+    /** For validation errors: field → messages (Password Pusher's 422 body). */
+    readonly fieldErrors?: Record<string, string[]>,
+    /** Seconds until a retry may succeed (429). */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.status = statusOf[kind];
+  }
+
+  /** The JSON body Password Pusher clients expect. */
+  get body(): Record<string, unknown> {
+    return this.kind === 'validation' && this.fieldErrors ? this.fieldErrors : { error: this.message };
+  }
+
+  static validation(fieldErrors: Record<string, string[]>) {
+    const summary = Object.entries(fieldErrors).map(([f, m]) => `${f} ${m.join(', ')}`).join('; ');
+    return new ServiceError('validation', summary, fieldErrors);
+  }
+}

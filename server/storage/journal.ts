@@ -1,0 +1,226 @@
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { Low } from 'lowdb';
+import { DataFile } from 'lowdb/node';
+import { CorruptDataError, StorageUnavailableError } from './store.js';
+
+/**
+ * lowdb keeps the whole database in memory and writes it as one JSON snapshot. Rewriting the
+ * snapshot on every change costs O(size) per write, so changes go to an append-only journal
+ * instead (one JSON line per change, group-committed with fdatasync before any caller is
+ * answered) and the snapshot is rewritten only when the journal has grown past it.
+ *
+ * Crash safety: a change is applied in memory only after its journal line is on disk; a torn
+ * last line (a write cut short by a crash) was never acknowledged and is dropped on open; the
+ * snapshot is replaced atomically (lowdb/steno: temp file + rename) and records the sequence
+ * number of the last change it holds, so journal lines it already contains are skipped on
+ * replay whatever point a crash interrupted a compaction at.
+ */
+
+export type Collection = Record<string, unknown>;
+export type Data = Record<string, Collection>;
+
+export type Change =
+  | { c: string; k: string; v: unknown } // put (v !== null) or delete (v === null)
+  | { c: string; k: string; a: unknown; max: number }; // append to the array at k, up to max items
+
+type JournalLine = Change & { n: number };
+
+const SNAPSHOT = 'db.json';
+const JOURNAL = 'journal.jsonl';
+const META = '_meta';
+const COMPACTION_RETRY_MS = 30_000;
+
+export interface JournalOptions {
+  /** Rewrite the snapshot when the journal exceeds this many bytes and the snapshot's size. */
+  compactAfterBytes?: number;
+  /** Validates the snapshot after it is read; throws to refuse it. */
+  validate?: (data: Data) => void;
+}
+
+interface Pending {
+  changes: Change[];
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+export class Journal {
+  private readonly low: Low<Data>;
+  private handle!: FileHandle;
+  private size = 0;
+  private seq = 0;
+  private snapshotBytes = 0;
+  private queue: Pending[] = [];
+  private flushing: Promise<void> | null = null;
+  private compactionWanted = false;
+  private compactionFailedAt = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly dir: string,
+    empty: Data,
+    private readonly options: JournalOptions,
+  ) {
+    this.low = new Low<Data>(
+      new DataFile<Data>(`${dir}/${SNAPSHOT}`, { parse: JSON.parse, stringify: JSON.stringify }),
+      structuredClone(empty),
+    );
+  }
+
+  static async open(dir: string, empty: Data, options: JournalOptions = {}): Promise<Journal> {
+    const j = new Journal(dir, empty, options);
+    await j.load(empty);
+    return j;
+  }
+
+  get data(): Data {
+    return this.low.data;
+  }
+
+  private async load(empty: Data) {
+    const path = `${this.dir}/${SNAPSHOT}`;
+    try {
+      await this.low.read();
+    } catch (e) {
+      throw new CorruptDataError(`${path} is not valid JSON (${(e as Error).message}). It was left untouched; restore it from a backup or move it away.`);
+    }
+    const data = this.low.data;
+    if (!data || typeof data !== 'object' || Array.isArray(data)) {
+      throw new CorruptDataError(`${path} does not hold Secret Push data. It was left untouched.`);
+    }
+    for (const key of Object.keys(empty)) data[key] ??= {};
+    data[META] ??= { seq: 0 };
+    try {
+      this.options.validate?.(data);
+    } catch (e) {
+      throw new CorruptDataError(`${path} does not hold valid Secret Push data: ${(e as Error).message}. It was left untouched.`);
+    }
+    this.seq = Number((data[META] as { seq?: number }).seq ?? 0);
+    this.snapshotBytes = await stat(path).then((s) => s.size, () => 0);
+    await this.replay(`${this.dir}/${JOURNAL}`);
+    this.handle = await open(`${this.dir}/${JOURNAL}`, 'a+');
+    this.size = (await this.handle.stat()).size;
+  }
+
+  private async replay(path: string) {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw e;
+    }
+    const lastNewline = text.lastIndexOf('\n');
+    if (lastNewline !== text.length - 1) {
+      // A torn final line: written by a crash mid-append, never acknowledged. Drop it.
+      const fh = await open(path, 'r+');
+      await fh.truncate(Buffer.byteLength(text.slice(0, lastNewline + 1)));
+      await fh.close();
+    }
+    const lines = text.slice(0, lastNewline + 1).split('\n');
+    lines.pop();
+    lines.forEach((line, i) => {
+      let entry: JournalLine;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        throw new CorruptDataError(`${path} line ${i + 1} is not valid JSON. The file was left untouched; repair or remove that line.`);
+      }
+      if (!entry || typeof entry.c !== 'string' || typeof entry.k !== 'string' || !Number.isSafeInteger(entry.n)) {
+        throw new CorruptDataError(`${path} line ${i + 1} is not a journal entry. The file was left untouched.`);
+      }
+      if (entry.n <= this.seq) return; // already in the snapshot
+      this.apply(entry);
+      this.seq = entry.n;
+    });
+  }
+
+  private apply(change: Change) {
+    const col = (this.low.data[change.c] ??= {});
+    if ('a' in change) {
+      const list = (col[change.k] ??= []) as unknown[];
+      if (list.length < change.max) list.push(change.a);
+    } else if (change.v === null) delete col[change.k];
+    else col[change.k] = change.v;
+  }
+
+  /** Persists the changes durably, then applies them to `data`. Rejects with StorageUnavailableError. */
+  commit(changes: Change[]): Promise<void> {
+    if (this.closed) return Promise.reject(new StorageUnavailableError('the store is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ changes, resolve, reject });
+      this.kick();
+    });
+  }
+
+  /** Asks for a snapshot soon (after expiry, so purged secrets leave the journal too). */
+  requestCompaction() {
+    this.compactionWanted = true;
+    this.kick();
+  }
+
+  private kick() {
+    this.flushing ??= this.flush().finally(() => {
+      this.flushing = null;
+    });
+  }
+
+  private async flush() {
+    for (;;) {
+      if (this.queue.length > 0) {
+        await this.writeBatch(this.queue.splice(0));
+        continue;
+      }
+      const retryOk = Date.now() - this.compactionFailedAt > COMPACTION_RETRY_MS;
+      if ((this.compactionWanted || this.journalTooBig()) && retryOk) {
+        this.compactionWanted = false;
+        // Compaction only saves space and time; the journal stays valid when it fails.
+        await this.compact().catch(() => (this.compactionFailedAt = Date.now()));
+        continue;
+      }
+      return;
+    }
+  }
+
+  private async writeBatch(batch: Pending[]) {
+    let n = this.seq;
+    const text = batch.flatMap((p) => p.changes.map((c) => JSON.stringify({ n: ++n, ...c }) + '\n')).join('');
+    const buf = Buffer.from(text);
+    try {
+      await this.handle.write(buf, 0, buf.length, this.size);
+      await this.handle.datasync();
+    } catch (e) {
+      // Cut back whatever part of the batch reached the disk, so the journal stays whole.
+      await this.handle.truncate(this.size).catch(() => {});
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      const err = new StorageUnavailableError(`could not write to the data directory (${code})`);
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    this.size += buf.length;
+    this.seq = n;
+    for (const p of batch) for (const c of p.changes) this.apply(c);
+    for (const p of batch) p.resolve();
+  }
+
+  private journalTooBig() {
+    const limit = this.options.compactAfterBytes ?? 8 * 1024 * 1024;
+    return this.size > Math.max(limit, this.snapshotBytes);
+  }
+
+  /** Writes memory as the new snapshot (atomically), then empties the journal. */
+  private async compact() {
+    if (this.size === 0) return;
+    (this.low.data[META] as { seq: number }).seq = this.seq;
+    await this.low.write();
+    this.snapshotBytes = (await stat(`${this.dir}/${SNAPSHOT}`)).size;
+    await this.handle.truncate(0);
+    this.size = 0;
+  }
+
+  async close() {
+    if (this.closed) return;
+    while (this.flushing) await this.flushing;
+    this.closed = true;
+    await this.handle.close();
+  }
+}

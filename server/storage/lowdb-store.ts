@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import { Journal, type Change, type Data } from './journal.js';
+import {
+  auditRecordSchema,
+  storedApiTokenSchema,
+  storedPushSchema,
+  storedSessionSchema,
+  storedUserSchema,
+  type AuditRecord,
+  type StoredApiToken,
+  type StoredPush,
+  type StoredSession,
+  type StoredUser,
+} from './records.js';
+import type { PushChange, Store } from './store.js';
+
+/** Reference keeps at most this many audit entries per push. */
+export const MAX_AUDIT_ENTRIES = 2000;
+
+const dataSchema = z.object({
+  pushes: z.record(z.string(), storedPushSchema),
+  audit: z.record(z.string(), z.array(auditRecordSchema)),
+  users: z.record(z.string(), storedUserSchema),
+  apiTokens: z.record(z.string(), storedApiTokenSchema),
+  sessions: z.record(z.string(), storedSessionSchema),
+});
+type DbData = z.infer<typeof dataSchema>;
+
+const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {} });
+
+/**
+ * The embedded default store: lowdb's in-memory data made durable by a journal (journal.ts),
+ * with the indexes the services need kept in memory and rebuilt on open.
+ */
+export class LowdbStore implements Store {
+  /** Owner id → push tokens in creation order. */
+  private readonly byOwner = new Map<string, string[]>();
+  private readonly active = new Set<string>();
+  private readonly emailIndex = new Map<string, string>();
+  private readonly tokenHashIndex = new Map<string, string>();
+  /** Per-push promise chains: updates of one push run one after another. */
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  private constructor(private readonly journal: Journal) {
+    const d = this.db;
+    const pushes = Object.values(d.pushes).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const p of pushes) this.index(p);
+    for (const u of Object.values(d.users)) this.emailIndex.set(u.email, u.id);
+    for (const t of Object.values(d.apiTokens)) this.tokenHashIndex.set(t.hash, t.id);
+  }
+
+  static async open(dataDir: string, options: { compactAfterBytes?: number } = {}): Promise<LowdbStore> {
+    const journal = await Journal.open(dataDir, empty(), {
+      ...options,
+      validate: (data) => {
+        const result = dataSchema.safeParse(data);
+        if (!result.success) {
+          const issue = result.error.issues[0]!;
+          throw new Error(`${issue.path.join('.')}: ${issue.message}`);
+        }
+      },
+    });
+    return new LowdbStore(journal);
+  }
+
+  private get db(): DbData {
+    return this.journal.data as unknown as DbData;
+  }
+
+  private index(p: StoredPush) {
+    if (p.ownerId) {
+      const list = this.byOwner.get(p.ownerId) ?? [];
+      if (!list.includes(p.token)) list.push(p.token);
+      this.byOwner.set(p.ownerId, list);
+    }
+    if (p.expiredAt) this.active.delete(p.token);
+    else this.active.add(p.token);
+  }
+
+  private withLock<T>(key: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    const next = previous.then(run, run);
+    const settled = next.catch(() => {});
+    this.locks.set(key, settled);
+    void settled.then(() => {
+      if (this.locks.get(key) === settled) this.locks.delete(key);
+    });
+    return next;
+  }
+
+  async insertPush(push: StoredPush, creation: AuditRecord): Promise<void> {
+    await this.journal.commit([
+      { c: 'pushes', k: push.token, v: push },
+      { c: 'audit', k: push.token, a: creation, max: MAX_AUDIT_ENTRIES },
+    ]);
+    this.index(push);
+  }
+
+  async getPush(token: string): Promise<StoredPush | undefined> {
+    return Object.hasOwn(this.db.pushes, token) ? this.db.pushes[token] : undefined;
+  }
+
+  updatePush<T>(token: string, change: (push: StoredPush) => PushChange<T>): Promise<T | undefined> {
+    return this.withLock(token, async () => {
+      const current = await this.getPush(token);
+      if (!current) return undefined;
+      const { next, audit, result } = change(structuredClone(current));
+      const changes: Change[] = [];
+      if (next) changes.push({ c: 'pushes', k: token, v: next });
+      if (audit) changes.push({ c: 'audit', k: token, a: audit, max: MAX_AUDIT_ENTRIES });
+      if (changes.length) await this.journal.commit(changes);
+      if (next) {
+        this.index(next);
+        if (next.expiredAt && !current.expiredAt) this.journal.requestCompaction();
+      }
+      return result;
+    });
+  }
+
+  async appendAudit(token: string, entry: AuditRecord): Promise<void> {
+    await this.journal.commit([{ c: 'audit', k: token, a: entry, max: MAX_AUDIT_ENTRIES }]);
+  }
+
+  async listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]> {
+    const list = Object.hasOwn(this.db.audit, token) ? this.db.audit[token]! : [];
+    return list.slice(offset, offset + limit);
+  }
+
+  async listPushesByOwner(ownerId: string, expired: boolean, offset: number, limit: number): Promise<StoredPush[]> {
+    const tokens = this.byOwner.get(ownerId) ?? [];
+    const out: StoredPush[] = [];
+    let skipped = 0;
+    for (let i = tokens.length - 1; i >= 0 && out.length < limit; i--) {
+      const p = this.db.pushes[tokens[i]!];
+      if (!p || (p.expiredAt !== null) !== expired) continue;
+      if (skipped++ < offset) continue;
+      out.push(p);
+    }
+    return out;
+  }
+
+  async pushesDueBy(now: Date): Promise<string[]> {
+    const iso = now.toISOString();
+    const due: string[] = [];
+    for (const token of this.active) {
+      const p = this.db.pushes[token];
+      if (p && !p.expiredAt && p.expiresAt <= iso) due.push(token);
+    }
+    return due;
+  }
+
+  async filesDueForPurge(now: Date): Promise<string[]> {
+    const iso = now.toISOString();
+    return Object.values(this.db.pushes)
+      .filter((p) => p.expiredAt && p.filesPurgeAt && p.filesPurgeAt <= iso)
+      .map((p) => p.token);
+  }
+
+  async countPushes() {
+    return { active: this.active.size, total: Object.keys(this.db.pushes).length };
+  }
+
+  async insertUser(user: StoredUser): Promise<void> {
+    await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
+    this.emailIndex.set(user.email, user.id);
+  }
+
+  async getUser(id: string) {
+    return Object.hasOwn(this.db.users, id) ? this.db.users[id] : undefined;
+  }
+
+  async getUserByEmail(email: string) {
+    const id = this.emailIndex.get(email);
+    return id ? this.db.users[id] : undefined;
+  }
+
+  async insertApiToken(token: StoredApiToken): Promise<void> {
+    await this.journal.commit([{ c: 'apiTokens', k: token.id, v: token }]);
+    this.tokenHashIndex.set(token.hash, token.id);
+  }
+
+  async getApiTokenByHash(hash: string) {
+    const id = this.tokenHashIndex.get(hash);
+    return id ? this.db.apiTokens[id] : undefined;
+  }
+
+  async listApiTokens(userId: string) {
+    return Object.values(this.db.apiTokens)
+      .filter((t) => t.userId === userId)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async deleteApiToken(id: string): Promise<void> {
+    const existing = this.db.apiTokens[id];
+    if (!existing) return;
+    await this.journal.commit([{ c: 'apiTokens', k: id, v: null }]);
+    this.tokenHashIndex.delete(existing.hash);
+  }
+
+  async insertSession(session: StoredSession): Promise<void> {
+    await this.journal.commit([{ c: 'sessions', k: session.id, v: session }]);
+  }
+
+  async getSession(id: string) {
+    return Object.hasOwn(this.db.sessions, id) ? this.db.sessions[id] : undefined;
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    if (!Object.hasOwn(this.db.sessions, id)) return;
+    await this.journal.commit([{ c: 'sessions', k: id, v: null }]);
+  }
+
+  async close(): Promise<void> {
+    await this.journal.close();
+  }
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+
+/**
+ * The Password Pusher API v2 shapes, defined once. The server validates with them, the tRPC
+ * router is typed by them, the OpenAPI document is generated from them, and the extension's
+ * forms reuse them. Nothing here may import Node or DOM APIs.
+ */
+
+export const pushKinds = ['text', 'file', 'url', 'qr'] as const;
+export const pushKindSchema = z.enum(pushKinds);
+export type PushKind = z.infer<typeof pushKindSchema>;
+
+/** Rails-style truthy strings: what Password Pusher clients send in forms and JSON alike. */
+export const truthyStrings = ['true', 'on', 'yes', '1', 'checked'] as const;
+
+/** A boolean as clients send it: true/false, or a Rails truthy string (anything else is false). */
+export const lenientBooleanSchema = z
+  .union([z.boolean(), z.string(), z.number()], { error: 'must be true or false' })
+  .transform((v) => (typeof v === 'boolean' ? v : truthyStrings.includes(String(v).trim().toLowerCase() as never)));
+
+/** An integer as clients send it: a JSON number or a string of digits. */
+export const lenientIntegerSchema = z
+  .union([z.number(), z.string()], { error: 'must be a whole number' })
+  .transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : /^\s*-?\d+\s*$/.test(v) ? Number(v) : Number.NaN;
+    if (!Number.isSafeInteger(n)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a whole number' });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const optionalText = (what: string) => z.string({ error: `${what} must be a string` });
+
+/**
+ * The `push` object of a create request. Bounds that depend on instance settings (days, views,
+ * payload size) are checked by the push service, which knows the settings.
+ */
+export const pushInputSchema = z.object({
+  payload: optionalText('payload').optional(),
+  kind: z.string({ error: 'kind must be a string' }).optional(),
+  expire_after_days: lenientIntegerSchema.optional(),
+  expire_after_views: lenientIntegerSchema.optional(),
+  /** Legacy duration code 0..17 (15 minutes … 3 months), an alternative to expire_after_days. */
+  expire_after_duration: lenientIntegerSchema.optional(),
+  deletable_by_viewer: lenientBooleanSchema.optional(),
+  retrieval_step: lenientBooleanSchema.optional(),
+  passphrase: optionalText('passphrase').optional(),
+  name: optionalText('name').optional(),
+  note: optionalText('note').optional(),
+});
+export type PushInput = z.input<typeof pushInputSchema>;
+export type ParsedPushInput = z.output<typeof pushInputSchema>;
+
+export const attachedFileSchema = z.object({
+  filename: z.string(),
+  content_type: z.string(),
+  url: z.string(),
+});
+export type AttachedFile = z.infer<typeof attachedFileSchema>;
+
+/** The fifteen base keys of a push record, in Password Pusher's order. */
+export const pushRecordBaseSchema = z.object({
+  expire_after_views: z.number().int(),
+  expired: z.boolean(),
+  url_token: z.string(),
+  deletable_by_viewer: z.boolean().nullable(),
+  retrieval_step: z.boolean(),
+  expired_on: z.string().nullable(),
+  /** Never the passphrase itself: "" when none was set, "[FILTERED]" when one was. */
+  passphrase: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  expire_after_days: z.number().int(),
+  days_remaining: z.number().int(),
+  views_remaining: z.number().int(),
+  deleted: z.boolean(),
+  json_url: z.string(),
+  html_url: z.string(),
+});
+export type PushRecordBase = z.infer<typeof pushRecordBaseSchema>;
+
+/** create, active and expired lists: base keys + note and name (owner-only fields). */
+export const ownerPushRecordSchema = pushRecordBaseSchema.extend({
+  note: z.string().nullable(),
+  name: z.string().nullable(),
+});
+export type OwnerPushRecord = z.infer<typeof ownerPushRecordSchema>;
+
+/** Retrieval (show): base keys + payload and files. */
+export const retrievedPushSchema = pushRecordBaseSchema.extend({
+  payload: z.string().nullable(),
+  files: z.array(attachedFileSchema),
+});
+export type RetrievedPush = z.infer<typeof retrievedPushSchema>;
+
+export const previewSchema = z.object({ url: z.string() });
+export type Preview = z.infer<typeof previewSchema>;
+
+export const auditKinds = [
+  'creation',
+  'view',
+  'failed_view',
+  'expire',
+  'failed_passphrase',
+  'owner_view',
+  'admin_view',
+  'edit',
+] as const;
+export const auditKindSchema = z.enum(auditKinds);
+export type AuditKind = z.infer<typeof auditKindSchema>;
+
+export const auditEntrySchema = z.object({
+  ip: z.string(),
+  user_agent: z.string(),
+  referrer: z.string(),
+  kind: auditKindSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditLogSchema = z.object({ logs: z.array(auditEntrySchema) });
+
+export const pageSchema = z.object({ page: z.number().int().min(1).max(200).default(1) });
+export const tokenSchema = z.object({ url_token: z.string().min(1).max(200) });
+export const retrieveInputSchema = tokenSchema.extend({ passphrase: z.string().optional() });
+
+export const versionDocumentSchema = z.object({
+  application_version: z.string(),
+  api_version: z.string(),
+  edition: z.string(),
+  features: z.object({
+    anonymous_access: z.boolean(),
+    api_token_authentication: z.boolean(),
+    accounts: z.object({ enabled: z.boolean() }),
+    pushes: z.object({
+      enabled: z.boolean(),
+      email_auto_dispatch: z.boolean(),
+      file_attachments: z.object({ enabled: z.boolean(), requires_authentication: z.boolean() }),
+      url_pushes: z.object({ enabled: z.boolean() }),
+      qr_code_pushes: z.object({ enabled: z.boolean() }),
+    }),
+    requests: z.object({ enabled: z.boolean() }),
+  }),
+});
+export type VersionDocument = z.infer<typeof versionDocumentSchema>;
+
+/** Error bodies: `{"error": "..."}`, or 422's `{"<field>": ["message", ...]}`. */
+export const errorBodySchema = z.object({ error: z.string() });
+export const validationErrorBodySchema = z.record(z.string(), z.array(z.string()));
+export type ValidationErrors = z.infer<typeof validationErrorBodySchema>;
+
+/** Instance limits the extension needs to build its form (served by the tRPC `limits` query). */
+export const pushLimitsSchema = z.object({
+  days: z.object({ default: z.number(), min: z.number(), max: z.number() }),
+  views: z.object({ default: z.number(), min: z.number(), max: z.number() }),
+  retrieval_step: z.boolean(),
+  deletable_by_viewer: z.boolean(),
+  max_payload_chars: z.number(),
+  max_qr_chars: z.number(),
+});
+export type PushLimits = z.infer<typeof pushLimitsSchema>;
