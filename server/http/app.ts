@@ -11,12 +11,14 @@ import { URL_TOKEN_PATTERN } from '../pushes/url-token.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
+import { createPageRoutes } from './page-routes.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { errorResponse } from './rest/error-response.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
+import { v1Routes } from './rest/v1-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
 import { createAppRouter } from './trpc/app-router.js';
@@ -79,7 +81,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.route('/', staticAssets());
+  app.route('/', v1Routes(pushes, config.limits.maxFileBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
+  app.route('/', createPageRoutes({ config, pushes, accounts }));
   return app;
 }
 
