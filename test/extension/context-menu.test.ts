@@ -1,0 +1,119 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { handleMenuClick, installMenus, menuIds, menuItems, type MenuEnv } from '../../extension/lib/context-menu';
+import { apiError, fakeApi, networkError, record, settings, SERVER } from './fakes';
+
+function menuEnv(overrides: Partial<MenuEnv> = {}, api = fakeApi()) {
+  return {
+    api,
+    env: {
+      loadSettings: vi.fn(async () => settings({ defaults: { expire_after_days: 2 } })),
+      createApi: vi.fn(() => api),
+      readSelection: vi.fn(async () => ''),
+      copy: vi.fn(async () => true),
+      notify: vi.fn(async () => undefined),
+      pushed: vi.fn(async () => undefined),
+      ...overrides,
+    } satisfies MenuEnv,
+  };
+}
+
+describe('context menu items', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('creates one item per context, replacing old ones', async () => {
+    const created: unknown[] = [];
+    const registry = { removeAll: vi.fn(async () => void created.splice(0)), create: vi.fn((i: unknown) => created.push(i)) };
+    await installMenus(registry);
+    await installMenus(registry);
+    expect(created).toEqual(menuItems);
+    expect(menuItems.map((i) => [i.title, i.contexts])).toEqual([
+      ['Push selection', ['selection']],
+      ['Push this link', ['link']],
+      ["Push this page's URL", ['page']],
+    ]);
+  });
+});
+
+describe('handleMenuClick', () => {
+  it('pushes the selection read from the page (keeping line breaks) with the default options', async () => {
+    const { env, api } = menuEnv({ readSelection: vi.fn(async () => 'line one\nline two') });
+    const outcome = await handleMenuClick(env, { menuItemId: menuIds.selection, selectionText: 'line one line two', frameId: 3 }, { id: 9 });
+    expect(env.readSelection).toHaveBeenCalledWith(9, 3);
+    expect(api.create).toHaveBeenCalledWith({ kind: 'text', payload: 'line one\nline two', expire_after_days: 2 });
+    expect(outcome).toMatchObject({ ok: true, kind: 'text', copied: true });
+    const link = (outcome as { record: { html_url: string } }).record.html_url;
+    expect(env.copy).toHaveBeenCalledWith(link, 9);
+    expect(env.notify).toHaveBeenCalledWith('Secret link copied', expect.stringContaining(link));
+    expect(env.pushed).toHaveBeenCalledWith(expect.objectContaining({ html_url: link }), 'text');
+  });
+
+  it("falls back to the browser's selectionText when the page cannot be read", async () => {
+    const { env, api } = menuEnv();
+    await handleMenuClick(env, { menuItemId: menuIds.selection, selectionText: 'from the menu' }, { id: 1 });
+    expect(api.create).toHaveBeenCalledWith(expect.objectContaining({ payload: 'from the menu' }));
+  });
+
+  it('pushes a link and the page URL as url pushes', async () => {
+    const { env, api } = menuEnv();
+    await handleMenuClick(env, { menuItemId: menuIds.link, linkUrl: 'https://a.example/x' }, { id: 1 });
+    await handleMenuClick(env, { menuItemId: menuIds.page, pageUrl: 'https://b.example/y' }, { id: 1, url: 'https://ignored' });
+    await handleMenuClick(env, { menuItemId: menuIds.page }, { id: 1, url: 'https://c.example/z' });
+    expect(api.create.mock.calls.map(([i]) => [i.kind, i.payload])).toEqual([
+      ['url', 'https://a.example/x'],
+      ['url', 'https://b.example/y'],
+      ['url', 'https://c.example/z'],
+    ]);
+  });
+
+  it('refuses non-web links without asking the server', async () => {
+    const { env, api } = menuEnv();
+    const outcome = await handleMenuClick(env, { menuItemId: menuIds.link, linkUrl: 'mailto:a@b.example' }, { id: 1 });
+    expect(outcome?.ok).toBe(false);
+    expect(api.create).not.toHaveBeenCalled();
+    expect(env.notify).toHaveBeenCalledWith('Secret Push: not pushed', expect.stringMatching(/web addresses/));
+  });
+
+  it('says to choose a server first', async () => {
+    const { env, api } = menuEnv({ loadSettings: vi.fn(async () => settings({ serverUrl: '' })) });
+    await handleMenuClick(env, { menuItemId: menuIds.selection, selectionText: 'x' }, { id: 1 });
+    expect(api.create).not.toHaveBeenCalled();
+    expect(env.notify).toHaveBeenCalledWith('Secret Push: not pushed', expect.stringMatching(/Settings/));
+  });
+
+  it('notifies server failures in plain words', async () => {
+    const cases: Array<[Error, RegExp]> = [
+      [networkError(), new RegExp(`cannot be reached at ${SERVER}`)],
+      [apiError('UNPROCESSABLE_CONTENT', 422, '', { kind: ['URL pushes are disabled.'] }), /URL pushes are disabled\./],
+      [apiError('TOO_MANY_REQUESTS', 429), /Wait a minute/],
+      [apiError('UNAUTHORIZED', 401), /API token/],
+    ];
+    for (const [error, message] of cases) {
+      const { env } = menuEnv({}, fakeApi({ create: vi.fn(async () => Promise.reject(error)) }));
+      const outcome = await handleMenuClick(env, { menuItemId: menuIds.link, linkUrl: 'https://a.example' }, { id: 1 });
+      expect(outcome?.ok).toBe(false);
+      expect(env.copy).not.toHaveBeenCalled();
+      expect(env.notify).toHaveBeenCalledWith('Secret Push: not pushed', expect.stringMatching(message));
+    }
+  });
+
+  it('says where to find the link when the clipboard cannot be written', async () => {
+    const { env } = menuEnv({ copy: vi.fn(async () => false) });
+    const outcome = await handleMenuClick(env, { menuItemId: menuIds.selection, selectionText: 'x' }, { id: 1 });
+    expect(outcome).toMatchObject({ ok: true, copied: false });
+    expect(env.notify).toHaveBeenCalledWith('Pushed: copy the link from the popup', expect.stringContaining('/p/'));
+  });
+
+  it('ignores items that are not its own', async () => {
+    const { env } = menuEnv();
+    expect(await handleMenuClick(env, { menuItemId: 'other' }, { id: 1 })).toBeNull();
+    expect(env.notify).not.toHaveBeenCalled();
+  });
+
+  it('still succeeds when remembering the push fails', async () => {
+    const { env } = menuEnv({ pushed: vi.fn(async () => Promise.reject(new Error('quota'))) });
+    const outcome = await handleMenuClick(env, { menuItemId: menuIds.selection, selectionText: 'x' }, { id: 1 });
+    expect(outcome?.ok).toBe(true);
+    expect(record).toBeDefined();
+  });
+});

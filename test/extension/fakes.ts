@@ -1,0 +1,111 @@
+import { vi } from 'vitest';
+import type { OwnerPushRecord, PushLimits, VersionDocument } from '../../shared/push-schema';
+import type { PushApi } from '../../extension/lib/api-client';
+import type { PopupEnv } from '../../extension/lib/popup-env';
+import type { Settings } from '../../extension/lib/settings-storage';
+
+export const SERVER = 'https://push.example.org';
+
+export function versionDocument(pushes: { url?: boolean; qr?: boolean; enabled?: boolean } = {}, anonymous = true): VersionDocument {
+  return {
+    application_version: '1.2.3',
+    api_version: '2.1',
+    edition: 'oss',
+    features: {
+      anonymous_access: anonymous,
+      api_token_authentication: true,
+      accounts: { enabled: false },
+      pushes: {
+        enabled: pushes.enabled ?? true,
+        email_auto_dispatch: false,
+        file_attachments: { enabled: true, requires_authentication: true },
+        url_pushes: { enabled: pushes.url ?? true },
+        qr_code_pushes: { enabled: pushes.qr ?? true },
+      },
+      requests: { enabled: false },
+    },
+  };
+}
+
+export const limits: PushLimits = {
+  days: { default: 7, min: 1, max: 90 },
+  views: { default: 5, min: 1, max: 100 },
+  retrieval_step: true,
+  deletable_by_viewer: true,
+  max_payload_chars: 1_048_576,
+  max_qr_chars: 1024,
+};
+
+let counter = 0;
+export function record(overrides: Partial<OwnerPushRecord> = {}): OwnerPushRecord {
+  const token = overrides.url_token ?? `tok${++counter}abcdefgh`;
+  return {
+    expire_after_views: 5,
+    expired: false,
+    url_token: token,
+    deletable_by_viewer: true,
+    retrieval_step: true,
+    expired_on: null,
+    passphrase: '',
+    created_at: '2025-01-02T03:04:05.000Z',
+    updated_at: '2025-01-02T03:04:05.000Z',
+    expire_after_days: 7,
+    days_remaining: 7,
+    views_remaining: 5,
+    deleted: false,
+    json_url: `${SERVER}/p/${token}.json`,
+    html_url: `${SERVER}/p/${token}/r`,
+    note: null,
+    name: null,
+    ...overrides,
+  };
+}
+
+/** A tRPC-like error as `@trpc/client` throws it. */
+export function apiError(code: string, httpStatus: number, message = '', fieldErrors?: Record<string, string[]>): Error {
+  return Object.assign(new Error(message), { name: 'TRPCClientError', data: { code, httpStatus, fieldErrors } });
+}
+
+export function networkError(): Error {
+  return Object.assign(new Error('Failed to fetch'), { name: 'TRPCClientError', cause: new TypeError('Failed to fetch') });
+}
+
+export function fakeApi(overrides: Partial<PushApi> = {}): PushApi & { [K in keyof PushApi]: ReturnType<typeof vi.fn> } {
+  return {
+    version: vi.fn(async () => versionDocument()),
+    limits: vi.fn(async () => limits),
+    create: vi.fn(async (input) => record({ name: input.name ?? null })),
+    active: vi.fn(async () => []),
+    expired: vi.fn(async () => []),
+    audit: vi.fn(async () => []),
+    expire: vi.fn(async (token: string) => record({ url_token: token, expired: true })),
+    ...overrides,
+  } as never;
+}
+
+export const settings = (overrides: Partial<Settings> = {}): Settings => ({
+  serverUrl: SERVER,
+  apiToken: '',
+  defaults: {},
+  ...overrides,
+});
+
+export function fakeEnv(api: PushApi, overrides: Partial<PopupEnv> = {}) {
+  const env = {
+    loadSettings: vi.fn(async () => settings()),
+    saveSettings: vi.fn(async () => undefined),
+    loadServerInfo: vi.fn(async () => null),
+    saveServerInfo: vi.fn(async () => undefined),
+    lastPush: vi.fn(async () => null),
+    createApi: vi.fn(() => api),
+    targetTab: vi.fn(async () => ({ id: 7, url: 'https://example.com/page', title: 'A page' })),
+    readSelection: vi.fn(async () => ''),
+    copy: vi.fn(async () => true),
+    hasOrigin: vi.fn(async () => true),
+    requestOrigin: vi.fn(async () => true),
+    rememberKind: vi.fn(async () => undefined),
+    recallKinds: vi.fn(async () => ({})),
+    ...overrides,
+  };
+  return env as typeof env & PopupEnv;
+}
