@@ -15,7 +15,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
-        esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+        oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
       },
       {
         plugins: [WxtVitest()],

@@ -1,0 +1,73 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { openServices } from '../server.js';
+import { ServiceError } from '../service-error.js';
+import { DataDirLockedError } from '../storage/data-dir-lock.js';
+import { CorruptDataError } from '../storage/store.js';
+
+/**
+ * Admin CLI over the account service: `npm run users -- create <email>` makes the account if
+ * needed and prints a new API token as the last line (for scripts: `| tail -n1`).
+ * It opens the data directory itself, so it refuses while a server holds it.
+ */
+const USAGE = `Usage:
+  npm run users -- create <email> [--label <label>]   create the account if needed; print a new API token (last line)
+  npm run users -- tokens <email>                     list the account's tokens (ids and labels, never the tokens)
+  npm run users -- revoke <email> <token id>          revoke a token`;
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE + '\n');
+    return command ? 0 : 2;
+  }
+  const config = loadConfig();
+  const logger = createLogger('error');
+  const services = await openServices(config, logger);
+  try {
+    const accounts = services.accounts;
+    if (command === 'create') {
+      const email = rest[0];
+      if (!email) throw new ServiceError('bad_request', 'create needs an email address');
+      const labelAt = rest.indexOf('--label');
+      const label = labelAt >= 0 ? (rest[labelAt + 1] ?? '') : 'CLI token';
+      const { user, created } = await accounts.ensureUser(email);
+      const { info, token } = await accounts.createApiToken(user, label);
+      process.stdout.write(`${created ? 'Created account' : 'Account exists:'} ${user.email}\n`);
+      process.stdout.write(`New API token "${info.label}" (id ${info.id}); it is shown only now:\n`);
+      process.stdout.write(`${token}\n`);
+      return 0;
+    }
+    if (command === 'tokens' || command === 'revoke') {
+      const email = accounts.normaliseEmail(rest[0]);
+      const { user, created } = await accounts.ensureUser(email);
+      if (created) throw new ServiceError('not_found', `no account ${email}`);
+      if (command === 'tokens') {
+        for (const t of await accounts.listApiTokens(user)) process.stdout.write(`${t.id}\t${t.createdAt}\t${t.label}\n`);
+        return 0;
+      }
+      if (!rest[1]) throw new ServiceError('bad_request', 'revoke needs a token id (see: tokens <email>)');
+      await accounts.revokeApiToken(user, rest[1]);
+      process.stdout.write(`Revoked token ${rest[1]}\n`);
+      return 0;
+    }
+    process.stderr.write(`Unknown command "${command}".\n${USAGE}\n`);
+    return 2;
+  } finally {
+    await services.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    if (e instanceof DataDirLockedError) {
+      process.stderr.write(`Refusing to change accounts: ${e.message}\nStop the server, run this command, then start the server again.\n`);
+    } else if (e instanceof ServiceError || e instanceof ConfigError || e instanceof CorruptDataError) {
+      process.stderr.write(`${e.message}\n`);
+    } else {
+      process.stderr.write(`Failed: ${(e as Error).message}\n`);
+    }
+    process.exit(1);
+  },
+);

@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface SpawnedServer {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves with the exit code (or signal name) when the process ends. */
+  exited: Promise<number | string>;
+}
+
+/** Runs a Node/TypeScript entry point of this repo in a child process (tsx as a loader). */
+export function spawnTs(script: string, args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
+  // Vite/Vitest put BASE_URL, MODE, DEV… into process.env: not ours, so not passed on.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'VITEST', 'TEST'].includes(k)));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...inherited, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, output: () => out, exited };
+}
+
+/** `npm start`'s entry point in a child process, resolved once it prints its URL. */
+export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<SpawnedServer> {
+  const proc = spawnTs('server/main.ts', [], { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', ...env });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${proc.output()}`)), timeoutMs);
+    const check = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(proc.output());
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    proc.child.stdout!.on('data', check);
+    void proc.exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}):\n${proc.output()}`));
+    });
+  });
+  return { url, ...proc };
+}
