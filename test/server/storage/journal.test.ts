@@ -1,0 +1,110 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Journal } from '../../../server/storage/journal.js';
+import { CorruptDataError, StorageUnavailableError } from '../../../server/storage/store.js';
+
+const empty = () => ({ items: {}, lists: {} });
+const dirs: string[] = [];
+const freshDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'secret-push-journal-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('Journal (lowdb snapshot + append-only journal)', () => {
+  it('replays puts, deletes and appends after a reopen', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    await j.commit([{ c: 'items', k: 'a', v: { n: 1 } }, { c: 'items', k: 'b', v: { n: 2 } }]);
+    await j.commit([{ c: 'items', k: 'a', v: null }, { c: 'lists', k: 'a', a: 'x', max: 10 }]);
+    await j.commit([{ c: 'lists', k: 'a', a: 'y', max: 10 }]);
+    await j.close();
+    const again = await Journal.open(dir, empty());
+    expect(again.data.items).toEqual({ b: { n: 2 } });
+    expect(again.data.lists).toEqual({ a: ['x', 'y'] });
+    await again.close();
+  });
+
+  it('drops a torn last line (a crash mid-append) and keeps everything before it', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    await j.commit([{ c: 'items', k: 'kept', v: 1 }]);
+    await j.close();
+    appendFileSync(join(dir, 'journal.jsonl'), '{"n":2,"c":"items","k":"torn","v":');
+    const again = await Journal.open(dir, empty());
+    expect(again.data.items).toEqual({ kept: 1 });
+    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').endsWith('\n')).toBe(true);
+    await again.commit([{ c: 'items', k: 'after', v: 3 }]);
+    await again.close();
+    const third = await Journal.open(dir, empty());
+    expect(third.data.items).toEqual({ kept: 1, after: 3 });
+    await third.close();
+  });
+
+  it('refuses a corrupt line in the middle and leaves the file as it was', async () => {
+    const dir = freshDir();
+    const text = '{"n":1,"c":"items","k":"a","v":1}\nnot json\n{"n":3,"c":"items","k":"b","v":2}\n';
+    writeFileSync(join(dir, 'journal.jsonl'), text);
+    await expect(Journal.open(dir, empty())).rejects.toThrow(CorruptDataError);
+    await expect(Journal.open(dir, empty())).rejects.toThrow(/line 2/);
+    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toBe(text);
+  });
+
+  it('compacts into the snapshot and never applies an append twice, whatever the crash point', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty(), { compactAfterBytes: 1 });
+    for (let i = 0; i < 5; i++) await j.commit([{ c: 'lists', k: 'log', a: i, max: 100 }]);
+    j.requestCompaction();
+    await j.close();
+    const snapshot = JSON.parse(readFileSync(join(dir, 'db.json'), 'utf8'));
+    expect(snapshot.lists.log).toEqual([0, 1, 2, 3, 4]);
+    // Simulate a crash after the snapshot was written but before the journal was emptied:
+    // lines the snapshot already holds must be skipped on replay.
+    const lines = [0, 1, 2, 3, 4].map((i) => JSON.stringify({ n: i + 1, c: 'lists', k: 'log', a: i, max: 100 })).join('\n') + '\n';
+    writeFileSync(join(dir, 'journal.jsonl'), lines + JSON.stringify({ n: 6, c: 'lists', k: 'log', a: 5, max: 100 }) + '\n');
+    const again = await Journal.open(dir, empty());
+    expect(again.data.lists.log).toEqual([0, 1, 2, 3, 4, 5]);
+    await again.close();
+  });
+
+  it('keeps at most `max` entries in an appended list', async () => {
+    const j = await Journal.open(freshDir(), empty());
+    for (let i = 0; i < 5; i++) await j.commit([{ c: 'lists', k: 'l', a: i, max: 3 }]);
+    expect(j.data.lists.l).toEqual([0, 1, 2]);
+    await j.close();
+  });
+
+  it('a failed write rejects with StorageUnavailableError, changes nothing in memory, and later writes work', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    await j.commit([{ c: 'items', k: 'before', v: 1 }]);
+    const handle = (j as unknown as { handle: { write: (...a: unknown[]) => Promise<unknown> } }).handle;
+    const realWrite = handle.write.bind(handle);
+    handle.write = async () => {
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    };
+    await expect(j.commit([{ c: 'items', k: 'lost', v: 2 }])).rejects.toThrow(StorageUnavailableError);
+    expect(j.data.items).toEqual({ before: 1 });
+    handle.write = realWrite;
+    await j.commit([{ c: 'items', k: 'after', v: 3 }]);
+    await j.close();
+    const reopened = await Journal.open(dir, empty());
+    expect(reopened.data.items).toEqual({ before: 1, after: 3 });
+    await reopened.close();
+  });
+
+  it('group-commits concurrent changes and keeps their order', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    await Promise.all(Array.from({ length: 200 }, (_, i) => j.commit([{ c: 'lists', k: 'order', a: i, max: 1000 }])));
+    expect(j.data.lists.order).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    await j.close();
+    const seqs = readFileSync(join(dir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).n);
+    expect(seqs).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+  });
+});
