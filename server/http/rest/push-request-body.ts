@@ -4,7 +4,7 @@ import type { Actor, PushService } from '../../pushes/push-service.js';
 import type { FileUpload } from '../../pushes/file-upload.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
-import { paramsFromEntries, setParam, type Params } from './bracket-params.js';
+import { paramsFromEntries, setParam, splitKey, type Params } from './bracket-params.js';
 
 export interface CreateRequest {
   params: Params;
@@ -35,8 +35,16 @@ async function readJson(c: Context): Promise<Params> {
 /**
  * Reads a create request in any of the encodings clients use: JSON, form-encoded or multipart
  * with bracket keys. Multipart files stream straight into the encrypted file vault.
+ * `bodyKey` names the object holding the push: `push` (v2, pages) or a legacy v1 key
+ * (`password`, `file_push`, `url`).
  */
-export async function readCreateRequest(c: Context<AppEnv>, pushes: PushService, actor: Actor, maxFileBytes: number): Promise<CreateRequest> {
+export async function readCreateRequest(
+  c: Context<AppEnv>,
+  pushes: PushService,
+  actor: Actor,
+  maxFileBytes: number,
+  bodyKey = 'push',
+): Promise<CreateRequest> {
   const type = mediaType(c);
   if (type === 'multipart/form-data') return readMultipart(c, pushes, actor, maxFileBytes);
   let params: Params;
@@ -47,9 +55,27 @@ export async function readCreateRequest(c: Context<AppEnv>, pushes: PushService,
   } else {
     throw new ServiceError('bad_request', `Unsupported Content-Type "${type}": send application/json, form-encoded or multipart/form-data`);
   }
-  const push = params.push as Params | undefined;
-  const fileFieldPresent = typeof push === 'object' && push !== null && !Array.isArray(push) && 'files' in push;
+  const push = params[bodyKey];
+  const fileFieldPresent = isParams(push) && 'files' in push;
   return { params, fileFieldPresent };
+}
+
+function isParams(value: unknown): value is Params {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The push object under `bodyKey`, or Password Pusher's 400 when it is missing or empty (as
+ * Rails' `params.require(key)`). Files alone (multipart) count as a present object. Discards
+ * an upload it refuses.
+ */
+export async function requirePushParams(request: CreateRequest, bodyKey: string): Promise<Params> {
+  const value = request.params[bodyKey];
+  if (!isParams(value) || (Object.keys(value).length === 0 && !request.upload)) {
+    await request.upload?.discard();
+    throw new ServiceError('bad_request', `param is missing or the value is empty or invalid: ${bodyKey}`);
+  }
+  return value;
 }
 
 function isFileField(name: string) {
@@ -85,6 +111,9 @@ function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, ma
         return;
       }
       fileFieldPresent = true;
+      // `push[files][]` with no other field still names the `push` object (Rails' params.require).
+      const top = splitKey(name)?.[0];
+      if (top !== undefined && top !== name && params[top] === undefined) params[top] = Object.create(null) as Params;
       if (filename === undefined || filename === '') {
         stream.resume(); // an empty file input
         return;

@@ -1,8 +1,109 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { AuditEntry } from '../../../shared/push-schema.js';
 import type { PushService } from '../../pushes/push-service.js';
+import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
+import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
+import { readCreateRequest, requirePushParams } from './push-request-body.js';
 
-// Placeholder: the compatibility helper replaces this (legacy v1 JSON API).
-export function v1Routes(_pushes: PushService, _maxFileBytes: number): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+/** Password Pusher's legacy prefixes: the body key each create uses, and the kind it implies. */
+const PREFIXES = {
+  p: { bodyKey: 'password', kind: undefined }, // text, unless the body names a kind or has files
+  f: { bodyKey: 'file_push', kind: 'file' },
+  r: { bodyKey: 'url', kind: 'url' },
+} as const;
+
+export const V1_API_VERSION = '1.5';
+
+/** An entry of the v1 audit log (`{"views": [...]}`), as the reference's v1 API writes it. */
+export interface V1AuditView {
+  ip: string;
+  user_agent: string;
+  referrer: string;
+  /** A view that delivered the payload, or the expiry. */
+  successful: boolean;
+  created_at: string;
+  updated_at: string;
+  /** 0: a view (or failed view), 1: the expiry. */
+  kind: 0 | 1;
+}
+
+/** v2 audit entries → the v1 shape; v1 never listed creation or failed passphrase entries. */
+function v1AuditViews(logs: AuditEntry[]): V1AuditView[] {
+  return logs
+    .filter((e) => e.kind !== 'creation' && e.kind !== 'failed_passphrase')
+    .map((e) => ({
+      ip: e.ip,
+      user_agent: e.user_agent,
+      referrer: e.referrer,
+      successful: e.kind === 'view' || e.kind === 'expire',
+      created_at: e.created_at,
+      updated_at: e.updated_at,
+      kind: e.kind === 'expire' ? 1 : 0,
+    }));
+}
+
+/**
+ * Password Pusher's legacy v1 JSON API (what most third-party clients speak), mounted at `/`:
+ * `POST /p.json` (`password`), `/f.json` (`file_push`), `/r.json` (`url`), and for each prefix
+ * show, delete, preview, audit, active and expired under `/<prefix>/…json`; plus
+ * `/api/v1/version`. Thin like v2: parse, call the same push service methods, format.
+ * Only `.json` paths are matched here, so `/p/:token` and `/p/:token/r` fall through to the pages.
+ */
+export function v1Routes(pushes: PushService, maxFileBytes: number): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  /** As in v2: wrong credentials are 401 everywhere but version, and anonymous use may be off. */
+  const apiAccess: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const ctx = c.get('ctx');
+    if (ctx.badCredentials) throw new ServiceError('unauthorized', 'Invalid API token or email.');
+    pushes.assertApiAccess(ctx);
+    await next();
+  };
+
+  const token = (raw: string) => {
+    if (!URL_TOKEN_PATTERN.test(raw)) throw new ServiceError('not_found', 'not-found');
+    return raw;
+  };
+
+  const version = () => ({
+    application_version: pushes.versionDocument().application_version,
+    api_version: V1_API_VERSION,
+    edition: 'oss',
+  });
+  app.get('/api/v1/version', (c) => c.json(version()));
+  app.get('/api/v1/version.json', (c) => c.json(version()));
+
+  for (const [prefix, { bodyKey, kind }] of Object.entries(PREFIXES)) {
+    app.post(`/${prefix}.json`, apiAccess, async (c) => {
+      const ctx = c.get('ctx');
+      const request = await readCreateRequest(c, pushes, ctx, maxFileBytes, bodyKey);
+      const body = await requirePushParams(request, bodyKey);
+      // /f.json and /r.json make their own kind whatever the body says (the reference ignores it).
+      const input = kind ? { ...body, kind } : body;
+      return c.json(await pushes.create(ctx, input, request.upload, { fileFieldPresent: request.fileFieldPresent }), 201);
+    });
+
+    // Collections first: `active` and `expired` would also match the token pattern.
+    app.get(`/${prefix}/active.json`, apiAccess, async (c) =>
+      c.json(await pushes.list(c.get('ctx'), 'active', pushes.parsePage(c.req.query('page')))),
+    );
+    app.get(`/${prefix}/expired.json`, apiAccess, async (c) =>
+      c.json(await pushes.list(c.get('ctx'), 'expired', pushes.parsePage(c.req.query('page')))),
+    );
+
+    app.get(`/${prefix}/:token/preview.json`, apiAccess, async (c) => c.json(await pushes.preview(c.get('ctx'), token(c.req.param('token')))));
+    app.get(`/${prefix}/:token/audit.json`, apiAccess, async (c) => {
+      const { logs } = await pushes.auditLog(c.get('ctx'), token(c.req.param('token')), pushes.parsePage(c.req.query('page')));
+      return c.json({ views: v1AuditViews(logs) });
+    });
+
+    // `/p/<token>.json`: a regex param so that only `.json` paths are matched here.
+    const show = `/${prefix}/:file{[^/]+\\.json}`;
+    const fileToken = (file: string | undefined) => token((file ?? '').slice(0, -'.json'.length));
+    app.get(show, apiAccess, async (c) => c.json(await pushes.retrieve(c.get('ctx'), fileToken(c.req.param('file')), c.req.query('passphrase'))));
+    app.delete(show, apiAccess, async (c) => c.json(await pushes.expire(c.get('ctx'), fileToken(c.req.param('file')))));
+  }
+
+  return app;
 }
