@@ -23,6 +23,8 @@ export function App({ env, initialTab }: Props) {
   const [infoProblem, setInfoProblem] = useState<Problem | null>(null);
   const [access, setAccess] = useState<'unknown' | 'granted' | 'missing'>('unknown');
   const [lastPush, setLastPush] = useState<LastPush | null>(null);
+  // The secret field takes the focus when the popup opens, not when the user comes back by the tabs.
+  const tabSwitched = useRef(false);
   const tabRefs = useRef<Record<TabName, HTMLButtonElement | null>>({ push: null, history: null, settings: null });
 
   /** Shows what we knew at once, then asks the server again. */
@@ -72,7 +74,9 @@ export function App({ env, initialTab }: Props) {
   }
 
   function onTabKey(e: KeyboardEvent) {
-    const i = tabNames.indexOf(tab);
+    // The focused tab, not the state: two quick keys must not both start from the same tab.
+    const focused = tabNames.find((n) => tabRefs.current[n] === e.target) ?? tab;
+    const i = tabNames.indexOf(focused);
     const next =
       e.key === 'ArrowRight' ? tabNames[(i + 1) % tabNames.length]
       : e.key === 'ArrowLeft' ? tabNames[(i + tabNames.length - 1) % tabNames.length]
@@ -81,6 +85,7 @@ export function App({ env, initialTab }: Props) {
       : null;
     if (!next) return;
     e.preventDefault();
+    tabSwitched.current = true;
     setTab(next);
     tabRefs.current[next]?.focus();
   }
@@ -105,7 +110,10 @@ export function App({ env, initialTab }: Props) {
               aria-selected={tab === name}
               aria-controls={`panel-${name}`}
               tabIndex={tab === name ? 0 : -1}
-              onClick={() => setTab(name)}
+              onClick={() => {
+                tabSwitched.current = true;
+                setTab(name);
+              }}
             >
               {tabLabels[name]}
             </button>
@@ -131,6 +139,7 @@ export function App({ env, initialTab }: Props) {
               settings={settings}
               limits={info?.limits}
               version={info?.version}
+              autoFocus={!tabSwitched.current}
               onOpenSettings={() => setTab('settings')}
             />
             {lastPush && <LastPushNote last={lastPush} env={env} />}

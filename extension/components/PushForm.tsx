@@ -21,6 +21,8 @@ interface Props {
   settings: Settings;
   limits?: PushLimits;
   version?: VersionDocument;
+  /** Focus the secret field on mount (when the popup opens). */
+  autoFocus?: boolean;
   onOpenSettings(): void;
 }
 
@@ -30,7 +32,7 @@ const sourceLabels: Record<ExtensionKind, string> = {
   qr: 'QR code of the URL',
 };
 
-export function PushForm({ env, settings, limits: serverLimits, version, onOpenSettings }: Props) {
+export function PushForm({ env, settings, limits: serverLimits, version, autoFocus = true, onOpenSettings }: Props) {
   const limits = serverLimits ?? fallbackLimits;
   const kinds = offeredKinds(version);
   const [kind, setKind] = useState<ExtensionKind>('text');
@@ -76,7 +78,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, onOpenS
   }, [kinds.join(','), kind]);
 
   useEffect(() => {
-    textArea.current?.focus();
+    if (autoFocus) textArea.current?.focus();
   }, []);
 
   const setOption = <K extends keyof PushOptions>(key: K, value: PushOptions[K]) => {
