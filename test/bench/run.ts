@@ -1,0 +1,191 @@
+/**
+ * `npm run bench`: throughput and latency of the push server at 50 connections, each as a
+ * ratio to a bare node:http JSON hello-world measured in the same run on the same machine;
+ * create latency as the store grows; memory; the catalogue's `query+*`.
+ *
+ * Options: --duration <s> (default 10), --sizes 1000,10000,50000 (stored pushes for the
+ * growth test), --connections <n> (default 50).
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+};
+const DURATION = Number(arg('duration', '10'));
+const CONNECTIONS = Number(arg('connections', '50'));
+const SIZES = arg('sizes', '1000,10000,50000').split(',').map(Number);
+
+interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+function start(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ url: m[1]!, child });
+    });
+    child.on('exit', (code) => reject(new Error(`process exited with ${code}: ${out}`)));
+  });
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function load(name: string, opts: autocannon.Options): Promise<Measured> {
+  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+async function fill(url: string, count: number) {
+  if (count <= 0) return;
+  await autocannon({
+    url: `${url}/api/v2/pushes`,
+    connections: CONNECTIONS,
+    amount: count,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ push: { payload: 'filler secret', expire_after_views: 100 } }),
+  });
+}
+
+async function createTokens(url: string, n: number): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, n - i) }, () =>
+        fetch(`${url}/api/v2/pushes`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ push: { payload: 'bench secret to retrieve', expire_after_views: 100 } }),
+        }).then((r) => r.json() as Promise<{ url_token: string }>),
+      ),
+    );
+    tokens.push(...batch.map((b) => b.url_token));
+  }
+  return tokens;
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+async function main() {
+  const results: Record<string, unknown> = { date: new Date().toISOString(), duration_s: DURATION, connections: CONNECTIONS };
+  const rows: Measured[] = [];
+
+  const baseline = await start([join(ROOT, 'test/bench/hello-world.mjs')], {});
+  const base = await load('baseline node:http hello-world', { url: baseline.url });
+  baseline.child.kill();
+  rows.push(base);
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-bench-'));
+  const server = await start(['--import', 'tsx', 'server/main.ts'], {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'error',
+    NODE_ENV: 'production',
+  });
+  try {
+    rows.push(await load('GET /api/v2/version', { url: `${server.url}/api/v2/version` }));
+    rows.push(
+      await load('POST /api/v2/pushes (create)', {
+        url: `${server.url}/api/v2/pushes`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ push: { payload: 'a secret of modest length', expire_after_views: 100 } }),
+      }),
+    );
+    const tokens = await createTokens(server.url, 3000);
+    let next = 0;
+    rows.push(
+      await load('GET /api/v2/pushes/:token (retrieve)', {
+        url: server.url,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/v2/pushes/${tokens[next++ % tokens.length]}` }) }],
+      }),
+    );
+    try {
+      const { benchCatalogue } = (await import('./catalogue-bench.js')) as { benchCatalogue: (url: string) => Promise<{ p50ms: number; p99ms: number; requests: number }> };
+      const cat = await benchCatalogue(server.url);
+      results.catalogue_query_all = cat;
+    } catch (e) {
+      results.catalogue_query_all = `not measured: ${(e as Error).message}`;
+    }
+    await server.child.kill('SIGTERM');
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+
+  // Create latency as the store grows, on a fresh data dir.
+  const growthDir = mkdtempSync(join(tmpdir(), 'secret-push-bench-growth-'));
+  const growthServer = await start(['--import', 'tsx', 'server/main.ts'], {
+    DATA_DIR: growthDir,
+    PORT: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'error',
+    NODE_ENV: 'production',
+  });
+  const growth: { stored: number; p50: number; p99: number; rps: number; rssMiB: number }[] = [];
+  try {
+    let stored = 0;
+    for (const size of SIZES) {
+      await fill(growthServer.url, size - stored);
+      const m = await load(`create at ${size} stored`, {
+        url: `${growthServer.url}/api/v2/pushes`,
+        method: 'POST',
+        duration: Math.min(DURATION, 5),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ push: { payload: 'growth secret', expire_after_views: 100 } }),
+      });
+      stored = size + Math.round(m.rps * Math.min(DURATION, 5));
+      growth.push({ stored: size, p50: m.p50, p99: m.p99, rps: m.rps, rssMiB: rssMiB(growthServer.child.pid!) });
+    }
+  } finally {
+    growthServer.child.kill('SIGKILL');
+    rmSync(growthDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  console.log(`\nSecret Push benchmark — ${CONNECTIONS} connections, ${DURATION}s each, server and load generator on this machine\n`);
+  console.log('| endpoint | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.rps / base.rps, 2)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+  }
+  console.log('\nCreate latency as the store grows (ratio: p50 against the first size)\n');
+  console.log('| stored pushes | create req/s | p50 ms | p99 ms | p50 ratio | server RSS MiB |');
+  console.log('|---:|---:|---:|---:|---:|---:|');
+  for (const g of growth) {
+    console.log(`| ${g.stored} | ${fmt(g.rps, 0)} | ${g.p50} | ${g.p99} | ${fmt(g.p50 / Math.max(growth[0]!.p50, 0.001), 2)} | ${fmt(g.rssMiB, 0)} |`);
+  }
+  if (results.catalogue_query_all) console.log(`\nCatalogue paraminfo query+*: ${JSON.stringify(results.catalogue_query_all)}`);
+  results.rows = rows;
+  results.growth = growth;
+  mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+  writeFileSync(join(ROOT, 'test-artifacts/bench.json'), JSON.stringify(results, null, 2));
+  console.log('\nRaw figures: test-artifacts/bench.json');
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
