@@ -1,16 +1,33 @@
 import { Hono } from 'hono';
 import type { AccountService } from '../accounts/account-service.js';
 import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
 import type { PushService } from '../pushes/push-service.js';
 import type { AppEnv } from './app-env.js';
+import { accountRoutes } from './pages/account-routes.js';
+import { createRoutes } from './pages/create-routes.js';
+import { pageErrorResponse } from './pages/page-errors.js';
+import { recipientRoutes } from './pages/recipient-routes.js';
 
 export interface PageDeps {
   config: Config;
   pushes: PushService;
   accounts: AccountService;
+  /** For unexpected errors (optional: without it only the error's name reaches stderr). */
+  logger?: Logger;
 }
 
-// Placeholder: the pages helper replaces this (recipient pages, create page, account pages).
-export function createPageRoutes(_deps: PageDeps): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+/**
+ * The server-rendered HTML pages: recipient pages (/p/:token/r, /p/:token), the create page
+ * (/), account pages (/users/*) and the dashboard. Each handler reads the session cookie,
+ * calls a service and renders; errors become HTML pages, never JSON or a stack trace.
+ */
+export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
+  const { config, pushes, accounts } = deps;
+  const app = new Hono<AppEnv>();
+  app.onError((error, c) => pageErrorResponse(c, error, deps.logger));
+  app.route('/', recipientRoutes(pushes, accounts));
+  app.route('/', createRoutes(config, pushes, accounts));
+  app.route('/', accountRoutes(config, pushes, accounts));
+  return app;
 }

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { AccountService } from '../../accounts/account-service.js';
+import type { User } from '../../accounts/user.js';
+import type { Actor } from '../../pushes/push-service.js';
+import type { AppEnv } from '../app-env.js';
+
+/** The browser session cookie (its value is the session secret; only its digest is stored). */
+export const SESSION_COOKIE = 'sp_session';
+/** A random per-browser nonce that CSRF tokens are bound to before anyone signs in. */
+export const NONCE_COOKIE = 'sp_nonce';
+/** The hidden form field every POST form carries. */
+export const CSRF_FIELD = 'csrf_token';
+
+/** What a page knows about its visitor: the session user (never the API-token user). */
+export interface PageSession {
+  user: User | null;
+  /** The session cookie's value when it names a live session. */
+  sessionSecret: string | null;
+  /** What CSRF tokens are bound to: the session, or the pre-session nonce. */
+  binding: string;
+  csrfToken: string;
+  /** Whether cookies get the Secure flag (the request or BASE_URL is https). */
+  secure: boolean;
+}
+
+const sessions = new WeakMap<Request, PageSession>();
+
+function isSecure(c: Context<AppEnv>): boolean {
+  return c.get('ctx').baseUrl.startsWith('https:') || new URL(c.req.url).protocol === 'https:';
+}
+
+function cookieOptions(secure: boolean, maxAgeSeconds?: number) {
+  return { path: '/', httpOnly: true, sameSite: 'Lax' as const, secure, ...(maxAgeSeconds ? { maxAge: maxAgeSeconds } : {}) };
+}
+
+function bindingOf(sessionSecret: string | null, nonce: string): string {
+  return sessionSecret ? `session:${sessionSecret}` : `nonce:${nonce}`;
+}
+
+/**
+ * Resolves the session cookie to a user for the HTML pages, and makes sure a CSRF binding
+ * exists: the session when signed in, otherwise a nonce cookie (set here when missing).
+ * Apply it per page route, not app-wide: the API never looks at cookies.
+ */
+export function pageSession(accounts: AccountService): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const secure = isSecure(c);
+    const cookieSecret = getCookie(c, SESSION_COOKIE);
+    const user = await accounts.sessionUser(cookieSecret);
+    const sessionSecret = user && cookieSecret ? cookieSecret : null;
+    if (cookieSecret && !user) deleteCookie(c, SESSION_COOKIE, { path: '/', secure });
+    let nonce = getCookie(c, NONCE_COOKIE) ?? '';
+    if (!sessionSecret && !/^[A-Za-z0-9_-]{22,64}$/.test(nonce)) {
+      nonce = randomBytes(24).toString('base64url');
+      setCookie(c, NONCE_COOKIE, nonce, cookieOptions(secure));
+    }
+    const binding = bindingOf(sessionSecret, nonce);
+    sessions.set(c.req.raw, { user, sessionSecret, binding, csrfToken: accounts.csrfToken(binding), secure });
+    await next();
+  };
+}
+
+export function getPageSession(c: Context<AppEnv>): PageSession {
+  const s = sessions.get(c.req.raw);
+  if (!s) throw new Error('pageSession middleware is missing on this route');
+  return s;
+}
+
+/** The session if the middleware ran (error pages render without it when it failed). */
+export function findPageSession(c: Context<AppEnv>): PageSession | undefined {
+  return sessions.get(c.req.raw);
+}
+
+/** The caller as the push service sees it, from the session (not from API credentials). */
+export function pageActor(c: Context<AppEnv>): Actor {
+  const ctx = c.get('ctx');
+  return { user: getPageSession(c).user, client: ctx.client, baseUrl: ctx.baseUrl };
+}
+
+/**
+ * A browser that says where a POST came from must say it came from here: the Origin header
+ * (when sent) must be this site's, and Sec-Fetch-Site (when sent) must not be cross-site.
+ * Requests that send neither (old browsers, scripts) still need the CSRF token.
+ */
+export function sameOriginRequest(c: Context<AppEnv>): boolean {
+  const origin = c.req.header('origin');
+  if (origin !== undefined && origin !== 'null') {
+    const allowed = new Set([new URL(c.req.url).origin, new URL(c.get('ctx').baseUrl).origin]);
+    if (!allowed.has(origin)) return false;
+  } else if (origin === 'null') return false;
+  const site = c.req.header('sec-fetch-site');
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
+/** Checks a POST form: same origin, and a CSRF token bound to this browser's session or nonce. */
+export function verifyPageCsrf(c: Context<AppEnv>, accounts: AccountService, token: unknown): boolean {
+  return sameOriginRequest(c) && accounts.verifyCsrf(getPageSession(c).binding, token);
+}
+
+/** Signs the browser in: a fresh session cookie (HttpOnly, SameSite=Lax, Secure on https). */
+export async function startPageSession(c: Context<AppEnv>, accounts: AccountService, user: User, maxAgeDays = 14): Promise<void> {
+  const secret = await accounts.startSession(user);
+  setCookie(c, SESSION_COOKIE, secret, cookieOptions(isSecure(c), maxAgeDays * 86_400));
+}
+
+export async function endPageSession(c: Context<AppEnv>, accounts: AccountService): Promise<void> {
+  await accounts.endSession(getCookie(c, SESSION_COOKIE));
+  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isSecure(c) });
+}
+
+/**
+ * A return path after sign-in: only a same-site relative path (`/users/token`), never
+ * `//evil.example`, `/\evil.example`, a scheme, or control characters.
+ */
+export function safeReturnPath(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw.length > 512) return null;
+  if (!raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return null;
+  if (/[\u0000-\u001f\u007f\\]/.test(raw)) return null;
+  try {
+    const url = new URL(raw, 'http://same.invalid');
+    if (url.origin !== 'http://same.invalid') return null;
+    return url.pathname + url.search;
+  } catch {
+    return null;
+  }
+}

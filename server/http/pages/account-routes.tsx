@@ -1,0 +1,152 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { AccountService } from '../../accounts/account-service.js';
+import type { User } from '../../accounts/user.js';
+import type { Config } from '../../config.js';
+import { PAGE_SIZE, type PushService } from '../../pushes/push-service.js';
+import { ServiceError } from '../../service-error.js';
+import type { AppEnv } from '../app-env.js';
+import { endPageSession, getPageSession, pageActor, pageSession, safeReturnPath, startPageSession, verifyPageCsrf } from '../middleware/session.js';
+import { SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } from './account-pages.js';
+import { DashboardPage, type DashboardEntry } from './dashboard-page.js';
+import { csrfRefused, readSmallForm } from './page-errors.js';
+import { ErrorPage, sendPage } from './render.js';
+import { CsrfField } from './components.js';
+
+/** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
+export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const session = pageSession(accounts);
+
+  /** Signed-out visitors go to sign-in, and come back here afterwards. */
+  const signInFirst = (c: Context<AppEnv>) => {
+    const back = safeReturnPath(new URL(c.req.url).pathname + new URL(c.req.url).search) ?? '/';
+    return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(back)}`, 303);
+  };
+
+  const signInForm = (c: Context<AppEnv>, status: 200 | 401, returnTo: string | null, email?: string, error?: string) =>
+    sendPage(
+      c,
+      status,
+      'Sign in',
+      <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup} />,
+    );
+
+  const signUpForm = (c: Context<AppEnv>, status: 200 | 422, returnTo: string | null, email?: string, errors?: Record<string, string[]>) =>
+    sendPage(
+      c,
+      status,
+      'Sign up',
+      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} signupEnabled={config.features.signup} />,
+    );
+
+  const signUpClosed = (c: Context<AppEnv>) => sendPage(c, 403, 'Sign-up is turned off', <SignUpClosedPage />);
+
+  app.get('/users/sign_in', session, (c) => {
+    const returnTo = safeReturnPath(c.req.query('return_to'));
+    if (getPageSession(c).user) return c.redirect(returnTo ?? '/dashboard', 303);
+    return signInForm(c, 200, returnTo);
+  });
+
+  app.post('/users/sign_in', session, async (c) => {
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    const returnTo = safeReturnPath(form.get('return_to'));
+    const email = form.get('email') ?? '';
+    let user: User;
+    try {
+      user = await accounts.verifyPassword(email, form.get('password') ?? '');
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return signInForm(c, 401, returnTo, email, e.message);
+      throw e;
+    }
+    await startPageSession(c, accounts, user);
+    return c.redirect(returnTo ?? '/dashboard', 303);
+  });
+
+  app.get('/users/sign_up', session, (c) => {
+    if (!config.features.signup) return signUpClosed(c);
+    const returnTo = safeReturnPath(c.req.query('return_to'));
+    if (getPageSession(c).user) return c.redirect(returnTo ?? '/dashboard', 303);
+    return signUpForm(c, 200, returnTo);
+  });
+
+  app.post('/users/sign_up', session, async (c) => {
+    if (!config.features.signup) return signUpClosed(c);
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    const returnTo = safeReturnPath(form.get('return_to'));
+    const email = form.get('email') ?? '';
+    let user: User;
+    try {
+      user = await accounts.signUp(email, form.get('password') ?? '');
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors);
+      throw e;
+    }
+    await startPageSession(c, accounts, user);
+    return c.redirect(returnTo ?? '/users/token', 303);
+  });
+
+  app.get('/users/sign_out', session, (c) => {
+    if (!getPageSession(c).user) return c.redirect('/', 303);
+    return sendPage(
+      c,
+      200,
+      'Sign out',
+      <ErrorPage title="Sign out?" message="You will need your password to sign in again.">
+        <form method="post" action="/users/sign_out">
+          <CsrfField token={getPageSession(c).csrfToken} />
+          <button type="submit">Sign out</button>
+        </form>
+      </ErrorPage>,
+    );
+  });
+
+  app.post('/users/sign_out', session, async (c) => {
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    await endPageSession(c, accounts);
+    return c.redirect('/', 303);
+  });
+
+  app.get('/users/token', session, async (c) => {
+    const user = getPageSession(c).user;
+    if (!user) return signInFirst(c);
+    const notice = c.req.query('revoked') === '1' ? 'The token was revoked: it no longer works.' : undefined;
+    return sendPage(c, 200, 'API tokens', <TokenPage tokens={await accounts.listApiTokens(user)} csrfToken={getPageSession(c).csrfToken} notice={notice} />);
+  });
+
+  app.post('/users/token', session, async (c) => {
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    const user = getPageSession(c).user;
+    if (!user) return signInFirst(c);
+    const made = await accounts.createApiToken(user, form.get('label') ?? undefined);
+    return sendPage(c, 200, 'Your new API token', <TokenMadePage token={made.token} info={made.info} />);
+  });
+
+  app.post('/users/token/revoke', session, async (c) => {
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    const user = getPageSession(c).user;
+    if (!user) return signInFirst(c);
+    await accounts.revokeApiToken(user, form.get('id') ?? '');
+    return c.redirect('/users/token?revoked=1', 303);
+  });
+
+  app.get('/dashboard', session, async (c) => {
+    if (!getPageSession(c).user) return signInFirst(c);
+    const state = c.req.query('state') === 'expired' ? 'expired' : 'active';
+    const page = pushes.parsePage(c.req.query('page'));
+    const actor = pageActor(c);
+    const list = await pushes.list(actor, state, page);
+    const entries: DashboardEntry[] = [];
+    for (const push of list) entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
+    return sendPage(c, 200, 'My pushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} />);
+  });
+
+  return app;
+}

@@ -1,0 +1,47 @@
+// Progressive enhancement for the server-rendered pages (the CSP forbids inline scripts).
+// Copy buttons: data-copy="<id>" copies that element's text. Toggles: data-toggle="<id>"
+// hides or shows that element's text. Both stay hidden when scripts do not run.
+(function () {
+  'use strict';
+  function status(button, text) {
+    var row = button.closest('.row');
+    var out = row && row.querySelector('[data-copy-status]');
+    if (out) out.textContent = text;
+  }
+  function fallbackCopy(text) {
+    var area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.className = 'offscreen';
+    document.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+    document.body.removeChild(area);
+    return ok;
+  }
+  document.querySelectorAll('[data-copy]').forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var target = document.getElementById(button.getAttribute('data-copy'));
+      if (!target) return;
+      var text = target.textContent || '';
+      var done = function () { status(button, 'Copied.'); };
+      var failed = function () { status(button, fallbackCopy(text) ? 'Copied.' : 'Select the text and copy it by hand.'); };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, failed);
+      else failed();
+    });
+  });
+  document.querySelectorAll('[data-toggle]').forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var target = document.getElementById(button.getAttribute('data-toggle'));
+      if (!target) return;
+      var hide = !target.classList.contains('concealed');
+      target.classList.toggle('concealed', hide);
+      target.setAttribute('aria-hidden', hide ? 'true' : 'false');
+      button.setAttribute('aria-pressed', hide ? 'true' : 'false');
+      button.textContent = hide ? 'Show' : 'Hide';
+    });
+  });
+})();

@@ -1,0 +1,116 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { AccountService } from '../../accounts/account-service.js';
+import type { Config } from '../../config.js';
+import type { PushService } from '../../pushes/push-service.js';
+import { ServiceError } from '../../service-error.js';
+import type { AppEnv } from '../app-env.js';
+import { getPageSession, pageActor, pageSession, sameOriginRequest, verifyPageCsrf } from '../middleware/session.js';
+import type { Params } from '../rest/bracket-params.js';
+import { readCreateRequest } from '../rest/push-request-body.js';
+import { CreatedPage, CreatePage, defaultValues, SignInToCreate, type CreateFormValues, type Kind } from './create-page.js';
+import { csrfRefused } from './page-errors.js';
+import { sendPage } from './render.js';
+
+/** The create page for people without the extension; the push service decides everything. */
+export function createRoutes(config: Config, pushes: PushService, accounts: AccountService): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const session = pageSession(accounts);
+
+  /** Kinds as the version document announces them; files only where this visitor may attach. */
+  const offer = (c: Context<AppEnv>) => {
+    const doc = pushes.versionDocument().features;
+    const signedIn = getPageSession(c).user !== null;
+    const kinds: Kind[] = ['text'];
+    const notes: string[] = [];
+    if (doc.pushes.url_pushes.enabled) kinds.push('url');
+    if (doc.pushes.qr_code_pushes.enabled) kinds.push('qr');
+    const files = doc.pushes.file_attachments;
+    if (files.enabled && (!files.requires_authentication || signedIn)) kinds.push('file');
+    else if (files.enabled) notes.push('Sign in to send files.');
+    return { kinds, notes, signedIn, anonymousAllowed: doc.anonymous_access };
+  };
+
+  const form = (c: Context<AppEnv>, status: 200 | 400 | 401 | 403 | 413 | 422, values: CreateFormValues, errors?: Record<string, string[]>, formError?: string) => {
+    const o = offer(c);
+    return sendPage(
+      c,
+      status,
+      'Send a secret',
+      <CreatePage
+        kinds={o.kinds}
+        kindNotes={o.notes}
+        limits={pushes.pushLimits()}
+        values={values}
+        errors={errors}
+        formError={formError}
+        csrfToken={getPageSession(c).csrfToken}
+        signedIn={o.signedIn}
+        maxFiles={config.limits.maxFilesPerPush}
+      />,
+      { scripts: ['create.js'] },
+    );
+  };
+
+  app.get('/', session, (c) => {
+    const o = offer(c);
+    if (!o.anonymousAllowed && !o.signedIn) return sendPage(c, 200, 'Sign in', <SignInToCreate />);
+    return form(c, 200, defaultValues(pushes.pushLimits()));
+  });
+
+  app.post('/', session, async (c) => {
+    // Refuse a cross-site post before reading (and storing) any uploaded byte.
+    if (!sameOriginRequest(c)) return csrfRefused(c);
+    const actor = pageActor(c);
+    let request;
+    try {
+      request = await readCreateRequest(c, pushes, actor, config.limits.maxFileBytes);
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind !== 'unavailable') {
+        return form(c, statusOf(e), defaultValues(pushes.pushLimits()), undefined, e.message);
+      }
+      throw e;
+    }
+    const { params, upload } = request;
+    if (!verifyPageCsrf(c, accounts, params.csrf_token)) {
+      await upload?.discard();
+      return csrfRefused(c);
+    }
+    const input = params.push && typeof params.push === 'object' && !Array.isArray(params.push) ? params.push : ({} as Params);
+    const values = valuesFrom(input, pushes);
+    try {
+      const push = await pushes.create(actor, input, upload);
+      return sendPage(c, 200, 'Secret link ready', <CreatedPage push={push} />);
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'validation') return form(c, 422, values, e.fieldErrors);
+      if (e instanceof ServiceError && e.kind !== 'unavailable') return form(c, statusOf(e), values, undefined, e.message);
+      throw e;
+    }
+  });
+
+  return app;
+}
+
+function statusOf(e: ServiceError): 400 | 401 | 403 | 413 | 422 {
+  return e.status === 401 || e.status === 403 || e.status === 413 || e.status === 422 ? e.status : 400;
+}
+
+/** The submitted values, to show the form again after a validation error. */
+function valuesFrom(input: Params, pushes: PushService): CreateFormValues {
+  const text = (k: string) => (typeof input[k] === 'string' ? (input[k] as string) : '');
+  const flag = (k: string, fallback: boolean) => (typeof input[k] === 'string' ? input[k] === 'true' : fallback);
+  const limits = pushes.pushLimits();
+  const kind = text('kind');
+  return {
+    kind: kind === 'url' || kind === 'qr' || kind === 'file' ? kind : 'text',
+    payload: text('payload'),
+    expire_after_days: text('expire_after_days'),
+    expire_after_views: text('expire_after_views'),
+    retrieval_step: flag('retrieval_step', limits.retrieval_step),
+    deletable_by_viewer: flag('deletable_by_viewer', limits.deletable_by_viewer),
+    name: text('name'),
+    note: text('note'),
+  };
+}

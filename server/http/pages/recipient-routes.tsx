@@ -1,0 +1,129 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { RetrievedPush } from '../../../shared/push-schema.js';
+import type { AccountService } from '../../accounts/account-service.js';
+import type { PushService } from '../../pushes/push-service.js';
+import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
+import { ServiceError } from '../../service-error.js';
+import type { StoredPush } from '../../storage/records.js';
+import type { AppEnv } from '../app-env.js';
+import { getPageSession, pageActor, pageSession, verifyPageCsrf } from '../middleware/session.js';
+import { csrfRefused, readSmallForm } from './page-errors.js';
+import { DeletedPage, ExpiredPage, PassphrasePage, RetrievalStepPage, SecretPage } from './recipient-pages.js';
+import { sendPage } from './render.js';
+
+/**
+ * What a recipient sees. Every decision (views, passphrase, attempts, expiry, who may delete)
+ * is the push service's; these handlers only choose which page to render.
+ */
+export function recipientRoutes(pushes: PushService, accounts: AccountService): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const session = pageSession(accounts);
+
+  /** Unknown and expired tokens: the same page with the same status. */
+  const expiredPage = (c: Context<AppEnv>) => sendPage(c, 404, 'Link expired', <ExpiredPage />);
+
+  /** The push, if the token is well formed and it exists and lives; peek counts no view. */
+  const live = async (token: string): Promise<StoredPush | null> => {
+    if (!URL_TOKEN_PATTERN.test(token)) return null;
+    const push = await pushes.peek(token);
+    return push && !push.expiredAt ? push : null;
+  };
+
+  /** Someone opened an expired push: let the service record the failed view, show "expired". */
+  const expiredView = async (c: Context<AppEnv>, token: string) => {
+    if (URL_TOKEN_PATTERN.test(token)) {
+      try {
+        await pushes.retrieve(pageActor(c), token, undefined);
+      } catch {
+        // unknown token, or storage trouble: the page is the same either way
+      }
+    }
+    return expiredPage(c);
+  };
+
+  const showSecret = (c: Context<AppEnv>, token: string, push: StoredPush, rec: RetrievedPush) => {
+    if (rec.expired || (rec.payload === null && push.kind !== 'file')) return expiredPage(c);
+    if (push.kind === 'url') {
+      const target = rec.payload ?? '';
+      if (!/^https?:\/\//i.test(target)) return expiredPage(c);
+      return c.redirect(target, 303);
+    }
+    const mayDelete = pushes.mayDelete(push, pageActor(c));
+    return sendPage(
+      c,
+      200,
+      'Your secret',
+      <SecretPage push={rec} token={token} kind={push.kind} mayDelete={mayDelete} csrfToken={getPageSession(c).csrfToken} />,
+    );
+  };
+
+  const passphraseForm = (c: Context<AppEnv>, token: string, status: 200 | 401 | 429, error?: string) =>
+    sendPage(c, status, 'Passphrase required', <PassphrasePage token={token} csrfToken={getPageSession(c).csrfToken} error={error} />);
+
+  // Retrieval step: only a page with a reveal link; no view is counted and nothing is logged.
+  app.get('/p/:token/r', session, async (c) => {
+    const token = c.req.param('token');
+    if (!(await live(token))) return expiredPage(c);
+    return sendPage(c, 200, 'Reveal the secret', <RetrievalStepPage token={token} />);
+  });
+
+  app.get('/p/:token', session, async (c) => {
+    const token = c.req.param('token');
+    const push = await live(token);
+    if (!push) return expiredView(c, token);
+    if (push.hasPassphrase) return passphraseForm(c, token, 200);
+    const rec = await pushes.retrieve(pageActor(c), token, undefined);
+    return showSecret(c, token, push, rec);
+  });
+
+  app.post('/p/:token', session, async (c) => {
+    const token = c.req.param('token');
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    const push = await live(token);
+    if (!push) return expiredView(c, token);
+    try {
+      const rec = await pushes.retrieve(pageActor(c), token, form.get('passphrase') ?? '');
+      return showSecret(c, token, push, rec);
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return passphraseForm(c, token, 401, e.message);
+      if (e instanceof ServiceError && e.kind === 'too_many_requests') {
+        if (e.retryAfter) c.header('Retry-After', String(e.retryAfter));
+        return passphraseForm(c, token, 429, 'Too many wrong passphrases for this secret. Wait a minute, then try again.');
+      }
+      if (e instanceof ServiceError && e.kind === 'not_found') return expiredPage(c);
+      throw e;
+    }
+  });
+
+  app.post('/p/:token/delete', session, async (c) => {
+    const token = c.req.param('token');
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    if (!URL_TOKEN_PATTERN.test(token)) return expiredPage(c);
+    try {
+      await pushes.expire(pageActor(c), token);
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'not_found') return expiredPage(c);
+      if (e instanceof ServiceError && (e.kind === 'unauthorized' || e.kind === 'forbidden')) {
+        return sendPage(c, 403, 'Not allowed', <DeleteRefused />);
+      }
+      throw e;
+    }
+    return sendPage(c, 200, 'Secret deleted', <DeletedPage />);
+  });
+
+  return app;
+}
+
+function DeleteRefused() {
+  return (
+    <section class="card center">
+      <h1>This secret cannot be deleted by its viewers</h1>
+      <p>Only the person who sent it can delete it before it expires.</p>
+    </section>
+  );
+}
