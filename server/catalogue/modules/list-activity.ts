@@ -5,9 +5,10 @@ import {
 } from '../param-builders.js';
 import { DIR, NO, USERSUB } from '../shared-sets.js';
 
-/** Rights-changing and editing activity over time: blocks, logs, recent changes, contributions, watchlists. */
+/** Change types shared by recentchanges and watchlist. */
 const changeTypes = ['categorize', 'edit', 'external', 'log', 'new'];
 
+/** Activity over time and about users: blocks, logs, recent changes, contributions, watchlists. */
 export const activityListModules: ApiModuleInput[] = [
   queryModule({
     name: 'blocks',
