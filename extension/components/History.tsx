@@ -98,7 +98,8 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
               api={api}
               settings={settings}
               record={record}
-              kind={kinds[record.url_token]}
+              // Records do not carry the kind; the extension remembers it for pushes it made.
+              kind={kinds[record.url_token] ?? (record as { kind?: string }).kind}
               onChanged={() => setReload((n) => n + 1)}
             />
           ))}

@@ -118,18 +118,20 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
     // Ask for the host permission first, synchronously inside the click: browsers only show
     // the prompt during a user gesture, and an earlier `await` would end it.
     const granted = env.requestOrigin(urlCheck.originPattern).catch(() => false);
+    // Saved at once too: Firefox closes the popup while its permission prompt is open, so
+    // nothing after the prompt may be needed to keep the settings.
     const next: Settings = { serverUrl: urlCheck.url, apiToken: apiToken.trim(), defaults };
+    const saving = env.saveSettings(next);
     void (async () => {
       setBusy('save');
       setSaved(false);
       setStatus(null);
-      const allowed = await granted;
+      const [allowed] = await Promise.all([granted, saving]);
       setPermissionNote(
         allowed
           ? null
           : `Secret Push may not reach ${urlCheck.origin} until you allow it: save again and choose "Allow".`,
       );
-      await env.saveSettings(next);
       setServerUrl(next.serverUrl);
       setSaved(true);
       const check = allowed ? await checkConnection(env, next) : {};

@@ -217,6 +217,8 @@ describe('popup: Settings', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     // Called synchronously by the click handler: still inside the user gesture.
     expect(requestOrigin.mock.calls).toEqual([['http://127.0.0.1/*']]);
+    // Saved in the same tick as well (Firefox may close the popup during the prompt).
+    expect(env.saveSettings).toHaveBeenCalledTimes(1);
 
     expect(await screen.findByText(/Connected to Secret Push 1\.2\.3/)).toBeTruthy();
     expect(screen.getByText('Pushes: text, URL')).toBeTruthy();
