@@ -134,7 +134,10 @@ export class PushService {
 
   async create(actor: Actor, rawInput: unknown, upload?: FileUpload, options: { fileFieldPresent?: boolean } = {}): Promise<OwnerPushRecord> {
     try {
-      const wantsFiles = Boolean(upload) || Boolean(options.fileFieldPresent) || (rawInput as { kind?: unknown } | null)?.kind === 'file';
+      // Any `files` key (even empty) or kind file needs an account when files do, whatever the
+      // encoding: multipart sends an empty file input as a plain field, tRPC as a JSON key.
+      const input = rawInput !== null && typeof rawInput === 'object' ? (rawInput as { kind?: unknown }) : null;
+      const wantsFiles = Boolean(upload) || Boolean(options.fileFieldPresent) || input?.kind === 'file' || (input !== null && Object.hasOwn(input, 'files'));
       if (wantsFiles) this.assertMayAttachFiles(actor);
       if (!this.features.anonymousAccess && !actor.user) this.assertApiAccess(actor);
       const fileCount = upload?.files.length ?? 0;
