@@ -25,7 +25,17 @@ export class FileVault {
   /** Streams `source` encrypted to disk; resolves with the plaintext size. */
   async write(pushToken: string, fileId: string, source: Readable): Promise<number> {
     const dir = this.dir(pushToken);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // Until the pipeline below listens, an error of the source (an upload cut short or over
+    // its size limit) would be an uncaught exception: hold it here meanwhile.
+    let early: unknown;
+    const onEarlyError = (e: unknown) => void (early ??= e);
+    source.on('error', onEarlyError);
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+    } finally {
+      source.off('error', onEarlyError);
+    }
+    if (early !== undefined) throw early;
     const final = join(dir, `${fileId}.bin`);
     const temp = `${final}.part`;
     let size = 0;
