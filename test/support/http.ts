@@ -19,6 +19,8 @@ export interface RequestOptions {
   json?: unknown;
   raw?: string | Buffer | FormData;
   contentType?: string;
+  /** Abort after this many milliseconds (so a hanging server fails a test quickly). */
+  timeoutMs?: number;
 }
 
 export async function request<T = any>(server: TestServer | string, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -33,7 +35,8 @@ export async function request<T = any>(server: TestServer | string, method: stri
     body = options.raw;
     if (options.contentType) headers['content-type'] = options.contentType;
   }
-  const res = await fetch(base + path, { method, headers, body: body as BodyInit | undefined });
+  const signal = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+  const res = await fetch(base + path, { method, headers, body: body as BodyInit | undefined, signal });
   const text = await res.text();
   let parsed: unknown;
   try {
