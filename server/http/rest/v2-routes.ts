@@ -34,7 +34,7 @@ export function v2Routes(pushes: PushService, maxFileBytes: number): Hono<AppEnv
     const ctx = c.get('ctx');
     const { params, upload, fileFieldPresent } = await readCreateRequest(c, pushes, ctx, maxFileBytes);
     const push = params.push;
-    if (push === undefined || push === '' || (typeof push === 'object' && !Array.isArray(push) && Object.keys(push).length === 0 && !upload)) {
+    if (push === undefined || push === null || push === '' || (typeof push === 'object' && !Array.isArray(push) && Object.keys(push).length === 0 && !upload)) {
       await upload?.discard();
       throw new ServiceError('bad_request', 'param is missing or the value is empty or invalid: push');
     }
