@@ -117,7 +117,11 @@ export async function handleMenuClick(env: MenuEnv, info: MenuClick, tab?: MenuT
     return fail(describeError(err, settings.serverUrl, Boolean(settings.apiToken)));
   }
 
-  await env.pushed?.(record, what.kind).catch(() => undefined);
+  try {
+    await env.pushed?.(record, what.kind);
+  } catch {
+    // Remembering the push is a convenience; the push itself succeeded.
+  }
   const copied = await env.copy(record.html_url, tab?.id);
   const expiry = `It expires in ${record.days_remaining} days or after ${record.views_remaining} views.`;
   await env.notify(

@@ -18,6 +18,9 @@ import {
  * the context-menu handler on a real selection, url and qr pushes from the popup, history with
  * "expire now", and settings that survive a browser restart.
  */
+/** The callbacks given to `worker.evaluate` run in the extension's service worker, where `chrome` exists. */
+declare const chrome: typeof import('@wxt-dev/browser').browser;
+
 if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
 const PAGE_PATH = '/__e2e/article.html';
@@ -140,6 +143,10 @@ describe.skipIf(!hasChromium)('browser extension in Chromium (end to end)', () =
     const pushed = await serverPush(tokenOf(result.record.html_url));
     expect(pushed.kind).toBe('text');
     expect(pushed.payload).toBe(SELECTED); // read from the page, line break kept
+
+    // ... and said so in a notification.
+    const shown = await browser.worker.evaluate(() => chrome.notifications.getAll());
+    expect(Object.keys(shown)).toHaveLength(1);
 
     // The link went to the clipboard through the page.
     expect(result.copied).toBe(true);

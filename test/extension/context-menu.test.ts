@@ -114,6 +114,8 @@ describe('handleMenuClick', () => {
     const { env } = menuEnv({ pushed: vi.fn(async () => Promise.reject(new Error('quota'))) });
     const outcome = await handleMenuClick(env, { menuItemId: menuIds.selection, selectionText: 'x' }, { id: 1 });
     expect(outcome?.ok).toBe(true);
+    const { env: bare } = menuEnv({ pushed: undefined });
+    expect((await handleMenuClick(bare, { menuItemId: menuIds.selection, selectionText: 'x' }, { id: 1 }))?.ok).toBe(true);
     expect(record).toBeDefined();
   });
 });
