@@ -125,6 +125,9 @@ function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, ma
         stream.resume();
         return;
       }
+      // The failure is recorded by fail(); the vault sees the error through its own listener.
+      // This one keeps an error raised before the vault listens from becoming uncaught.
+      stream.on('error', () => undefined);
       stream.on('limit', () => {
         fail(new ServiceError('payload_too_large', `A file is larger than the limit of ${maxFileBytes} bytes.`));
         stream.destroy(new Error('file too large'));

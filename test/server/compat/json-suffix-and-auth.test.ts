@@ -177,7 +177,8 @@ describe('a present but invalid token', () => {
       ['POST', '/r.json', { url: { payload: 'https://example.com' } }],
     ];
     for (const [method, path, json] of cases) {
-      for (const headers of [{ authorization: 'Bearer not-a-real-token' }, { 'x-user-email': 'alice@example.com', 'x-user-token': 'not-a-real-token' }]) {
+      const badCredentials: Array<Record<string, string>> = [{ authorization: 'Bearer not-a-real-token' }, { 'x-user-email': 'alice@example.com', 'x-user-token': 'not-a-real-token' }];
+      for (const headers of badCredentials) {
         const res = await fetch(server.url + path, {
           method,
           headers: { ...headers, ...(json ? { 'content-type': 'application/json' } : {}) },
