@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AttachedFile, OwnerPushRecord, PushLimits, PushRecordBase, RetrievedPush, VersionDocument } from '../../shared/push-schema.js';
 import type { Config } from '../config.js';
-import type { KeyRing } from '../crypto/key-ring.js';
+import { DecryptionError, type KeyRing } from '../crypto/key-ring.js';
 import { hashSecret, safeEqual, verifySecret } from '../crypto/secret-hash.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
@@ -223,6 +223,10 @@ export class PushService {
    * and expires the push on the view that uses up the last one, which still gets the payload.
    */
   async retrieve(actor: Actor, token: string, passphrase: string | undefined): Promise<RetrievedPush> {
+    return this.decrypting(() => this.retrieveReadable(actor, token, passphrase));
+  }
+
+  private async retrieveReadable(actor: Actor, token: string, passphrase: string | undefined): Promise<RetrievedPush> {
     const push = await this.expireIfDue(await this.find(token));
     const now = () => this.now();
     if (push.expiredAt) {
@@ -232,22 +236,38 @@ export class PushService {
     const owner = this.isOwner(push, actor);
     if (push.passphrase && !owner) await this.checkPassphrase(push, actor, passphrase);
 
-    const outcome = await this.store.updatePush<{ push: StoredPush; delivered: StoredPush | null }>(token, (p) => {
+    type Opened = { payload: string | null; files: AttachedFile[] };
+    const outcome = await this.store.updatePush<{ push: StoredPush; delivered: StoredPush | null; opened: Opened | null }>(token, (p) => {
       const at = now();
-      if (p.expiredAt) return { audit: this.auditRecord('failed_view', actor, at), result: { push: p, delivered: null } };
-      if (owner) return { audit: this.auditRecord('owner_view', actor, at), result: { push: p, delivered: p } };
+      if (p.expiredAt) return { audit: this.auditRecord('failed_view', actor, at), result: { push: p, delivered: null, opened: null } };
+      // Decrypt before the view is committed: a push the server cannot read (a wrong MASTER_KEY)
+      // must not lose a view, let alone its payload, to a request that then fails.
+      const opened: Opened = {
+        payload: p.payload ? this.keys.openText(p.payload) : p.kind === 'file' ? '' : null,
+        files: this.fileLinks(p, actor.baseUrl),
+      };
+      if (owner) return { audit: this.auditRecord('owner_view', actor, at), result: { push: p, delivered: p, opened } };
       const counted: StoredPush = { ...p, views: p.views + 1, updatedAt: at.toISOString() };
       const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
       // The last view still shows what it used up: the record before the purge, with 0 views left.
-      return { next, audit: this.auditRecord('view', actor, at), result: { push: next, delivered: counted } };
+      return { next, audit: this.auditRecord('view', actor, at), result: { push: next, delivered: counted, opened } };
     });
     if (!outcome) throw new ServiceError('not_found', 'not-found');
-    const { push: after, delivered } = outcome;
-    if (!delivered) return retrievedRecord(after, null, [], now(), actor.baseUrl);
-    const payload = delivered.payload ? this.keys.openText(delivered.payload) : delivered.kind === 'file' ? '' : null;
-    const files = this.fileLinks(delivered, actor.baseUrl);
+    const { push: after, delivered, opened } = outcome;
+    if (!delivered || !opened) return retrievedRecord(after, null, [], now(), actor.baseUrl);
     const shown = after.expiredAt ? { ...delivered, expiredAt: null } : after;
-    return retrievedRecord(shown, payload, files, now(), actor.baseUrl);
+    return retrievedRecord(shown, opened.payload, opened.files, now(), actor.baseUrl);
+  }
+
+  /** Stored data the key ring cannot open (a wrong MASTER_KEY): say so, instead of a bare 500. */
+  private async decrypting<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (e) {
+      if (!(e instanceof DecryptionError)) throw e;
+      this.deps.logger.error('Stored data cannot be decrypted: is MASTER_KEY (or MASTER_KEY_OLD) the key it was stored under?', e);
+      throw new ServiceError('unavailable', "This push cannot be decrypted with the server's key. The administrator must restore the MASTER_KEY it was stored under.");
+    }
   }
 
   private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined) {
@@ -337,7 +357,7 @@ export class PushService {
     if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
     const pushes = await this.store.listPushesByOwner(actor.user.id, state === 'expired', (page - 1) * PAGE_SIZE, PAGE_SIZE);
     const now = this.now();
-    return pushes.map((p) => ownerRecord(p, p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl));
+    return this.decrypting(async () => pushes.map((p) => ownerRecord(p, p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl)));
   }
 
   /** Expires what is due by time and purges files past their grace window. */
