@@ -22,7 +22,7 @@ function parseMillis(value: string, now: () => Date): number | null {
   // TS_MW (checked before Unix seconds: both are digit strings).
   if ((m = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(value))) return fromParts(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!);
   // TS_UNIX, optionally with a fraction (TS_UNIX_MICRO).
-  if ((m = /^(-?\d{1,13})(\.\d+)?$/.exec(value))) return Math.floor(Number(m[1]) * 1000 + Number(`0${m[2] ?? ''}`) * 1000);
+  if (/^-?\d{1,13}(\.\d+)?$/.test(value)) return Math.floor(Number(value) * 1000);
   // TS_DB, TS_POSTGRES and TS_EXIF.
   if ((m = /^(\d{4})[-:](\d\d)[-:](\d\d) (\d\d):(\d\d):(\d\d)(?:\.\d{1,6})?(?:\+00)?$/.exec(value))) {
     return fromParts(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!);
