@@ -80,18 +80,19 @@ export function pageActor(c: Context<AppEnv>): Actor {
 }
 
 /**
- * A browser that says where a POST came from must say it came from here: the Origin header
- * (when sent) must be this site's, and Sec-Fetch-Site (when sent) must not be cross-site.
- * Requests that send neither (old browsers, scripts) still need the CSRF token.
+ * A browser that says where a POST came from must say it came from here. Sec-Fetch-Site, when
+ * sent, decides (same-origin only). Otherwise an Origin header, when sent and not "null", must
+ * be this site's. (With `Referrer-Policy: no-referrer` Chromium sends `Origin: null` on form
+ * posts, so "null" alone proves nothing either way.) Requests that send neither (old browsers,
+ * scripts) still need the CSRF token, which every form POST checks as well.
  */
 export function sameOriginRequest(c: Context<AppEnv>): boolean {
-  const origin = c.req.header('origin');
-  if (origin !== undefined && origin !== 'null') {
-    const allowed = new Set([new URL(c.req.url).origin, new URL(c.get('ctx').baseUrl).origin]);
-    if (!allowed.has(origin)) return false;
-  } else if (origin === 'null') return false;
   const site = c.req.header('sec-fetch-site');
-  return site === undefined || site === 'same-origin' || site === 'none';
+  if (site !== undefined) return site === 'same-origin';
+  const origin = c.req.header('origin');
+  if (origin === undefined || origin === 'null') return true;
+  const allowed = new Set([new URL(c.req.url).origin, new URL(c.get('ctx').baseUrl).origin]);
+  return allowed.has(origin);
 }
 
 /** Checks a POST form: same origin, and a CSRF token bound to this browser's session or nonce. */

@@ -23,6 +23,7 @@ export function Layout({ title, children, scripts = [], user, csrfToken }: Layou
         <meta name="robots" content="noindex, nofollow" />
         <meta name="referrer" content="no-referrer" />
         <title>{`${title} · Secret Push`}</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/assets/style.css" />
         {scripts.map((src) => (
           <script src={`/assets/${src}`} defer />

@@ -75,6 +75,8 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     const push = await live(token);
     if (!push) return expiredView(c, token);
     if (push.hasPassphrase) return passphraseForm(c, token, 200);
+    // Hono answers HEAD with the GET handler: a HEAD (link checkers do them) must not count a view.
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/html; charset=utf-8' });
     const rec = await pushes.retrieve(pageActor(c), token, undefined);
     return showSecret(c, token, push, rec);
   });

@@ -51,6 +51,15 @@ describe('retrieval step /p/:token/r', () => {
     expect((await b.get(path)).status).toBe(404);
   });
 
+  it('a HEAD request (link checkers) on the secret URL counts no view', async () => {
+    const { token } = await create({ payload: 'head', retrieval_step: false, expire_after_views: 1 });
+    const b = new Browser(server);
+    const head = await b.request('HEAD', `/p/${token}`);
+    expect(head.status).toBe(200);
+    expect(await views(token)).toBe(0);
+    expect(textOf((await b.get(`/p/${token}`)).text, 'secret')).toBe('head');
+  });
+
   it('says how many days and views remain', async () => {
     const { token } = await create({ payload: 'x', expire_after_views: 3, expire_after_days: 2 });
     const res = await new Browser(server).get(`/p/${token}`);

@@ -1,0 +1,63 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install -y chromium`); CHROMIUM_PATH overrides it. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(chromiumPath);
+export const missingChromiumMessage =
+  `Chromium not found at ${chromiumPath}: the page end-to-end tests (test/e2e/pages.test.ts) are SKIPPED. ` +
+  'Install it with `apt-get install -y chromium` (Debian/Ubuntu) or point CHROMIUM_PATH at a Chromium binary.';
+
+const root = resolve(import.meta.dirname, '../../..');
+export const artifactsDir = join(root, 'test-artifacts');
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export type Scheme = 'light' | 'dark';
+
+/**
+ * A browser context like a person's: a colour scheme, a phone or desktop viewport, clipboard
+ * access for the copy buttons. Every page problem (CSP violation, script error, dialog from an
+ * injected script) is collected in `problems` so a test can assert there were none.
+ */
+export async function newVisitor(browser: Browser, origin: string, options: { scheme?: Scheme; phone?: boolean } = {}) {
+  const context: BrowserContext = await browser.newContext({
+    colorScheme: options.scheme ?? 'light',
+    viewport: options.phone ? { width: 390, height: 844 } : { width: 1100, height: 800 },
+    deviceScaleFactor: options.phone ? 2 : 1,
+    isMobile: options.phone ?? false,
+    hasTouch: options.phone ?? false,
+    userAgent: options.phone ? 'Mozilla/5.0 (Linux; Android 14) e2e-phone' : 'Mozilla/5.0 e2e-desktop',
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const problems: string[] = [];
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('dialog', async (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    await d.dismiss();
+  });
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('https://example.')) problems.push(`third-party request: ${url}`);
+  });
+  return { context, page, problems };
+}
+
+/** A full-page screenshot under test-artifacts/ (gitignored), returned as its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(artifactsDir, { recursive: true });
+  const path = join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
