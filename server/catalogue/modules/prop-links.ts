@@ -1,7 +1,7 @@
 import type { ApiModuleInput } from '../../../shared/catalogue-schema.js';
 import { queryModule } from '../define-module.js';
 import {
-  bool, dep, int, limit, marker, nss, oneOf, someOf, str, strs, ts, user, withExtraNamespaces,
+  bool, dep, int, limit, marker, nss, someOf, str, strs, ts, user, withExtraNamespaces,
 } from '../param-builders.js';
 import { DIR, linksHereSet, NO, revisionSet, USERSUB } from '../shared-sets.js';
 
