@@ -94,6 +94,21 @@ describe('GET /api/v2/pushes/:token', () => {
   });
 });
 
+describe('the record’s URLs work', () => {
+  it('json_url answers JSON with the payload (a working address, unlike the reference), html_url a page', async () => {
+    const p = await createPush(server, { payload: 'via json_url', expire_after_views: 3 });
+    const page = await fetch(p.html_url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    await page.text();
+    const res = await api.get(server, new URL(p.json_url).pathname);
+    expect(res.status).toBe(200);
+    expect(res.body.payload).toBe('via json_url');
+    // The retrieval-step page counts no view; the JSON retrieval counts one.
+    expect((await api.get(server, `/api/v2/pushes/${p.url_token}`)).body.views_remaining).toBe(1);
+  });
+});
+
 describe('GET /api/v2/pushes/:token/preview', () => {
   it('gives only the secret URL and counts no view', async () => {
     const p = await createPush(server, { payload: 'preview me', expire_after_views: 1 });
