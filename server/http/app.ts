@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
 
-  const appRouter = createAppRouter(pushes);
+  const appRouter = createAppRouter(pushes, deps.catalogue);
   app.all('/trpc/*', (c) =>
     fetchRequestHandler({
       endpoint: '/trpc',

@@ -1,15 +1,16 @@
+import type { CatalogueService } from '../../catalogue/catalogue-service.js';
 import type { PushService } from '../../pushes/push-service.js';
-import { catalogueRouter } from './catalogue-router.js';
+import { createCatalogueRouter } from './catalogue-router.js';
 import { pushRouter } from './push-router.js';
 import { publicProcedure, router } from './trpc.js';
 
 /** One router per domain, composed here; the extension imports only `type AppRouter`. */
-export function createAppRouter(pushes: PushService) {
+export function createAppRouter(pushes: PushService, catalogue: CatalogueService) {
   return router({
     version: publicProcedure.query(() => pushes.versionDocument()),
     limits: publicProcedure.query(() => pushes.pushLimits()),
     pushes: pushRouter(pushes),
-    catalogue: catalogueRouter,
+    catalogue: createCatalogueRouter(() => catalogue),
   });
 }
 

@@ -6,7 +6,7 @@ import {
   paraminfoInputSchema,
   validateInputSchema,
 } from '../../../shared/catalogue-schema.js';
-import { createCatalogueService, type CatalogueService } from '../../catalogue/catalogue-service.js';
+import type { CatalogueService } from '../../catalogue/catalogue-service.js';
 import { publicProcedure, router } from './trpc.js';
 
 /**
@@ -25,14 +25,3 @@ export function createCatalogueRouter(service: () => CatalogueService) {
     validate: publicProcedure.input(validateInputSchema).query(({ input }) => service().validate(input)),
   });
 }
-
-let defaultCatalogue: CatalogueService | undefined;
-
-/**
- * The router the app router mounts as a constant: it builds its own service on first use, with
- * MediaWiki's wiki base for licence links. `createCatalogueRouter(() => catalogue)` uses the
- * configured service instead (WIKI_BASE_URL).
- */
-export const catalogueRouter = createCatalogueRouter(
-  () => (defaultCatalogue ??= createCatalogueService({ wikiBaseUrl: 'https://www.mediawiki.org/wiki' })),
-);
