@@ -136,6 +136,16 @@ describe('body size limit (MAX_JSON_BODY_BYTES)', () => {
     expect(typeof (await res.json()).error).toBe('string');
   });
 
+  it('multipart bodies: the non-file fields are capped too (only files are streamed to disk)', async () => {
+    // Five 4 MiB text fields: without a cap these are all held in memory.
+    const fd = new FormData();
+    fd.append('push[payload]', 'x');
+    for (let i = 0; i < 5; i++) fd.append(`push[junk${i}]`, 'y'.repeat(4 * 1024 * 1024));
+    const res = await api.post(server, '/api/v2/pushes', { raw: fd, timeoutMs: 10_000 });
+    expect(res.status).toBe(413);
+    expect(typeof res.body.error).toBe('string');
+  });
+
   it('form-encoded bodies are capped too', async () => {
     const res = await post(`push%5Bpayload%5D=${'x'.repeat(MAX_JSON_BODY_BYTES)}`, 'application/x-www-form-urlencoded');
     expect(res.status).toBe(413);
