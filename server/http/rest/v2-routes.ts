@@ -44,7 +44,12 @@ export function v2Routes(pushes: PushService, maxFileBytes: number): Hono<AppEnv
   app.get('/pushes/active', async (c) => c.json(await pushes.list(c.get('ctx'), 'active', pushes.parsePage(c.req.query('page')))));
   app.get('/pushes/expired', async (c) => c.json(await pushes.list(c.get('ctx'), 'expired', pushes.parsePage(c.req.query('page')))));
 
-  app.get('/pushes/:token', async (c) => c.json(await pushes.retrieve(c.get('ctx'), token(c.req.param('token')), c.req.query('passphrase'))));
+  app.get('/pushes/:token', async (c) => {
+    // Hono answers HEAD with the GET handler: a HEAD (link checkers, scanners) must not count
+    // a view, let alone use up the last one, without delivering anything.
+    if (c.req.method === 'HEAD') return c.json(await pushes.preview(c.get('ctx'), token(c.req.param('token'))));
+    return c.json(await pushes.retrieve(c.get('ctx'), token(c.req.param('token')), c.req.query('passphrase')));
+  });
   app.get('/pushes/:token/preview', async (c) => c.json(await pushes.preview(c.get('ctx'), token(c.req.param('token')))));
   app.get('/pushes/:token/audit', async (c) =>
     c.json(await pushes.auditLog(c.get('ctx'), token(c.req.param('token')), pushes.parsePage(c.req.query('page')))),
