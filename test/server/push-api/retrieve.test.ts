@@ -65,6 +65,23 @@ describe('GET /api/v2/pushes/:token', () => {
     expect(await audit(p.url_token)).toEqual(['creation', 'owner_view', 'owner_view', 'owner_view', 'view', 'failed_view']);
   });
 
+  it('HEAD counts no view (link checkers must not burn a one-view push)', async () => {
+    const p = await createPush(server, { payload: 'headless', expire_after_views: 1 });
+    for (const path of [`/api/v2/pushes/${p.url_token}`, `/api/v2/pushes/${p.url_token}.json`]) {
+      const head = await fetch(server.url + path, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+    }
+    expect((await fetch(`${server.url}/api/v2/pushes/abcdefghijklmnopqrs`, { method: 'HEAD' })).status).toBe(404);
+    const shown = await api.get(server, `/api/v2/pushes/${p.url_token}`);
+    expect(shown.body).toMatchObject({ payload: 'headless', views_remaining: 0 });
+  });
+
+  it('HEAD on the legacy JSON address (json_url) counts no view either', async () => {
+    const p = await createPush(server, { payload: 'headless v1', expire_after_views: 1 });
+    expect((await fetch(p.json_url, { method: 'HEAD' })).status).toBe(200);
+    expect((await api.get(server, `/api/v2/pushes/${p.url_token}`)).body.payload).toBe('headless v1');
+  });
+
   it('unknown and malformed tokens are 404 not-found', async () => {
     for (const t of ['abcdefghijklmnopqrs', 'UPPERCASE', 'a'.repeat(65), '%2e%2e', 'has%20space', 'x.y', '%00']) {
       for (const suffix of ['', '/preview']) {
