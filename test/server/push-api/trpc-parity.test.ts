@@ -180,6 +180,27 @@ describe('tRPC errors', () => {
   });
 });
 
+describe('tRPC over raw HTTP', () => {
+  it('retrieve is a mutation: a GET (a link previewer) is refused and counts no view', async () => {
+    const p = await createPush(server, { payload: 'no get', expire_after_views: 1 });
+    const input = encodeURIComponent(JSON.stringify({ url_token: p.url_token }));
+    const res = await fetch(`${server.url}/trpc/pushes.retrieve?input=${input}`);
+    expect(res.ok).toBe(false);
+    expect(await res.text()).not.toContain('no get');
+    expect((await api.get(server, `/api/v2/pushes/${p.url_token}`)).body.payload).toBe('no get');
+  });
+
+  it('secret responses carry the security headers', async () => {
+    const p = await createPush(server, { payload: 'hdr' });
+    const res = await fetch(`${server.url}/trpc/pushes.retrieve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url_token: p.url_token }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('no-store');
+    expect(res.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(JSON.stringify(await res.json())).toContain('hdr');
+  });
+});
+
 describe('tRPC with ALLOW_ANONYMOUS=false', () => {
   it('every push procedure is UNAUTHORIZED for anonymous callers; version stays public', async () => {
     const closed = await startServer({ ALLOW_ANONYMOUS: 'false' });
