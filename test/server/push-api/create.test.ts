@@ -216,4 +216,22 @@ describe('POST /api/v2/pushes', () => {
       expect.soft([method, path, res.status]).toEqual([method, path, 404]);
     }
   });
+
+  it('BASE_URL is the origin of every secret URL (record, preview, file links), whatever the Host header', async () => {
+    const s = await startServer({ BASE_URL: 'https://secrets.example.com/' });
+    try {
+      const { token: t } = await createUserWithToken(s, 'base@example.com');
+      const r = (await api.post(s, '/api/v2/pushes', { json: { push: { payload: 'x' } }, headers: { host: 'evil.example' } })).body;
+      expect(r.html_url).toBe(`https://secrets.example.com/p/${r.url_token}/r`);
+      expect(r.json_url).toBe(`https://secrets.example.com/p/${r.url_token}.json`);
+      expect((await api.get(s, `/api/v2/pushes/${r.url_token}/preview`)).body.url).toBe(`https://secrets.example.com/p/${r.url_token}/r`);
+      const fd = new FormData();
+      fd.append('push[files][]', new Blob(['f']), 'f.txt');
+      const fp = (await api.post(s, '/api/v2/pushes', { token: t, raw: fd })).body;
+      const shown = await api.get(s, `/api/v2/pushes/${fp.url_token}`);
+      expect(shown.body.files[0].url.startsWith(`https://secrets.example.com/p/${fp.url_token}/files/`)).toBe(true);
+    } finally {
+      await s.stop();
+    }
+  });
 });

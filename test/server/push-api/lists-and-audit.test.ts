@@ -90,6 +90,27 @@ describe('GET /api/v2/pushes/:token/audit', () => {
   it('unknown token is 404', async () => {
     expect((await api.get(server, '/api/v2/pushes/abcdefghijklmnopqrs/audit', { token: owner })).status).toBe(404);
   });
+
+  it('X-Forwarded-For is ignored unless TRUST_PROXY is set (no spoofed audit addresses)', async () => {
+    const p = await createPush(server, { payload: 'x' }, owner);
+    await api.get(server, `/api/v2/pushes/${p.url_token}`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const logs = (await api.get(server, `/api/v2/pushes/${p.url_token}/audit`, { token: owner })).body.logs;
+    expect(logs[1].ip).not.toContain('203.0.113.9');
+    expect(logs[1].ip).toMatch(/127\.0\.0\.1/);
+  });
+
+  it('with TRUST_PROXY the address the proxy appended (the last) is recorded', async () => {
+    const s = await startServer({ TRUST_PROXY: 'true' });
+    try {
+      const { token } = await createUserWithToken(s, 'proxy@example.com');
+      const p = await createPush(s, { payload: 'x' }, token);
+      await api.get(s, `/api/v2/pushes/${p.url_token}`, { headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.7' } });
+      const logs = (await api.get(s, `/api/v2/pushes/${p.url_token}/audit`, { token })).body.logs;
+      expect(logs[1].ip).toBe('203.0.113.7');
+    } finally {
+      await s.stop();
+    }
+  });
 });
 
 describe('GET /api/v2/pushes/active and /expired', () => {
