@@ -146,6 +146,19 @@ describe('body size limit (MAX_JSON_BODY_BYTES)', () => {
     expect(typeof res.body.error).toBe('string');
   });
 
+  it('multipart text fields are capped at MAX_JSON_BODY_BYTES, files aside', async () => {
+    const fd = new FormData();
+    fd.append('push[payload]', 'x');
+    fd.append('push[unknown]', 'p'.repeat(MAX_JSON_BODY_BYTES + 1024));
+    const res = await api.post(server, '/api/v2/pushes', { raw: fd, timeoutMs: 10_000 });
+    expect(res.status).toBe(413);
+    // Just under the cap is fine.
+    const ok = new FormData();
+    ok.append('push[payload]', 'x');
+    ok.append('push[unknown]', 'p'.repeat(MAX_JSON_BODY_BYTES - 1024));
+    expect((await api.post(server, '/api/v2/pushes', { raw: ok })).status).toBe(201);
+  });
+
   it('form-encoded bodies are capped too', async () => {
     const res = await post(`push%5Bpayload%5D=${'x'.repeat(MAX_JSON_BODY_BYTES)}`, 'application/x-www-form-urlencoded');
     expect(res.status).toBe(413);
