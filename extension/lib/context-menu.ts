@@ -1,7 +1,7 @@
-import type { OwnerPushRecord } from '../../shared/push-schema';
+import type { OwnerPushRecord, VersionDocument } from '../../shared/push-schema';
 import type { PushApi } from './api-client';
 import { describeError, type Problem } from './errors';
-import { defaultPushInput, type ExtensionKind } from './push-options';
+import { defaultPushInput, offeredKinds, type ExtensionKind } from './push-options';
 import type { Settings } from './settings-storage';
 
 export const menuIds = {
@@ -16,6 +16,7 @@ export interface MenuItem {
   id: string;
   title: string;
   contexts: MenuContext[];
+  visible?: boolean;
 }
 
 export const menuItems: MenuItem[] = [
@@ -31,9 +32,34 @@ export interface MenuRegistry {
 }
 
 /** (Re)creates the items; safe to call on every install, update and browser start. */
-export async function installMenus(menus: MenuRegistry): Promise<void> {
+export async function installMenus(menus: MenuRegistry, version?: VersionDocument): Promise<void> {
   await menus.removeAll();
-  for (const item of menuItems) menus.create(item);
+  const visible = menuVisibility(version);
+  for (const item of menuItems) menus.create({ ...item, visible: visible[item.id] });
+}
+
+/** Items for kinds the server has switched off are hidden (unknown server: all shown). */
+export function menuVisibility(version: VersionDocument | undefined): Record<string, boolean> {
+  const kinds = offeredKinds(version);
+  return {
+    [menuIds.selection]: kinds.includes('text'),
+    [menuIds.link]: kinds.includes('url'),
+    [menuIds.page]: kinds.includes('url'),
+  };
+}
+
+/** Shows or hides the items when what we know about the server changes. */
+export async function applyMenuVisibility(
+  menus: { update(id: string, props: { visible: boolean }): Promise<void> | void },
+  version: VersionDocument | undefined,
+): Promise<void> {
+  for (const [id, visible] of Object.entries(menuVisibility(version))) {
+    try {
+      await menus.update(id, { visible });
+    } catch {
+      // Not created yet: installMenus applies the same rule.
+    }
+  }
 }
 
 /** What the browser passes to `contextMenus.onClicked` (the fields used here). */

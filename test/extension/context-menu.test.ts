@@ -1,7 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { handleMenuClick, installMenus, menuIds, menuItems, type MenuEnv } from '../../extension/lib/context-menu';
-import { apiError, fakeApi, networkError, record, settings, SERVER } from './fakes';
+import {
+  applyMenuVisibility,
+  handleMenuClick,
+  installMenus,
+  menuIds,
+  menuItems,
+  type MenuEnv,
+} from '../../extension/lib/context-menu';
+import { apiError, fakeApi, networkError, record, settings, SERVER, versionDocument } from './fakes';
 
 function menuEnv(overrides: Partial<MenuEnv> = {}, api = fakeApi()) {
   return {
@@ -26,12 +33,35 @@ describe('context menu items', () => {
     const registry = { removeAll: vi.fn(async () => void created.splice(0)), create: vi.fn((i: unknown) => created.push(i)) };
     await installMenus(registry);
     await installMenus(registry);
-    expect(created).toEqual(menuItems);
+    expect(created).toEqual(menuItems.map((i) => ({ ...i, visible: true })));
     expect(menuItems.map((i) => [i.title, i.contexts])).toEqual([
       ['Push selection', ['selection']],
       ['Push this link', ['link']],
       ["Push this page's URL", ['page']],
     ]);
+  });
+});
+
+describe('menu visibility', () => {
+  it('hides the URL items when the server has URL pushes switched off', async () => {
+    const created: Array<{ id: string; visible?: boolean }> = [];
+    await installMenus({ removeAll: () => undefined, create: (i) => created.push(i) }, versionDocument({ url: false }));
+    expect(Object.fromEntries(created.map((i) => [i.id, i.visible]))).toEqual({
+      [menuIds.selection]: true,
+      [menuIds.link]: false,
+      [menuIds.page]: false,
+    });
+
+    const updates: Record<string, boolean> = {};
+    const menus = { update: vi.fn(async (id: string, p: { visible: boolean }) => void (updates[id] = p.visible)) };
+    await applyMenuVisibility(menus, versionDocument({ enabled: false }));
+    expect(updates).toEqual({ [menuIds.selection]: false, [menuIds.link]: false, [menuIds.page]: false });
+    await applyMenuVisibility(menus, undefined);
+    expect(updates).toEqual({ [menuIds.selection]: true, [menuIds.link]: true, [menuIds.page]: true });
+  });
+
+  it('does not fail when an item does not exist yet', async () => {
+    await expect(applyMenuVisibility({ update: async () => Promise.reject(new Error('no item')) }, undefined)).resolves.toBeUndefined();
   });
 });
 
