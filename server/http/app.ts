@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, accounts }));
+  app.route('/', createPageRoutes({ config, pushes, accounts, logger }));
   return app;
 }
 

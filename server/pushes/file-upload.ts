@@ -10,7 +10,8 @@ import { ServiceError } from '../service-error.js';
  * the push record exists; `discard` removes them when the push is then refused.
  */
 export class FileUpload {
-  readonly files: StoredFile[] = [];
+  private readonly slots: (StoredFile | undefined)[] = [];
+  private reserved = 0;
 
   constructor(
     readonly token: string,
@@ -20,14 +21,22 @@ export class FileUpload {
   ) {}
 
   async add(filename: string, contentType: string, stream: Readable): Promise<void> {
-    if (this.files.length >= this.maxFiles) {
+    // The slot is taken before the (slower) encrypted write, so files keep their upload order
+    // and concurrent parts cannot slip past the count limit.
+    const slot = this.reserved++;
+    if (slot >= this.maxFiles) {
       stream.resume();
       throw ServiceError.validation({ files: [`too many files (maximum is ${this.maxFiles})`] });
     }
     const id = randomBytes(9).toString('base64url');
-    const size = await this.vault.write(this.token, id, stream);
     const safeName = filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 255) || 'file';
-    this.files.push({ id, name: this.keys.seal(safeName), contentType: contentType || 'application/octet-stream', size });
+    const size = await this.vault.write(this.token, id, stream);
+    this.slots[slot] = { id, name: this.keys.seal(safeName), contentType: contentType || 'application/octet-stream', size };
+  }
+
+  /** The stored files, in upload order. */
+  get files(): StoredFile[] {
+    return this.slots.filter((f): f is StoredFile => f !== undefined);
   }
 
   discard(): Promise<void> {
