@@ -1,4 +1,4 @@
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { chmod, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { CorruptDataError, StorageUnavailableError } from './store.js';
@@ -29,6 +29,7 @@ const SNAPSHOT = 'db.json';
 const JOURNAL = 'journal.jsonl';
 const META = '_meta';
 const COMPACTION_RETRY_MS = 30_000;
+const FILE_MODE = 0o600;
 
 export interface JournalOptions {
   /** Rewrite the snapshot when the journal exceeds this many bytes and the snapshot's size. */
@@ -96,8 +97,12 @@ export class Journal {
     }
     this.seq = Number((data[META] as { seq?: number }).seq ?? 0);
     this.snapshotBytes = await stat(path).then((s) => s.size, () => 0);
+    // Both files name every push's URL token (a capability to its secret): owner-only, also for
+    // files made before this rule, whatever the umask and the data dir's own mode.
+    if (this.snapshotBytes > 0) await chmod(path, FILE_MODE).catch(() => {});
     await this.replay(`${this.dir}/${JOURNAL}`);
-    this.handle = await open(`${this.dir}/${JOURNAL}`, 'a+');
+    this.handle = await open(`${this.dir}/${JOURNAL}`, 'a+', FILE_MODE);
+    await this.handle.chmod(FILE_MODE).catch(() => {});
     this.size = (await this.handle.stat()).size;
   }
 
@@ -212,6 +217,7 @@ export class Journal {
     if (this.size === 0) return;
     (this.low.data[META] as { seq: number }).seq = this.seq;
     await this.low.write();
+    await chmod(`${this.dir}/${SNAPSHOT}`, FILE_MODE);
     this.snapshotBytes = (await stat(`${this.dir}/${SNAPSHOT}`)).size;
     await this.handle.truncate(0);
     this.size = 0;
