@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createPush, filesContaining, secret, waitFor } from '../../support/http.js';
+import { api, createPush, filesContaining, filesUnder, secret, waitFor } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 
 describe('secrets stay secret', () => {
@@ -130,6 +130,30 @@ describe('master key and restarts', () => {
       expect(logText).not.toContain(key);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('store files are owner-only (0600) even in an existing world-readable DATA_DIR: they name every URL token', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-modes-'));
+    chmodSync(dataDir, 0o755);
+    try {
+      const s = await startServer({ DATA_DIR: dataDir });
+      try {
+        const p = await createPush(s, { payload: 'x', expire_after_views: 1 });
+        const fd = new FormData();
+        fd.append('push[files][]', new Blob(['f']), 'f.txt');
+        const { token } = await createUserWithToken(s, 'modes@example.com');
+        expect((await api.post(s, '/api/v2/pushes', { token, raw: fd })).status).toBe(201);
+        await api.get(s, `/api/v2/pushes/${p.url_token}`); // expiry: a compaction writes db.json
+        await waitFor(() => existsSync(join(dataDir, 'db.json')), 5000, 'a snapshot');
+        await waitFor(() => !readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').includes(p.url_token), 5000, 'the compaction');
+        const loose = filesUnder(dataDir).filter((f) => (statSync(f).mode & 0o077) !== 0);
+        expect(loose).toEqual([]);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
