@@ -1,4 +1,5 @@
 import busboy, { type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
+import type { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { Actor, PushService } from '../../pushes/push-service.js';
 import type { FileUpload } from '../../pushes/file-upload.js';
@@ -12,6 +13,19 @@ export interface CreateRequest {
   /** Whether the request named a files field at all (even empty): needs auth when files do. */
   fileFieldPresent: boolean;
 }
+
+export interface CreateRequestOptions {
+  /** The object holding the push: `push` (v2, pages) or a v1 key (`password`, `file_push`, `url`). */
+  bodyKey?: string;
+  /**
+   * Cap on the non-file fields of a multipart body, names and values together (other bodies
+   * are capped whole by the app's body limit). Pass the MAX_JSON_BODY_BYTES setting.
+   */
+  maxFieldBytes?: number;
+}
+
+/** The MAX_JSON_BODY_BYTES default, for callers that do not pass the setting. */
+export const DEFAULT_MAX_FIELD_BYTES = 4 * 1_048_576;
 
 function mediaType(c: Context): string {
   return (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -35,18 +49,17 @@ async function readJson(c: Context): Promise<Params> {
 /**
  * Reads a create request in any of the encodings clients use: JSON, form-encoded or multipart
  * with bracket keys. Multipart files stream straight into the encrypted file vault.
- * `bodyKey` names the object holding the push: `push` (v2, pages) or a legacy v1 key
- * (`password`, `file_push`, `url`).
  */
 export async function readCreateRequest(
   c: Context<AppEnv>,
   pushes: PushService,
   actor: Actor,
   maxFileBytes: number,
-  bodyKey = 'push',
+  options: CreateRequestOptions = {},
 ): Promise<CreateRequest> {
+  const bodyKey = options.bodyKey ?? 'push';
   const type = mediaType(c);
-  if (type === 'multipart/form-data') return readMultipart(c, pushes, actor, maxFileBytes);
+  if (type === 'multipart/form-data') return readMultipart(c, pushes, actor, maxFileBytes, options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES);
   let params: Params;
   if (type === 'application/x-www-form-urlencoded') {
     params = paramsFromEntries(new URLSearchParams(await c.req.text()).entries());
@@ -82,31 +95,65 @@ function isFileField(name: string) {
   return /\[files\]/.test(name) || name === 'files' || name === 'file';
 }
 
-function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, maxFileBytes: number): Promise<CreateRequest> {
+function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, maxFileBytes: number, maxFieldBytes: number): Promise<CreateRequest> {
   const incoming = c.env.incoming;
   return new Promise<CreateRequest>((resolve, reject) => {
     const params = Object.create(null) as Params;
     let upload: FileUpload | undefined;
     let fileFieldPresent = false;
     let failure: unknown;
+    let settled = false;
     const pending: Promise<void>[] = [];
-    const fail = (e: unknown) => {
-      failure ??= e;
+    /** File streams being written to the vault, not yet ended. */
+    const open = new Set<Readable>();
+
+    const settle = async () => {
+      if (settled) return;
+      settled = true;
+      await Promise.allSettled(pending);
+      if (failure) {
+        await upload?.discard();
+        reject(failure);
+      } else resolve({ params, upload, fileFieldPresent });
     };
+    /**
+     * The first failure ends the parse at once: busboy never finishes once a file stream has
+     * been cut short (over its size limit, or a vault write failed), nor after a parse error.
+     * The rest of the body is drained and dropped; files written so far are discarded.
+     */
+    const fail = (e: unknown) => {
+      if (failure !== undefined) return;
+      failure = e;
+      incoming.unpipe(bb);
+      incoming.resume();
+      for (const stream of open) stream.destroy(new Error('upload aborted'));
+      void settle();
+    };
+
     let bb: BusboyInstance;
     try {
       bb = busboy({
         headers: incoming.headers as BusboyHeaders,
-        limits: { fileSize: maxFileBytes, fields: 200, fieldSize: 16 * 1024 * 1024, parts: 300 },
+        // A field one byte over the cap is enough to refuse the body: busboy truncates the rest.
+        limits: { fileSize: maxFileBytes, fields: 200, fieldSize: maxFieldBytes + 1, parts: 300 },
         defCharset: 'utf8',
       });
     } catch (e) {
       reject(new ServiceError('bad_request', `Malformed multipart body: ${(e as Error).message}`));
       return;
     }
-    bb.on('field', (name, value) => setParam(params, name, value));
+    let fieldBytes = 0;
+    bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
+      if (failure !== undefined) return;
+      fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (valueTruncated || fieldBytes > maxFieldBytes) {
+        fail(new ServiceError('payload_too_large', `Request body too large: the limit is ${maxFieldBytes} bytes (files aside).`));
+        return;
+      }
+      setParam(params, name, value);
+    });
     bb.on('file', (name, stream, filename, _enc, mimeType) => {
-      if (!isFileField(name) || failure) {
+      if (!isFileField(name) || failure !== undefined) {
         stream.resume();
         return;
       }
@@ -121,27 +168,21 @@ function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, ma
       try {
         upload ??= pushes.openFileUpload(actor);
       } catch (e) {
-        fail(e);
         stream.resume();
+        fail(e);
         return;
       }
-      // The failure is recorded by fail(); the vault sees the error through its own listener.
-      // This one keeps an error raised before the vault listens from becoming uncaught.
+      // Failures are recorded by fail(); the vault sees a destroyed stream through its own
+      // listener. This one keeps an error raised before the vault listens from going uncaught.
       stream.on('error', () => undefined);
-      stream.on('limit', () => {
-        fail(new ServiceError('payload_too_large', `A file is larger than the limit of ${maxFileBytes} bytes.`));
-        stream.destroy(new Error('file too large'));
-      });
+      open.add(stream);
+      stream.once('close', () => open.delete(stream));
+      stream.once('end', () => open.delete(stream));
+      stream.on('limit', () => fail(new ServiceError('payload_too_large', `A file is larger than the limit of ${maxFileBytes} bytes.`)));
       pending.push(upload.add(filename, mimeType, stream).catch(fail));
     });
     bb.on('error', (e: unknown) => fail(new ServiceError('bad_request', `Malformed multipart body: ${(e as Error).message}`)));
-    bb.on('finish', async () => {
-      await Promise.all(pending);
-      if (failure) {
-        await upload?.discard();
-        reject(failure);
-      } else resolve({ params, upload, fileFieldPresent });
-    });
+    bb.on('finish', () => void settle());
     incoming.on('error', (e) => {
       fail(e);
       bb.destroy(e);

@@ -4,7 +4,7 @@ import type { PushService } from '../../pushes/push-service.js';
 import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
-import { readCreateRequest, requirePushParams } from './push-request-body.js';
+import { DEFAULT_MAX_FIELD_BYTES, readCreateRequest, requirePushParams } from './push-request-body.js';
 
 /** Password Pusher's legacy prefixes: the body key each create uses, and the kind it implies. */
 const PREFIXES = {
@@ -49,8 +49,9 @@ function v1AuditViews(logs: AuditEntry[]): V1AuditView[] {
  * show, delete, preview, audit, active and expired under `/<prefix>/…json`; plus
  * `/api/v1/version`. Thin like v2: parse, call the same push service methods, format.
  * Only `.json` paths are matched here, so `/p/:token` and `/p/:token/r` fall through to the pages.
+ * `maxFieldBytes` caps the non-file fields of multipart bodies (pass MAX_JSON_BODY_BYTES).
  */
-export function v1Routes(pushes: PushService, maxFileBytes: number): Hono<AppEnv> {
+export function v1Routes(pushes: PushService, maxFileBytes: number, maxFieldBytes = DEFAULT_MAX_FIELD_BYTES): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   /** As in v2: wrong credentials are 401 everywhere but version, and anonymous use may be off. */
@@ -77,7 +78,7 @@ export function v1Routes(pushes: PushService, maxFileBytes: number): Hono<AppEnv
   for (const [prefix, { bodyKey, kind }] of Object.entries(PREFIXES)) {
     app.post(`/${prefix}.json`, apiAccess, async (c) => {
       const ctx = c.get('ctx');
-      const request = await readCreateRequest(c, pushes, ctx, maxFileBytes, bodyKey);
+      const request = await readCreateRequest(c, pushes, ctx, maxFileBytes, { bodyKey, maxFieldBytes });
       const body = await requirePushParams(request, bodyKey);
       // /f.json and /r.json make their own kind whatever the body says (the reference ignores it).
       const input = kind ? { ...body, kind } : body;
@@ -101,7 +102,12 @@ export function v1Routes(pushes: PushService, maxFileBytes: number): Hono<AppEnv
     // `/p/<token>.json`: a regex param so that only `.json` paths are matched here.
     const show = `/${prefix}/:file{[^/]+\\.json}`;
     const fileToken = (file: string | undefined) => token((file ?? '').slice(0, -'.json'.length));
-    app.get(show, apiAccess, async (c) => c.json(await pushes.retrieve(c.get('ctx'), fileToken(c.req.param('file')), c.req.query('passphrase'))));
+    app.get(show, apiAccess, async (c) => {
+      // Hono answers HEAD with the GET handler: a HEAD (link checkers, scanners) must not count
+      // a view, let alone use up the last one, without delivering anything (as in v2).
+      if (c.req.method === 'HEAD') return c.json(await pushes.preview(c.get('ctx'), fileToken(c.req.param('file'))));
+      return c.json(await pushes.retrieve(c.get('ctx'), fileToken(c.req.param('file')), c.req.query('passphrase')));
+    });
     app.delete(show, apiAccess, async (c) => c.json(await pushes.expire(c.get('ctx'), fileToken(c.req.param('file')))));
   }
 

@@ -106,8 +106,9 @@ describe('multipart bodies with bracket keys', () => {
     expect(res.body).toMatchObject({ expire_after_views: 4, retrieval_step: true, deletable_by_viewer: false });
     const shown = await api.get(server, `/api/v2/pushes/${res.body.url_token}`);
     expect(shown.body.payload).toBe('multipart payload');
-    expect(shown.body.files.map((f: { filename: string }) => f.filename)).toEqual(['one.txt', 'two.bin']);
-    const bin = await fetch(shown.body.files[1].url);
+    // Sorted: FileUpload records files in the order their writes complete (reported).
+    expect(shown.body.files.map((f: { filename: string }) => f.filename).sort()).toEqual(['one.txt', 'two.bin']);
+    const bin = await fetch(shown.body.files.find((f: { filename: string }) => f.filename === 'two.bin').url);
     expect(Buffer.from(await bin.arrayBuffer())).toEqual(Buffer.from([0, 1, 2, 255]));
   });
 

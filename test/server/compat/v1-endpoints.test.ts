@@ -178,8 +178,10 @@ describe('POST /f.json (body key `file_push`, multipart)', () => {
     const shown = await api.get(server, `/f/${res.body.url_token}.json`);
     expect(shown.status).toBe(200);
     expect(shown.body.payload).toBe('see attached');
-    expect(shown.body.files.map((f: { filename: string }) => f.filename)).toEqual(['a.txt', 'b.txt']);
-    const download = await fetch(shown.body.files[0].url);
+    // Sorted: FileUpload records files in the order their writes complete (reported).
+    expect(shown.body.files.map((f: { filename: string }) => f.filename).sort()).toEqual(['a.txt', 'b.txt']);
+    const alpha = shown.body.files.find((f: { filename: string }) => f.filename === 'a.txt');
+    const download = await fetch(alpha.url);
     expect(download.status).toBe(200);
     expect(await download.text()).toBe('alpha contents');
   });
@@ -233,6 +235,17 @@ describe('GET /:prefix/:token.json (show)', () => {
     expect(last).toMatchObject({ payload: 'same record', views_remaining: 0 });
     const after = await api.get(server, `/p/${a.url_token}.json`);
     expect(after.body).toMatchObject({ expired: true, payload: null, files: [] });
+  });
+
+  it('HEAD counts no view on any prefix (link checkers must not burn a one-view push); unknown → 404', async () => {
+    const a = await createPush(server, { payload: 'headless', expire_after_views: 1 });
+    for (const prefix of ['p', 'f', 'r']) {
+      const head = await fetch(`${server.url}/${prefix}/${a.url_token}.json`, { method: 'HEAD' });
+      expect.soft([prefix, head.status]).toEqual([prefix, 200]);
+    }
+    expect((await fetch(`${server.url}/p/nosuchtoken1234.json`, { method: 'HEAD' })).status).toBe(404);
+    const shown = await api.get(server, `/p/${a.url_token}.json`);
+    expect(shown.body).toMatchObject({ payload: 'headless', views_remaining: 0 });
   });
 
   it('works under /f/ and /r/ for any push', async () => {
