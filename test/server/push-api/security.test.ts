@@ -149,6 +149,8 @@ describe('master key and restarts', () => {
         await waitFor(() => !readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').includes(p.url_token), 5000, 'the compaction');
         const loose = filesUnder(dataDir).filter((f) => (statSync(f).mode & 0o077) !== 0);
         expect(loose).toEqual([]);
+        // The vault's directories are named by URL token too.
+        expect(statSync(join(dataDir, 'files')).mode & 0o077).toBe(0);
       } finally {
         await s.close();
       }
