@@ -3,13 +3,14 @@ import type { PushService } from '../../pushes/push-service.js';
 import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
-import { readCreateRequest } from './push-request-body.js';
+import { DEFAULT_MAX_FIELD_BYTES, readCreateRequest } from './push-request-body.js';
 
 /**
  * Password Pusher JSON API v2, mounted at /api/v2. Each handler parses, calls the push service,
  * and formats; errors thrown here become JSON in the app's error handler.
  */
-export function v2Routes(pushes: PushService, maxFileBytes: number): Hono<AppEnv> {
+/** `maxFieldBytes` caps the non-file fields of multipart bodies: pass MAX_JSON_BODY_BYTES. */
+export function v2Routes(pushes: PushService, maxFileBytes: number, maxFieldBytes = DEFAULT_MAX_FIELD_BYTES): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   /** Every endpoint but version: wrong credentials are 401, and anonymous use may be off. */
@@ -32,7 +33,7 @@ export function v2Routes(pushes: PushService, maxFileBytes: number): Hono<AppEnv
 
   app.post('/pushes', async (c) => {
     const ctx = c.get('ctx');
-    const { params, upload, fileFieldPresent } = await readCreateRequest(c, pushes, ctx, maxFileBytes);
+    const { params, upload, fileFieldPresent } = await readCreateRequest(c, pushes, ctx, maxFileBytes, { maxFieldBytes });
     const push = params.push;
     if (push === undefined || push === null || push === '' || (typeof push === 'object' && !Array.isArray(push) && Object.keys(push).length === 0 && !upload)) {
       await upload?.discard();
