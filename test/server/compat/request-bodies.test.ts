@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../support/http.js';
+import { api, filesUnder, waitFor } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 
 /**
@@ -224,5 +226,76 @@ describe('expire_after_duration codes', () => {
     const res = await api.post(server, '/p.json', { json: { password: { payload: 'x', expire_after_duration: code } } });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body)).toEqual(['expire_after_duration']);
+  });
+});
+
+describe('multipart failures end the request at once (no hang), leaving nothing on disk', () => {
+  const MAX_FILE_BYTES = 32 * 1024;
+  let small: TestServer;
+  let smallToken: string;
+  beforeAll(async () => {
+    small = await startServer({ MAX_FILE_BYTES: String(MAX_FILE_BYTES) });
+    ({ token: smallToken } = await createUserWithToken(small, 'small@example.com'));
+  });
+  afterAll(() => small.stop());
+
+  const vaultFiles = () => (existsSync(join(small.dataDir, 'files')) ? filesUnder(join(small.dataDir, 'files')) : []);
+
+  it.each([
+    ['/f.json', 'file_push'],
+    ['/p.json', 'password'],
+    ['/api/v2/pushes', 'push'],
+  ])('%s: a file over MAX_FILE_BYTES after a good one → 413 JSON, both discarded', async (path, key) => {
+    const before = vaultFiles().length;
+    const fd = new FormData();
+    fd.append(`${key}[payload]`, 'x');
+    fd.append(`${key}[files][]`, new Blob(['fine']), 'fine.txt');
+    fd.append(`${key}[files][]`, new Blob([new Uint8Array(MAX_FILE_BYTES * 4)]), 'big.bin');
+    fd.append(`${key}[name]`, 'after the big file');
+    const res = await api.post(small, path, { raw: fd, token: smallToken, timeoutMs: 5000 });
+    expect(res.status).toBe(413);
+    expect(typeof res.body.error).toBe('string');
+    await waitFor(() => vaultFiles().length === before, 2000, 'upload discarded');
+    // The server still answers on a new request.
+    expect((await api.get(small, '/api/v1/version')).status).toBe(200);
+  });
+
+  it('exactly MAX_FILE_BYTES is accepted', async () => {
+    const fd = new FormData();
+    fd.append('file_push[files][]', new Blob([new Uint8Array(MAX_FILE_BYTES)]), 'exact.bin');
+    const res = await api.post(small, '/f.json', { raw: fd, token: smallToken });
+    expect(res.status).toBe(201);
+  });
+
+  it('a truncated multipart body (no closing boundary) → 400 JSON, not a hang', async () => {
+    const boundary = 'XyZ123boundary';
+    const raw = `--${boundary}\r\nContent-Disposition: form-data; name="password[payload]"\r\n\r\nhalf a bo`;
+    const res = await api.post(small, '/p.json', { raw, contentType: `multipart/form-data; boundary=${boundary}`, timeoutMs: 5000 });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/multipart/i);
+  });
+
+  it('multipart without a boundary → 400 JSON', async () => {
+    const res = await api.post(small, '/p.json', { raw: 'password[payload]=x', contentType: 'multipart/form-data' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/multipart/i);
+  });
+
+  it('an anonymous multipart file upload is refused with 401 without storing anything', async () => {
+    const before = vaultFiles().length;
+    const fd = new FormData();
+    fd.append('file_push[files][]', new Blob([new Uint8Array(16 * 1024)]), 'anon.bin');
+    const res = await api.post(small, '/f.json', { raw: fd, timeoutMs: 5000 });
+    expect(res.status).toBe(401);
+    expect(vaultFiles().length).toBe(before);
+  });
+
+  it('non-file multipart fields are capped (v1 default 4 MiB): a 5 MiB field → 413', async () => {
+    const fd = new FormData();
+    fd.append('password[payload]', 'x');
+    fd.append('password[note]', 'n'.repeat(5 * 1024 * 1024));
+    const res = await api.post(small, '/p.json', { raw: fd, timeoutMs: 10_000 });
+    expect(res.status).toBe(413);
+    expect(typeof res.body.error).toBe('string');
   });
 });

@@ -117,7 +117,7 @@ describe('POST /p.json (body key `password`)', () => {
     ['r', 'url'],
   ] as const)('/%s.json without its body key (%s) → 400 param is missing', async (prefix, key) => {
     const expected = { error: `param is missing or the value is empty or invalid: ${key}` };
-    for (const body of [{}, { push: { payload: 'https://example.com' } }, { [key]: '' }, { [key]: {} }, { [key]: 'https://example.com' }, { [key]: ['x'] }]) {
+    for (const body of [{}, { push: { payload: 'https://example.com' } }, { [key]: null }, { [key]: '' }, { [key]: {} }, { [key]: 'https://example.com' }, { [key]: ['x'] }]) {
       const res = await v1Create(prefix, body, token);
       expect.soft([body, res.status, res.body]).toEqual([body, 400, expected]);
     }
