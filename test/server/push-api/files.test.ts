@@ -17,7 +17,7 @@ afterAll(() => server.stop());
 function form(fields: Record<string, string>, files: { name: string; content: string | Buffer; type?: string; field?: string }[] = []) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  for (const f of files) fd.append(f.field ?? 'push[files][]', new Blob([f.content], { type: f.type ?? 'text/plain' }), f.name);
+  for (const f of files) fd.append(f.field ?? 'push[files][]', new Blob([typeof f.content === 'string' ? f.content : new Uint8Array(f.content)], { type: f.type ?? 'text/plain' }), f.name);
   return fd;
 }
 
