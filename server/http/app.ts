@@ -52,7 +52,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError((error, c) => errorResponse(c, error, logger));
   app.notFound((c) => c.json({ error: 'not-found' }, 404));
 
-  app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes));
+  app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
 
   const appRouter = createAppRouter(pushes, deps.catalogue);
@@ -81,7 +81,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.route('/', staticAssets());
-  app.route('/', v1Routes(pushes, config.limits.maxFileBytes));
+  app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
   app.route('/', createPageRoutes({ config, pushes, accounts, logger }));
   return app;

@@ -66,7 +66,7 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
     const actor = pageActor(c);
     let request;
     try {
-      request = await readCreateRequest(c, pushes, actor, config.limits.maxFileBytes);
+      request = await readCreateRequest(c, pushes, actor, config.limits.maxFileBytes, { maxFieldBytes: config.maxJsonBodyBytes });
     } catch (e) {
       if (e instanceof ServiceError && e.kind !== 'unavailable') {
         return form(c, statusOf(e), defaultValues(pushes.pushLimits()), undefined, e.message);
