@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
+import { WrongMasterKeyError } from './crypto/master-key.js';
 import { DataDirLockedError } from './storage/data-dir-lock.js';
 import { CorruptDataError } from './storage/store.js';
 
@@ -29,7 +30,7 @@ async function main() {
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   } catch (e) {
-    if (e instanceof DataDirLockedError || e instanceof CorruptDataError) {
+    if (e instanceof DataDirLockedError || e instanceof CorruptDataError || e instanceof WrongMasterKeyError) {
       logger.error(e.message);
       process.exit(1);
     }

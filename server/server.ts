@@ -4,7 +4,7 @@ import { AccountService } from './accounts/account-service.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
 import { KeyRing } from './crypto/key-ring.js';
-import { loadMasterKey, parseKey } from './crypto/master-key.js';
+import { loadMasterKey, parseKey, verifyKeyRing } from './crypto/master-key.js';
 import { acceptJsonSuffix, createApp } from './http/app.js';
 import type { Logger } from './logger.js';
 import { PushService } from './pushes/push-service.js';
@@ -23,6 +23,8 @@ export interface RunningServer {
 
 /** Opens the data directory (key, store, file vault) and builds the services on it. */
 export async function openServices(config: Config, logger: Logger) {
+  // Everything this process writes (store, temp files, encrypted files) is for its user only.
+  process.umask(0o077);
   const lock = lockDataDir(config.dataDir);
   if (lock.tookOverStale) logger.info(`Took over a stale lock in ${config.dataDir} (the previous process did not shut down cleanly).`);
   try {
@@ -30,6 +32,7 @@ export async function openServices(config: Config, logger: Logger) {
       loadMasterKey(config.dataDir, config.masterKey, logger),
       config.oldMasterKeys.map((k, i) => parseKey(k, `MASTER_KEY_OLD[${i}]`)),
     );
+    verifyKeyRing(config.dataDir, keys);
     const store = await LowdbStore.open(config.dataDir);
     const vault = new FileVault(config.dataDir, keys);
     const pushes = new PushService({ store, keys, vault, config, logger });

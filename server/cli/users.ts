@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { openServices } from '../server.js';
 import { ServiceError } from '../service-error.js';
+import { WrongMasterKeyError } from '../crypto/master-key.js';
 import { DataDirLockedError } from '../storage/data-dir-lock.js';
 import { CorruptDataError } from '../storage/store.js';
 
@@ -63,7 +64,7 @@ run(process.argv.slice(2)).then(
   (e) => {
     if (e instanceof DataDirLockedError) {
       process.stderr.write(`Refusing to change accounts: ${e.message}\nStop the server, run this command, then start the server again.\n`);
-    } else if (e instanceof ServiceError || e instanceof ConfigError || e instanceof CorruptDataError) {
+    } else if (e instanceof ServiceError || e instanceof ConfigError || e instanceof CorruptDataError || e instanceof WrongMasterKeyError) {
       process.stderr.write(`${e.message}\n`);
     } else {
       process.stderr.write(`Failed: ${(e as Error).message}\n`);

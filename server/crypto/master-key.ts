@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../logger.js';
+import { DecryptionError, type KeyRing } from './key-ring.js';
 
 export const MASTER_KEY_FILE = 'master.key';
 
@@ -27,4 +28,34 @@ export function loadMasterKey(dataDir: string, fromEnv: string | undefined, logg
   chmodSync(path, 0o600);
   logger.info(`MASTER_KEY is not set: generated a new random key in ${path} (mode 0600). Back it up; without it the stored secrets cannot be read.`);
   return key;
+}
+
+const KEY_CHECK_FILE = 'key-check';
+const KEY_CHECK_TEXT = 'secret-push key check';
+
+export class WrongMasterKeyError extends Error {}
+
+/**
+ * A small value sealed under the key the data dir was first written with. At start it must
+ * open with the key ring, so a wrong MASTER_KEY stops the server with a clear message instead
+ * of failing on every secret. After a rotation it is re-sealed under the new key.
+ */
+export function verifyKeyRing(dataDir: string, keys: KeyRing): void {
+  const path = join(dataDir, KEY_CHECK_FILE);
+  if (existsSync(path)) {
+    const sealed = readFileSync(path, 'utf8').trim();
+    let ok = false;
+    try {
+      ok = keys.openText(sealed) === KEY_CHECK_TEXT;
+    } catch (e) {
+      if (!(e instanceof DecryptionError)) throw e;
+    }
+    if (!ok) {
+      throw new WrongMasterKeyError(
+        `MASTER_KEY does not match the key the data in ${dataDir} was stored under. Set MASTER_KEY to that key; to rotate keys, set the new one as MASTER_KEY and the old one in MASTER_KEY_OLD.`,
+      );
+    }
+    if (!keys.isStale(sealed)) return;
+  }
+  writeFileSync(path, keys.seal(KEY_CHECK_TEXT) + '\n', { mode: 0o600 });
 }

@@ -12,7 +12,7 @@ import type { AuditRecord, StoredPush } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { FileUpload } from './file-upload.js';
-import { PassphraseAttempts } from './passphrase-attempts.js';
+import { FailedAttempts } from './failed-attempts.js';
 import { validatePushInput } from './push-input.js';
 import { auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
 import { newUrlToken } from './url-token.js';
@@ -53,7 +53,7 @@ export class PushService {
   private readonly store: Store;
   private readonly keys: KeyRing;
   private readonly now: () => Date;
-  private readonly attempts: PassphraseAttempts;
+  private readonly attempts: FailedAttempts;
   private readonly ticketKey: Buffer;
   private readonly filesGraceMs: number;
 
@@ -61,7 +61,7 @@ export class PushService {
     this.store = deps.store;
     this.keys = deps.keys;
     this.now = deps.clock ?? (() => new Date());
-    this.attempts = new PassphraseAttempts(deps.config.limits.passphraseAttemptsPerMinute, () => this.now().getTime());
+    this.attempts = new FailedAttempts(deps.config.limits.passphraseAttemptsPerMinute, () => this.now().getTime());
     this.ticketKey = deps.keys.deriveKey('file-download-tickets');
     this.filesGraceMs = deps.filesGraceMs ?? DOWNLOAD_TICKET_MS;
   }
@@ -271,12 +271,13 @@ export class PushService {
   }
 
   private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined) {
-    if (!this.attempts.tryAttempt(push.token)) {
+    if (!this.attempts.allowed(push.token)) {
       throw new ServiceError('too_many_requests', 'Too many passphrase attempts. Please try again in a minute.', undefined, 60);
     }
     const stored = this.keys.openText(push.passphrase!);
     const ok = given !== undefined && given !== '' && (await verifySecret(given, stored));
     if (!ok) {
+      this.attempts.recordFailure(push.token);
       await this.store.appendAudit(push.token, this.auditRecord('failed_passphrase', actor, this.now()));
       throw new ServiceError('unauthorized', 'That passphrase is incorrect.');
     }
@@ -355,7 +356,10 @@ export class PushService {
 
   async list(actor: Actor, state: 'active' | 'expired', page: number): Promise<OwnerPushRecord[]> {
     if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
-    const pushes = await this.store.listPushesByOwner(actor.user.id, state === 'expired', (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    const listed = await this.store.listPushesByOwner(actor.user.id, state === 'expired', (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    // Time expiry applies on every access, lists included: a push past its days is not "active"
+    // just because the sweeper has not come round yet.
+    const pushes = state === 'active' ? (await Promise.all(listed.map((p) => this.expireIfDue(p)))).filter((p) => !p.expiredAt) : listed;
     const now = this.now();
     return this.decrypting(async () => pushes.map((p) => ownerRecord(p, p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl)));
   }

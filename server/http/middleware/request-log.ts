@@ -8,7 +8,7 @@ import type { Logger } from '../../logger.js';
 export function redactPath(path: string): string {
   return path
     .replace(/^\/p\/[^/.]+/, '/p/:token')
-    .replace(/^\/api\/v2\/pushes\/(?!active|expired)[^/.]+/, '/api/v2/pushes/:token')
+    .replace(/^\/api\/v2\/pushes\/(?!(?:active|expired)(?:\.json)?$)[^/.]+/, '/api/v2/pushes/:token')
     .replace(/^\/(f|r)\/[^/.]+/, '/$1/:token');
 }
 

@@ -61,6 +61,15 @@ describe('expiry by days', () => {
     expect(k.slice(4)).toEqual(['expire', 'failed_view']);
   });
 
+  it('the active list applies time expiry on access: a push past its days moves to the expired list before any sweep', async () => {
+    const p = await createPush(server, { payload: 'list me', expire_after_days: 1 }, owner);
+    const tokens = async (state: string) => (await api.get(server, `/api/v2/pushes/${state}`, { token: owner })).body.map((r: any) => r.url_token);
+    expect(await tokens('active')).toContain(p.url_token);
+    advance(DAY + MINUTE);
+    expect(await tokens('active')).not.toContain(p.url_token);
+    expect(await tokens('expired')).toContain(p.url_token);
+  });
+
   it('the legacy duration code 0 means 15 minutes', async () => {
     const p = await createPush(server, { payload: 'quarter hour', expire_after_duration: 0, expire_after_views: 50 });
     advance(14 * MINUTE);

@@ -180,6 +180,16 @@ describe('passphrases', () => {
     expect((await api.get(server, `/api/v2/pushes/${q.url_token}?passphrase=pw`)).body.payload).toBe('other');
   });
 
+  it('only failed attempts count towards the limit: many viewers with the right passphrase are never locked out', async () => {
+    const p = await createPush(server, { payload: 'popular', passphrase: 'pw', expire_after_views: 20 });
+    for (let i = 0; i < 12; i++) {
+      const res = await api.get(server, `/api/v2/pushes/${p.url_token}?passphrase=pw`);
+      expect([i, res.status]).toEqual([i, 200]);
+    }
+    for (let i = 0; i < 5; i++) expect((await api.get(server, `/api/v2/pushes/${p.url_token}?passphrase=x`)).status).toBe(401);
+    expect((await api.get(server, `/api/v2/pushes/${p.url_token}?passphrase=pw`)).status).toBe(429);
+  });
+
   it('passphrases are compared exactly (Unicode, case)', async () => {
     const pw = 'Пароль 🔑';
     const p = await createPush(server, { payload: 'uni', passphrase: pw, expire_after_views: 3 });

@@ -202,7 +202,7 @@ describe('master key and restarts', () => {
     }
   });
 
-  it('a wrong MASTER_KEY on restart fails clearly and does not burn views or payloads; the right key still reads everything', async () => {
+  it('a wrong MASTER_KEY stops the start with a clear message; without the key check, requests fail with 503 and burn nothing; rotation keeps old data readable', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-wrongkey-'));
     const right = 'a1'.repeat(32);
     const wrong = 'b2'.repeat(32);
@@ -214,6 +214,11 @@ describe('master key and restarts', () => {
       await createPush(first, { payload: 'x', note: 'a note' }, token);
       await first.close();
 
+      await expect(startServer({ DATA_DIR: dataDir, MASTER_KEY: wrong })).rejects.toThrow(/MASTER_KEY does not match/);
+
+      // Defence in depth: even without the start-up check, a request never loses data to a wrong key.
+      const { renameSync } = await import('node:fs');
+      renameSync(join(dataDir, 'key-check'), join(dataDir, 'key-check.bak'));
       const second = await startServer({ DATA_DIR: dataDir, MASTER_KEY: wrong });
       try {
         for (const path of [`/api/v2/pushes/${once.url_token}`, `/api/v2/pushes/${locked.url_token}?passphrase=pw`]) {
@@ -228,14 +233,26 @@ describe('master key and restarts', () => {
       } finally {
         await second.close();
       }
+      renameSync(join(dataDir, 'key-check.bak'), join(dataDir, 'key-check'));
 
-      const third = await startServer({ DATA_DIR: dataDir, MASTER_KEY: right });
+      // Rotation: the new key encrypts, the old one (MASTER_KEY_OLD) still decrypts.
+      const rotated = 'c3'.repeat(32);
+      const third = await startServer({ DATA_DIR: dataDir, MASTER_KEY: rotated, MASTER_KEY_OLD: right });
+      let fresh: { url_token: string };
       try {
-        // Nothing was lost to the failed attempts.
         expect((await api.get(third, `/api/v2/pushes/${once.url_token}`)).body).toMatchObject({ payload: 'one view only', expired: false });
         expect((await api.get(third, `/api/v2/pushes/${locked.url_token}?passphrase=pw`)).body).toMatchObject({ payload: 'locked' });
+        fresh = await createPush(third, { payload: 'under the new key' });
       } finally {
         await third.close();
+      }
+      // The new push needs the new key: the old key alone is refused at start.
+      await expect(startServer({ DATA_DIR: dataDir, MASTER_KEY: right })).rejects.toThrow(/MASTER_KEY does not match/);
+      const fourth = await startServer({ DATA_DIR: dataDir, MASTER_KEY: rotated });
+      try {
+        expect((await api.get(fourth, `/api/v2/pushes/${fresh.url_token}`)).body).toMatchObject({ payload: 'under the new key' });
+      } finally {
+        await fourth.close();
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
