@@ -1,9 +1,8 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import type { AuditEntry } from '../../../shared/push-schema.js';
 import type { PushService } from '../../pushes/push-service.js';
-import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
-import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
+import { apiAccess, showPush, urlToken } from './api-guards.js';
 import { DEFAULT_MAX_FIELD_BYTES, readCreateRequest, requirePushParams } from './push-request-body.js';
 
 /** Password Pusher's legacy prefixes: the body key each create uses, and the kind it implies. */
@@ -54,18 +53,7 @@ function v1AuditViews(logs: AuditEntry[]): V1AuditView[] {
 export function v1Routes(pushes: PushService, maxFileBytes: number, maxFieldBytes = DEFAULT_MAX_FIELD_BYTES): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  /** As in v2: wrong credentials are 401 everywhere but version, and anonymous use may be off. */
-  const apiAccess: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const ctx = c.get('ctx');
-    if (ctx.badCredentials) throw new ServiceError('unauthorized', 'Invalid API token or email.');
-    pushes.assertApiAccess(ctx);
-    await next();
-  };
-
-  const token = (raw: string) => {
-    if (!URL_TOKEN_PATTERN.test(raw)) throw new ServiceError('not_found', 'not-found');
-    return raw;
-  };
+  const guard = apiAccess(pushes);
 
   const version = () => ({
     application_version: pushes.versionDocument().application_version,
@@ -76,7 +64,7 @@ export function v1Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
   app.get('/api/v1/version.json', (c) => c.json(version()));
 
   for (const [prefix, { bodyKey, kind }] of Object.entries(PREFIXES)) {
-    app.post(`/${prefix}.json`, apiAccess, async (c) => {
+    app.post(`/${prefix}.json`, guard, async (c) => {
       const ctx = c.get('ctx');
       const request = await readCreateRequest(c, pushes, ctx, maxFileBytes, { bodyKey, maxFieldBytes });
       const body = await requirePushParams(request, bodyKey);
@@ -86,29 +74,24 @@ export function v1Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
     });
 
     // Collections first: `active` and `expired` would also match the token pattern.
-    app.get(`/${prefix}/active.json`, apiAccess, async (c) =>
+    app.get(`/${prefix}/active.json`, guard, async (c) =>
       c.json(await pushes.list(c.get('ctx'), 'active', pushes.parsePage(c.req.query('page')))),
     );
-    app.get(`/${prefix}/expired.json`, apiAccess, async (c) =>
+    app.get(`/${prefix}/expired.json`, guard, async (c) =>
       c.json(await pushes.list(c.get('ctx'), 'expired', pushes.parsePage(c.req.query('page')))),
     );
 
-    app.get(`/${prefix}/:token/preview.json`, apiAccess, async (c) => c.json(await pushes.preview(c.get('ctx'), token(c.req.param('token')))));
-    app.get(`/${prefix}/:token/audit.json`, apiAccess, async (c) => {
-      const { logs } = await pushes.auditLog(c.get('ctx'), token(c.req.param('token')), pushes.parsePage(c.req.query('page')));
+    app.get(`/${prefix}/:token/preview.json`, guard, async (c) => c.json(await pushes.preview(c.get('ctx'), urlToken(c.req.param('token')))));
+    app.get(`/${prefix}/:token/audit.json`, guard, async (c) => {
+      const { logs } = await pushes.auditLog(c.get('ctx'), urlToken(c.req.param('token')), pushes.parsePage(c.req.query('page')));
       return c.json({ views: v1AuditViews(logs) });
     });
 
     // `/p/<token>.json`: a regex param so that only `.json` paths are matched here.
     const show = `/${prefix}/:file{[^/]+\\.json}`;
-    const fileToken = (file: string | undefined) => token((file ?? '').slice(0, -'.json'.length));
-    app.get(show, apiAccess, async (c) => {
-      // Hono answers HEAD with the GET handler: a HEAD (link checkers, scanners) must not count
-      // a view, let alone use up the last one, without delivering anything (as in v2).
-      if (c.req.method === 'HEAD') return c.json(await pushes.preview(c.get('ctx'), fileToken(c.req.param('file'))));
-      return c.json(await pushes.retrieve(c.get('ctx'), fileToken(c.req.param('file')), c.req.query('passphrase')));
-    });
-    app.delete(show, apiAccess, async (c) => c.json(await pushes.expire(c.get('ctx'), fileToken(c.req.param('file')))));
+    const fileToken = (file: string | undefined) => urlToken((file ?? '').slice(0, -'.json'.length));
+    app.get(show, guard, (c) => showPush(c, pushes, fileToken(c.req.param('file'))));
+    app.delete(show, guard, async (c) => c.json(await pushes.expire(c.get('ctx'), fileToken(c.req.param('file')))));
   }
 
   return app;

@@ -1,0 +1,32 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { PushService } from '../../pushes/push-service.js';
+import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
+import { ServiceError } from '../../service-error.js';
+import type { AppEnv } from '../app-env.js';
+
+/** What the v1 and v2 JSON APIs share around the push service calls. */
+
+/** Every API endpoint but version: wrong credentials are 401, and anonymous use may be off. */
+export function apiAccess(pushes: PushService): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const ctx = c.get('ctx');
+    if (ctx.badCredentials) throw new ServiceError('unauthorized', 'Invalid API token or email.');
+    pushes.assertApiAccess(ctx);
+    await next();
+  };
+}
+
+/** A URL token from a path; anything that cannot be one is simply not found. */
+export function urlToken(raw: string | undefined): string {
+  if (!raw || !URL_TOKEN_PATTERN.test(raw)) throw new ServiceError('not_found', 'not-found');
+  return raw;
+}
+
+/**
+ * Show a push. Hono answers HEAD with the GET handler, and a HEAD (link checkers, scanners)
+ * must not count a view, let alone use up the last one, without delivering anything.
+ */
+export async function showPush(c: Context<AppEnv>, pushes: PushService, token: string): Promise<Response> {
+  if (c.req.method === 'HEAD') return c.json(await pushes.preview(c.get('ctx'), token));
+  return c.json(await pushes.retrieve(c.get('ctx'), token, c.req.query('passphrase')));
+}
