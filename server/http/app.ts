@@ -40,14 +40,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(securityHeaders());
   app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy }));
   app.use(rateLimit(config.rateLimitPerMinute));
-  app.use(async (c, next) => {
-    // Multipart uploads are streamed and bounded per file; every other body is capped whole.
-    if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) return next();
-    return bodyLimit({
+  // REST and page bodies are read with a byte cap (request-body.ts); tRPC reads the Fetch
+  // Request itself, so Hono's body limit guards it.
+  app.use(
+    '/trpc/*',
+    bodyLimit({
       maxSize: config.maxJsonBodyBytes,
       onError: (c) => c.json({ error: `Request body too large: the limit is ${config.maxJsonBodyBytes} bytes.` }, 413),
-    })(c, next);
-  });
+    }),
+  );
 
   app.onError((error, c) => errorResponse(c, error, logger));
   app.notFound((c) => c.json({ error: 'not-found' }, 404));

@@ -7,6 +7,7 @@ import type { Logger } from '../../logger.js';
 import { ServiceError } from '../../service-error.js';
 import { StorageUnavailableError } from '../../storage/store.js';
 import type { AppEnv } from '../app-env.js';
+import { readBodyText } from '../request-body.js';
 import { ErrorPage, sendPage } from './render.js';
 
 /** Any error on a page → a readable HTML page with the right status; never a stack trace. */
@@ -63,10 +64,13 @@ export function csrfRefused(c: Context<AppEnv>): Response {
 }
 
 /** Reads a small form-encoded POST body; other encodings are refused (they are never ours). */
+/** Sign-in, token and delete forms are a few short fields. */
+const SMALL_FORM_BYTES = 64 * 1024;
+
 export async function readSmallForm(c: Context<AppEnv>): Promise<URLSearchParams> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     throw new ServiceError('bad_request', 'This form must be sent as application/x-www-form-urlencoded.');
   }
-  return new URLSearchParams(await c.req.text());
+  return new URLSearchParams(await readBodyText(c, SMALL_FORM_BYTES));
 }

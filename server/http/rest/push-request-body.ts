@@ -5,6 +5,7 @@ import type { Actor, PushService } from '../../pushes/push-service.js';
 import type { FileUpload } from '../../pushes/file-upload.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
+import { readBodyText } from '../request-body.js';
 import { paramsFromEntries, setParam, splitKey, type Params } from './bracket-params.js';
 
 export interface CreateRequest {
@@ -18,8 +19,8 @@ export interface CreateRequestOptions {
   /** The object holding the push: `push` (v2, pages) or a v1 key (`password`, `file_push`, `url`). */
   bodyKey?: string;
   /**
-   * Cap on the non-file fields of a multipart body, names and values together (other bodies
-   * are capped whole by the app's body limit). Pass the MAX_JSON_BODY_BYTES setting.
+   * Cap on a JSON or form body, and on the non-file fields of a multipart body (names and
+   * values together). Pass the MAX_JSON_BODY_BYTES setting.
    */
   maxFieldBytes?: number;
 }
@@ -31,8 +32,8 @@ function mediaType(c: Context): string {
   return (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-async function readJson(c: Context): Promise<Params> {
-  const text = await c.req.text();
+async function readJson(c: Context<AppEnv>, maxBytes: number): Promise<Params> {
+  const text = await readBodyText(c, maxBytes);
   if (text.trim() === '') return Object.create(null);
   let value: unknown;
   try {
@@ -58,13 +59,14 @@ export async function readCreateRequest(
   options: CreateRequestOptions = {},
 ): Promise<CreateRequest> {
   const bodyKey = options.bodyKey ?? 'push';
+  const maxFieldBytes = options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES;
   const type = mediaType(c);
-  if (type === 'multipart/form-data') return readMultipart(c, pushes, actor, maxFileBytes, options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES);
+  if (type === 'multipart/form-data') return readMultipart(c, pushes, actor, maxFileBytes, maxFieldBytes);
   let params: Params;
   if (type === 'application/x-www-form-urlencoded') {
-    params = paramsFromEntries(new URLSearchParams(await c.req.text()).entries());
+    params = paramsFromEntries(new URLSearchParams(await readBodyText(c, maxFieldBytes)).entries());
   } else if (type === 'application/json' || type === '' || type.endsWith('+json')) {
-    params = await readJson(c);
+    params = await readJson(c, maxFieldBytes);
   } else {
     throw new ServiceError('bad_request', `Unsupported Content-Type "${type}": send application/json, form-encoded or multipart/form-data`);
   }
