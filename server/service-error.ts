@@ -17,16 +17,23 @@ const statusOf: Record<ServiceErrorKind, number> = {
 
 export class ServiceError extends Error {
   readonly status: number;
-  constructor(
-    readonly kind: ServiceErrorKind,
-    message: string,
-    /** For validation errors: field → messages (Password Pusher's 422 body). */
-    readonly fieldErrors?: Record<string, string[]>,
-    /** Seconds until a retry may succeed (429). */
-    readonly retryAfter?: number,
-  ) {
+  readonly kind: ServiceErrorKind;
+  /** For validation errors: field → messages (Password Pusher's 422 body). */
+  readonly fieldErrors?: Record<string, string[]>;
+  /** Seconds until a retry may succeed (429). */
+  readonly retryAfter?: number;
+
+  constructor(kind: ServiceErrorKind, message: string, fieldErrors?: Record<string, string[]>, retryAfter?: number) {
+    // A refusal is an answer, not a bug: no stack trace (capturing one costs more than the
+    // rest of a 401 or 404, which matters under floods of bad requests).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
+    this.kind = kind;
     this.status = statusOf[kind];
+    this.fieldErrors = fieldErrors;
+    this.retryAfter = retryAfter;
   }
 
   /** The JSON body Password Pusher clients expect. */

@@ -36,7 +36,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config, pushes, accounts, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, config.logLevel === 'debug'));
   app.use(securityHeaders());
   app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy }));
   app.use(rateLimit(config.rateLimitPerMinute));

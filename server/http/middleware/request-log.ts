@@ -12,7 +12,9 @@ export function redactPath(path: string): string {
     .replace(/^\/(f|r)\/[^/.]+/, '/$1/:token');
 }
 
-export function requestLog(logger: Logger): MiddlewareHandler {
+/** One debug line per request; nothing at all (not even timing) unless LOG_LEVEL=debug. */
+export function requestLog(logger: Logger, enabled: boolean): MiddlewareHandler {
+  if (!enabled) return async (_c, next) => next();
   return async (c, next) => {
     const started = performance.now();
     await next();

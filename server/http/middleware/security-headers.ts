@@ -20,6 +20,10 @@ const policy = secureHeaders({
   referrerPolicy: 'no-referrer',
   crossOriginResourcePolicy: 'same-origin',
   xFrameOptions: 'DENY',
+  // Headers for browsers long gone (IE8 downloads, Flash policies, the removed XSS auditor).
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
 });
 
 const extra: [string, string][] = [
