@@ -45,12 +45,20 @@ const envSchema = z
     MAX_FILE_BYTES: int(100 * 1_048_576, 1, 8 * 1024 * 1_048_576),
     MAX_JSON_BODY_BYTES: int(4 * 1_048_576, 1024, 256 * 1_048_576),
     PASSPHRASE_ATTEMPTS_PER_MINUTE: int(5, 1, 1000),
+    PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
+    SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: int(5, 1, 1000),
+    SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
+    HEADERS_TIMEOUT_SECONDS: int(15, 1, 3600),
+    REQUEST_TIMEOUT_SECONDS: int(600, 1, 86_400),
     EXPIRY_SWEEP_SECONDS: int(60, 1, 86_400),
     WIKI_BASE_URL: z.url().default('https://www.mediawiki.org/wiki'),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   })
   .refine((e) => e.MIN_EXPIRE_DAYS <= e.DEFAULT_EXPIRE_DAYS && e.DEFAULT_EXPIRE_DAYS <= e.MAX_EXPIRE_DAYS, {
     message: 'DEFAULT_EXPIRE_DAYS must lie between MIN_EXPIRE_DAYS and MAX_EXPIRE_DAYS',
+  })
+  .refine((e) => e.HEADERS_TIMEOUT_SECONDS <= e.REQUEST_TIMEOUT_SECONDS, {
+    message: 'HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS',
   })
   .refine((e) => e.MIN_EXPIRE_VIEWS <= e.DEFAULT_EXPIRE_VIEWS && e.DEFAULT_EXPIRE_VIEWS <= e.MAX_EXPIRE_VIEWS, {
     message: 'DEFAULT_EXPIRE_VIEWS must lie between MIN_EXPIRE_VIEWS and MAX_EXPIRE_VIEWS',
@@ -66,6 +74,15 @@ export interface Limits {
   maxFilesPerPush: number;
   maxFileBytes: number;
   passphraseAttemptsPerMinute: number;
+  /** Failed passphrases per client IP per minute, across all pushes. */
+  passphraseAttemptsPerIpPerMinute: number;
+}
+
+export interface SignInLimits {
+  /** Failed sign-ins per account (typed email, whether or not it exists) per minute. */
+  perAccountPerMinute: number;
+  /** Failed sign-ins per client IP per minute. */
+  perIpPerMinute: number;
 }
 
 export interface Features {
@@ -89,6 +106,10 @@ export interface Config {
   trustProxy: boolean;
   maxJsonBodyBytes: number;
   expirySweepSeconds: number;
+  /** Slow clients: time to send the request headers, and the whole request. */
+  headersTimeoutSeconds: number;
+  requestTimeoutSeconds: number;
+  signIn: SignInLimits;
   wikiBaseUrl: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
   features: Features;
@@ -115,6 +136,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     expirySweepSeconds: e.EXPIRY_SWEEP_SECONDS,
+    headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    signIn: { perAccountPerMinute: e.SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE, perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE },
     wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     features: {
@@ -135,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxFilesPerPush: e.MAX_FILES_PER_PUSH,
       maxFileBytes: e.MAX_FILE_BYTES,
       passphraseAttemptsPerMinute: e.PASSPHRASE_ATTEMPTS_PER_MINUTE,
+      passphraseAttemptsPerIpPerMinute: e.PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE,
     },
   };
 }

@@ -36,7 +36,7 @@ export async function openServices(config: Config, logger: Logger) {
     const store = await LowdbStore.open(config.dataDir);
     const vault = new FileVault(config.dataDir, keys);
     const pushes = new PushService({ store, keys, vault, config, logger });
-    const accounts = new AccountService({ store, keys });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn });
     return {
       keys,
       store,

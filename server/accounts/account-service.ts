@@ -2,6 +2,8 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { KeyRing } from '../crypto/key-ring.js';
 import { digest, hashSecret, safeEqual, verifySecret } from '../crypto/secret-hash.js';
+import type { SignInLimits } from '../config.js';
+import { FailedAttempts } from '../security/failed-attempts.js';
 import { ServiceError } from '../service-error.js';
 import type { StoredApiToken } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
@@ -23,8 +25,12 @@ export interface ApiTokenInfo {
 export interface AccountServiceDeps {
   store: Store;
   keys: KeyRing;
+  /** Sign-in guessing limits (defaults: 5 failures per account and 20 per IP a minute). */
+  signIn?: SignInLimits;
   clock?: () => Date;
 }
+
+export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts. Please wait a minute, then try again.';
 
 /**
  * Accounts, API tokens and browser sessions. Passwords are scrypt hashes; API tokens and session
@@ -34,10 +40,15 @@ export interface AccountServiceDeps {
 export class AccountService {
   private readonly now: () => Date;
   private readonly csrfKey: Buffer;
+  private readonly signInByAccount: FailedAttempts;
+  private readonly signInByIp: FailedAttempts;
 
   constructor(private readonly deps: AccountServiceDeps) {
     this.now = deps.clock ?? (() => new Date());
     this.csrfKey = deps.keys.deriveKey('csrf');
+    const clock = () => this.now().getTime();
+    this.signInByAccount = new FailedAttempts(deps.signIn?.perAccountPerMinute ?? 5, clock);
+    this.signInByIp = new FailedAttempts(deps.signIn?.perIpPerMinute ?? 20, clock);
   }
 
   normaliseEmail(raw: unknown): string {
@@ -72,14 +83,32 @@ export class AccountService {
     return { user: this.toUser(user), created: true };
   }
 
-  /** Checks email and password; the same answer for an unknown email and a wrong password. */
-  async verifyPassword(rawEmail: unknown, rawPassword: unknown): Promise<User> {
+  /**
+   * Checks email and password; the same answer for an unknown email and a wrong password.
+   * Guessing is limited per account and per client address (`clientIp`, from the request):
+   * past either limit the answer is 429 (`too_many_requests` with a retry time), before any
+   * lookup, even with the right password. The account key is the typed email whether or not
+   * such an account exists, so the limit tells nothing about which emails are registered.
+   */
+  async verifyPassword(rawEmail: unknown, rawPassword: unknown, clientIp: string): Promise<User> {
     const email = typeof rawEmail === 'string' ? rawEmail.trim().toLowerCase() : '';
     const password = typeof rawPassword === 'string' ? rawPassword : '';
+    // Emails are at most 254 characters; a longer key is junk and need not be remembered whole.
+    const accountKey = email.slice(0, 320);
+    if (!this.signInByAccount.allowed(accountKey) || !this.signInByIp.allowed(clientIp)) {
+      const wait = Math.max(this.signInByAccount.retryAfterSeconds(accountKey), this.signInByIp.retryAfterSeconds(clientIp));
+      throw new ServiceError('too_many_requests', SIGN_IN_LIMITED_MESSAGE, undefined, wait);
+    }
+    // Counted before the (slow) hash, forgiven on success: concurrent guesses cannot all pass
+    // the check while the first is still hashing.
+    const byAccount = this.signInByAccount.recordFailure(accountKey);
+    const byIp = this.signInByIp.recordFailure(clientIp);
     const user = await this.deps.store.getUserByEmail(email);
     // Hash even for an unknown account so the response time does not tell which emails exist.
     const ok = user?.passwordHash ? await verifySecret(password, user.passwordHash) : (await hashSecret(password), false);
     if (!user || !ok) throw new ServiceError('unauthorized', 'Invalid email or password.');
+    this.signInByAccount.forgive(accountKey, byAccount);
+    this.signInByIp.forgive(clientIp, byIp);
     return this.toUser(user);
   }
 

@@ -12,7 +12,7 @@ import type { AuditRecord, StoredPush } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { FileUpload } from './file-upload.js';
-import { FailedAttempts } from './failed-attempts.js';
+import { FailedAttempts } from '../security/failed-attempts.js';
 import { validatePushInput } from './push-input.js';
 import { auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
 import { newUrlToken } from './url-token.js';
@@ -54,6 +54,7 @@ export class PushService {
   private readonly keys: KeyRing;
   private readonly now: () => Date;
   private readonly attempts: FailedAttempts;
+  private readonly attemptsByIp: FailedAttempts;
   private readonly ticketKey: Buffer;
   private readonly filesGraceMs: number;
 
@@ -62,6 +63,7 @@ export class PushService {
     this.keys = deps.keys;
     this.now = deps.clock ?? (() => new Date());
     this.attempts = new FailedAttempts(deps.config.limits.passphraseAttemptsPerMinute, () => this.now().getTime());
+    this.attemptsByIp = new FailedAttempts(deps.config.limits.passphraseAttemptsPerIpPerMinute, () => this.now().getTime());
     this.ticketKey = deps.keys.deriveKey('file-download-tickets');
     this.filesGraceMs = deps.filesGraceMs ?? DOWNLOAD_TICKET_MS;
   }
@@ -271,13 +273,23 @@ export class PushService {
   }
 
   private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined) {
-    if (!this.attempts.allowed(push.token)) {
-      throw new ServiceError('too_many_requests', 'Too many passphrase attempts. Please try again in a minute.', undefined, 60);
+    // Limited per push (guessing one secret from many addresses) and per client address
+    // (one address guessing across many secrets). Only failures count.
+    const ip = actor.client.ip;
+    if (!this.attempts.allowed(push.token) || !this.attemptsByIp.allowed(ip)) {
+      const wait = Math.max(this.attempts.retryAfterSeconds(push.token), this.attemptsByIp.retryAfterSeconds(ip));
+      throw new ServiceError('too_many_requests', 'Too many passphrase attempts. Please try again in a minute.', undefined, wait);
     }
     const stored = this.keys.openText(push.passphrase!);
+    // Counted as failures before the (slow) hash check, forgiven when it succeeds, so concurrent
+    // guesses cannot all slip past the limit while the first is still being checked.
+    const byPush = this.attempts.recordFailure(push.token);
+    const byIp = this.attemptsByIp.recordFailure(ip);
     const ok = given !== undefined && given !== '' && (await verifySecret(given, stored));
-    if (!ok) {
-      this.attempts.recordFailure(push.token);
+    if (ok) {
+      this.attempts.forgive(push.token, byPush);
+      this.attemptsByIp.forgive(ip, byIp);
+    } else {
       await this.store.appendAudit(push.token, this.auditRecord('failed_passphrase', actor, this.now()));
       throw new ServiceError('unauthorized', 'That passphrase is incorrect.');
     }
@@ -381,6 +393,7 @@ export class PushService {
       await this.store.updatePush(token, (p) => ({ next: { ...p, files: [], filesPurgeAt: null }, result: null }));
     }
     this.attempts.prune();
+    this.attemptsByIp.prune();
     return { expired: expiredCount, filesPurged: purge.length };
   }
 }

@@ -26,7 +26,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(back)}`, 303);
   };
 
-  const signInForm = (c: Context<AppEnv>, status: 200 | 401, returnTo: string | null, email?: string, error?: string) =>
+  const signInForm = (c: Context<AppEnv>, status: 200 | 401 | 429, returnTo: string | null, email?: string, error?: string) =>
     sendPage(
       c,
       status,
@@ -57,9 +57,13 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const email = form.get('email') ?? '';
     let user: User;
     try {
-      user = await accounts.verifyPassword(email, form.get('password') ?? '');
+      user = await accounts.verifyPassword(email, form.get('password') ?? '', c.get('ctx').client.ip);
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'unauthorized') return signInForm(c, 401, returnTo, email, e.message);
+      if (e instanceof ServiceError && e.kind === 'too_many_requests') {
+        c.header('Retry-After', String(e.retryAfter ?? 60));
+        return signInForm(c, 429, returnTo, email, e.message);
+      }
       throw e;
     }
     await startPageSession(c, accounts, user);
