@@ -51,6 +51,7 @@ const envSchema = z
     HEADERS_TIMEOUT_SECONDS: int(15, 1, 3600),
     REQUEST_TIMEOUT_SECONDS: int(600, 1, 86_400),
     EXPIRY_SWEEP_SECONDS: int(60, 1, 86_400),
+    PURGE_COMPACTION_SECONDS: int(60, 0, 86_400),
     WIKI_BASE_URL: z.url().default('https://www.mediawiki.org/wiki'),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   })
@@ -106,6 +107,8 @@ export interface Config {
   trustProxy: boolean;
   maxJsonBodyBytes: number;
   expirySweepSeconds: number;
+  /** At most this often the snapshot is rewritten so that erased secrets leave the journal. */
+  purgeCompactionSeconds: number;
   /** Slow clients: time to send the request headers, and the whole request. */
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
@@ -136,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     expirySweepSeconds: e.EXPIRY_SWEEP_SECONDS,
+    purgeCompactionSeconds: e.PURGE_COMPACTION_SECONDS,
     headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     signIn: { perAccountPerMinute: e.SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE, perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE },

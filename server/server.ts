@@ -33,7 +33,7 @@ export async function openServices(config: Config, logger: Logger) {
       config.oldMasterKeys.map((k, i) => parseKey(k, `MASTER_KEY_OLD[${i}]`)),
     );
     verifyKeyRing(config.dataDir, keys);
-    const store = await LowdbStore.open(config.dataDir);
+    const store = await LowdbStore.open(config.dataDir, { requestedCompactionIntervalMs: config.purgeCompactionSeconds * 1000 });
     const vault = new FileVault(config.dataDir, keys);
     const pushes = new PushService({ store, keys, vault, config, logger });
     const accounts = new AccountService({ store, keys, signIn: config.signIn });
@@ -53,6 +53,23 @@ export async function openServices(config: Config, logger: Logger) {
   }
 }
 
+/**
+ * Slow clients must not hold connections forever: the request line and headers must arrive
+ * within HEADERS_TIMEOUT_SECONDS (slowloris), the whole request within REQUEST_TIMEOUT_SECONDS
+ * (slow bodies). Node enforces both only when it checks its connections, every
+ * `connectionsCheckingInterval` (30 s by default): check often enough that a timeout is
+ * applied promptly, at most a quarter of the headers timeout late.
+ */
+export function slowClientLimits(config: Pick<Config, 'headersTimeoutSeconds' | 'requestTimeoutSeconds'>) {
+  const headersTimeout = config.headersTimeoutSeconds * 1000;
+  return {
+    headersTimeout,
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    connectionsCheckingInterval: Math.max(250, Math.min(5_000, headersTimeout / 4)),
+    keepAliveTimeout: 5_000,
+  };
+}
+
 /** The whole server: services, HTTP on HOST:PORT, and the expiry sweeper. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const services = await openServices(config, logger);
@@ -65,12 +82,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
           fetch: acceptJsonSuffix(app.fetch),
           port: config.port,
           hostname: config.host,
-          serverOptions: {
-            // Slow clients must not hold connections forever (slowloris, slow bodies).
-            headersTimeout: 15_000,
-            requestTimeout: 10 * 60_000,
-            keepAliveTimeout: 5_000,
-          },
+          serverOptions: slowClientLimits(config),
         },
         () => resolve(s),
       );

@@ -1,6 +1,7 @@
 import { chmod, open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { Low } from 'lowdb';
-import { DataFile } from 'lowdb/node';
+import { SnapshotFile } from './snapshot-file.js';
 import { CorruptDataError, StorageUnavailableError } from './store.js';
 
 /**
@@ -11,9 +12,13 @@ import { CorruptDataError, StorageUnavailableError } from './store.js';
  *
  * Crash safety: a change is applied in memory only after its journal line is on disk; a torn
  * last line (a write cut short by a crash) was never acknowledged and is dropped on open; the
- * snapshot is replaced atomically (lowdb/steno: temp file + rename) and records the sequence
- * number of the last change it holds, so journal lines it already contains are skipped on
- * replay whatever point a crash interrupted a compaction at.
+ * snapshot is replaced atomically (temp file, fsync, rename) and records the sequence number
+ * of the last change it holds, so journal lines it already contains are skipped on replay
+ * whatever point a crash interrupted a compaction at.
+ *
+ * Compaction runs beside the writes: the journal is rotated, a copy-on-write view of the data
+ * is taken (records are replaced, never changed in place; appended lists are copied), the
+ * snapshot is streamed out (snapshot-file.ts), and only then is the rotated journal deleted.
  */
 
 export type Collection = Record<string, unknown>;
@@ -27,13 +32,19 @@ type JournalLine = Change & { n: number };
 
 const SNAPSHOT = 'db.json';
 const JOURNAL = 'journal.jsonl';
+/** The journal being folded into a snapshot; deleted once the snapshot is in place. */
+const ROTATED_JOURNAL = 'journal.rotated.jsonl';
 const META = '_meta';
 const COMPACTION_RETRY_MS = 30_000;
+/** Compactions asked for to purge expired secrets run at most this often. */
+const REQUESTED_COMPACTION_INTERVAL_MS = 60_000;
 const FILE_MODE = 0o600;
 
 export interface JournalOptions {
   /** Rewrite the snapshot when the journal exceeds this many bytes and the snapshot's size. */
   compactAfterBytes?: number;
+  /** Minimum time between compactions asked for with requestCompaction (default 60 s). */
+  requestedCompactionIntervalMs?: number;
   /** Validates the snapshot after it is read; throws to refuse it. */
   validate?: (data: Data) => void;
 }
@@ -51,9 +62,13 @@ export class Journal {
   private seq = 0;
   private snapshotBytes = 0;
   private queue: Pending[] = [];
-  private flushing: Promise<void> | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private running = false;
   private compactionWanted = false;
   private compactionFailedAt = 0;
+  private lastCompactionAt = 0;
+  private compacting: Promise<void> | null = null;
+  private deferredCompaction: NodeJS.Timeout | null = null;
   private closed = false;
 
   private constructor(
@@ -61,10 +76,7 @@ export class Journal {
     empty: Data,
     private readonly options: JournalOptions,
   ) {
-    this.low = new Low<Data>(
-      new DataFile<Data>(`${dir}/${SNAPSHOT}`, { parse: JSON.parse, stringify: JSON.stringify }),
-      structuredClone(empty),
-    );
+    this.low = new Low<Data>(new SnapshotFile(`${dir}/${SNAPSHOT}`), structuredClone(empty));
   }
 
   static async open(dir: string, empty: Data, options: JournalOptions = {}): Promise<Journal> {
@@ -161,29 +173,107 @@ export class Journal {
   requestCompaction() {
     this.compactionWanted = true;
     this.kick();
+    // Asked for too soon after the last one: come back when the interval has passed.
+    const interval = this.options.requestedCompactionIntervalMs ?? REQUESTED_COMPACTION_INTERVAL_MS;
+    const wait = this.lastCompactionAt + interval - Date.now();
+    if (wait > 0 && !this.deferredCompaction && !this.closed) {
+      this.deferredCompaction = setTimeout(() => {
+        this.deferredCompaction = null;
+        if (this.compactionWanted) this.kick();
+      }, wait + 10);
+      this.deferredCompaction.unref();
+    }
   }
 
+  /**
+   * Starts the flush loop unless it runs. `running` is cleared in the same synchronous step
+   * that sees an empty queue, so a change committed at any moment is never left waiting.
+   */
   private kick() {
-    this.flushing ??= this.flush().finally(() => {
-      this.flushing = null;
+    if (this.running) return;
+    this.running = true;
+    this.flushing = this.flush().catch(() => {
+      // writeBatch and beginCompaction handle their own failures; never leave the loop stuck.
+      this.running = false;
     });
   }
 
   private async flush() {
     for (;;) {
-      if (this.queue.length > 0) {
-        await this.writeBatch(this.queue.splice(0));
-        continue;
+      // Checked between batches too: under steady load the queue is never empty.
+      if (this.shouldCompact()) await this.beginCompaction();
+      if (this.queue.length === 0) {
+        this.running = false;
+        return;
       }
-      const retryOk = Date.now() - this.compactionFailedAt > COMPACTION_RETRY_MS;
-      if ((this.compactionWanted || this.journalTooBig()) && retryOk) {
-        this.compactionWanted = false;
-        // Compaction only saves space and time; the journal stays valid when it fails.
-        await this.compact().catch(() => (this.compactionFailedAt = Date.now()));
-        continue;
+      await this.writeBatch(this.queue.splice(0));
+    }
+  }
+
+  private shouldCompact(): boolean {
+    if (this.compacting || this.closed || Date.now() - this.compactionFailedAt < COMPACTION_RETRY_MS) return false;
+    if (this.journalTooBig()) return true;
+    const interval = this.options.requestedCompactionIntervalMs ?? REQUESTED_COMPACTION_INTERVAL_MS;
+    return this.compactionWanted && Date.now() - this.lastCompactionAt >= interval;
+  }
+
+  /**
+   * Rotates the journal and takes a copy-on-write view of memory, between two batches (so the
+   * view holds exactly the rotated journal's changes); the snapshot is then written beside the
+   * next batches, and the rotated journal deleted once the snapshot is in place. A rotated
+   * journal left by a failed compaction is kept, and the current one not rotated, until a
+   * snapshot holding both is in place.
+   */
+  private async beginCompaction() {
+    this.compactionWanted = false;
+    const rotatedPath = `${this.dir}/${ROTATED_JOURNAL}`;
+    let view: Data;
+    try {
+      const leftover = await stat(rotatedPath).then(() => true, () => false);
+      if (!leftover && this.size > 0) {
+        await this.handle.close();
+        try {
+          await rename(`${this.dir}/${JOURNAL}`, rotatedPath);
+          this.size = 0;
+        } finally {
+          this.handle = await open(`${this.dir}/${JOURNAL}`, 'a+', FILE_MODE);
+        }
       }
+      view = this.copyOnWriteView();
+    } catch {
+      this.compactionFailedAt = Date.now();
       return;
     }
+    this.compacting = (async () => {
+      await this.low.adapter.write(view);
+      this.snapshotBytes = (await stat(`${this.dir}/${SNAPSHOT}`)).size;
+      await rm(rotatedPath, { force: true });
+      this.lastCompactionAt = Date.now();
+    })()
+      .catch(() => {
+        // Compaction only saves space and time; the journals stay valid when it fails.
+        this.compactionFailedAt = Date.now();
+      })
+      .finally(() => {
+        this.compacting = null;
+        // Writes that came in meanwhile may already call for the next one.
+        if (this.shouldCompact()) this.kick();
+      });
+  }
+
+  /** Records are replaced on change, never edited in place; appended lists are copied. */
+  private copyOnWriteView(): Data {
+    const view: Data = {};
+    for (const [name, collection] of Object.entries(this.low.data)) {
+      const copy: Collection = {};
+      for (const key in collection) {
+        const value = collection[key];
+        copy[key] = Array.isArray(value) ? value.slice() : value;
+      }
+      view[name] = copy;
+    }
+    view[META] = { seq: this.seq };
+    return view;
   }
 
   private async writeBatch(batch: Pending[]) {
@@ -212,20 +302,15 @@ export class Journal {
     return this.size > Math.max(limit, this.snapshotBytes);
   }
 
-  /** Writes memory as the new snapshot (atomically), then empties the journal. */
-  private async compact() {
-    if (this.size === 0) return;
-    (this.low.data[META] as { seq: number }).seq = this.seq;
-    await this.low.write();
-    await chmod(`${this.dir}/${SNAPSHOT}`, FILE_MODE);
-    this.snapshotBytes = (await stat(`${this.dir}/${SNAPSHOT}`)).size;
-    await this.handle.truncate(0);
-    this.size = 0;
-  }
-
+  /** Finishes pending writes, leaves a compact snapshot (so the next start replays little), and releases the file. */
   async close() {
     if (this.closed) return;
-    while (this.flushing) await this.flushing;
+    while (this.running || this.compacting) await (this.running ? this.flushing : this.compacting);
+    if (this.deferredCompaction) clearTimeout(this.deferredCompaction);
+    if (this.size > 0) {
+      await this.beginCompaction();
+      await this.compacting;
+    }
     this.closed = true;
     await this.handle.close();
   }

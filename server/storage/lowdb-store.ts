@@ -49,7 +49,7 @@ export class LowdbStore implements Store {
     for (const t of Object.values(d.apiTokens)) this.tokenHashIndex.set(t.hash, t.id);
   }
 
-  static async open(dataDir: string, options: { compactAfterBytes?: number } = {}): Promise<LowdbStore> {
+  static async open(dataDir: string, options: { compactAfterBytes?: number; requestedCompactionIntervalMs?: number } = {}): Promise<LowdbStore> {
     const journal = await Journal.open(dataDir, empty(), {
       ...options,
       validate: (data) => {

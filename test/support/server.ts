@@ -18,11 +18,11 @@ export interface TestServer {
 
 /**
  * A real server on an ephemeral port of 127.0.0.1 with a fresh data dir (or the given one),
- * rate limiting off unless asked for, and debug logs captured.
+ * rate limiting off and purge compaction immediate unless asked for, and debug logs captured.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'secret-push-test-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'debug', ...env, DATA_DIR: dataDir });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', PURGE_COMPACTION_SECONDS: '0', LOG_LEVEL: 'debug', ...env, DATA_DIR: dataDir });
   const logs: string[] = [];
   const server = await start(config, createLogger('debug', (line) => logs.push(line)));
   return {

@@ -17,7 +17,7 @@ let owner: string;
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-  server = await startServer({ EXPIRY_SWEEP_SECONDS: '1' });
+  server = await startServer({ EXPIRY_SWEEP_SECONDS: '1', PURGE_COMPACTION_SECONDS: '0' });
   ({ token: owner } = await createUserWithToken(server, 'expiry@example.com'));
 });
 afterAll(async () => {
