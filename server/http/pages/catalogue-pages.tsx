@@ -169,13 +169,17 @@ export function CatalogueModulePage({ module }: { module: ModuleDescriptor }) {
         </dd>
         <dt>Help</dt>
         <dd>
-          {module.helpUrls.length > 0
-            ? module.helpUrls.map((url) => (
+          {module.helpUrls.length > 0 ? (
+            <span class="catalogue-flags">
+              {module.helpUrls.map((url) => (
                 <a href={url} rel="noreferrer">
                   {url}
                 </a>
-              ))
-            : <span class="muted">no help page</span>}
+              ))}
+            </span>
+          ) : (
+            <span class="muted">no help page</span>
+          )}
         </dd>
       </dl>
       <p>
