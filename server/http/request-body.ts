@@ -18,10 +18,22 @@ export async function readBodyText(c: Context<AppEnv>, maxBytes: number): Promis
   const incoming = c.env.incoming;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of incoming as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (e) {
+    throw e instanceof ServiceError ? e : bodyCutOff();
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/**
+ * The client went away (or the request timeout cut it off) before its body was complete: the
+ * client's failure, not the server's, so a 400 without a logged stack trace, not a 500.
+ */
+export function bodyCutOff(): ServiceError {
+  return new ServiceError('bad_request', 'The request body was cut off before it was complete.');
 }

@@ -5,7 +5,7 @@ import type { Actor, PushService } from '../../pushes/push-service.js';
 import type { FileUpload } from '../../pushes/file-upload.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
-import { readBodyText } from '../request-body.js';
+import { bodyCutOff, readBodyText } from '../request-body.js';
 import { paramsFromEntries, setParam, splitKey, type Params } from './bracket-params.js';
 
 export interface CreateRequest {
@@ -186,7 +186,7 @@ function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, ma
     bb.on('error', (e: unknown) => fail(new ServiceError('bad_request', `Malformed multipart body: ${(e as Error).message}`)));
     bb.on('finish', () => void settle());
     incoming.on('error', (e) => {
-      fail(e);
+      fail(bodyCutOff());
       bb.destroy(e);
     });
     incoming.pipe(bb);
