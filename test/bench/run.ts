@@ -3,8 +3,8 @@
  * ratio to a bare node:http JSON hello-world measured in the same run on the same machine;
  * create latency as the store grows; memory; the catalogue's `query+*`.
  *
- * Options: --duration <s> (default 10), --sizes 1000,10000,50000 (stored pushes for the
- * growth test), --connections <n> (default 50).
+ * Options: --duration <s> (default 10), --sizes 1000,10000,50000,100000 (stored pushes for
+ * the growth test), --connections <n> (default 50).
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,7 +20,7 @@ const arg = (name: string, fallback: string) => {
 };
 const DURATION = Number(arg('duration', '10'));
 const CONNECTIONS = Number(arg('connections', '50'));
-const SIZES = arg('sizes', '1000,10000,50000').split(',').map(Number);
+const SIZES = arg('sizes', '1000,10000,50000,100000').split(',').map(Number);
 
 interface Measured {
   name: string;
@@ -175,6 +175,25 @@ async function main() {
     console.log(`| ${g.stored} | ${fmt(g.rps, 0)} | ${g.p50} | ${g.p99} | ${fmt(g.p50 / Math.max(growth[0]!.p50, 0.001), 2)} | ${fmt(g.rssMiB, 0)} |`);
   }
   if (results.catalogue_query_all) console.log(`\nCatalogue paraminfo query+*: ${JSON.stringify(results.catalogue_query_all)}`);
+
+  // The targets of the hardening issue, said plainly rather than hidden in the table.
+  const byName = (prefix: string) => rows.find((r) => r.name.startsWith(prefix))!;
+  const create = byName('POST');
+  const retrieve = byName('GET /api/v2/pushes/:token');
+  const first = growth[0];
+  const last = growth[growth.length - 1];
+  const targets: [string, boolean, string][] = [
+    ['create ≥ 40% of baseline req/s', create.rps / base.rps >= 0.4, fmt(create.rps / base.rps, 2)],
+    ['retrieve ≥ 40% of baseline req/s', retrieve.rps / base.rps >= 0.4, fmt(retrieve.rps / base.rps, 2)],
+    ['create p99 < 20 ms', create.p99 < 20, `${create.p99} ms`],
+    ['retrieve p99 < 20 ms', retrieve.p99 < 20, `${retrieve.p99} ms`],
+  ];
+  if (first && last && last !== first) {
+    targets.push([`create p50 at ${last.stored} within 2x of ${first.stored}`, last.p50 <= 2 * Math.max(first.p50, 1), `${first.p50} → ${last.p50} ms`]);
+  }
+  console.log('\nTargets\n');
+  for (const [name, met, figure] of targets) console.log(`- ${met ? 'met    ' : 'NOT met'}  ${name}: ${figure}`);
+  results.targets = targets.map(([name, met, figure]) => ({ name, met, figure }));
   results.rows = rows;
   results.growth = growth;
   mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
