@@ -1,10 +1,14 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { h } from 'preact';
 import { moduleFiltersSchema, validateInputSchema } from '../../shared/catalogue-schema.js';
 import type { CatalogueService } from '../catalogue/catalogue-service.js';
 import type { AppEnv } from './app-env.js';
 import { CatalogueListPage, CatalogueModulePage, CatalogueNotFoundPage } from './pages/catalogue-pages.js';
 import { sendPage } from './pages/render.js';
+import { readBodyText } from './request-body.js';
+
+/** A paraminfo or validation request is a few hundred bytes; 50 module paths fit easily. */
+const API_PHP_MAX_BODY_BYTES = 64 * 1024;
 
 /** The query string exactly as sent (URLSearchParams would re-encode it). */
 const rawQuery = (url: string) => {
@@ -22,13 +26,24 @@ const zodMessage = (error: { issues: { path: PropertyKey[]; message: string }[] 
 export function createCatalogueRoutes(catalogue: CatalogueService): Hono {
   const app = new Hono<AppEnv>();
 
-  app.get('/api.php', (c) => {
-    const answer = catalogue.answerApi(rawQuery(c.req.url), `${c.get('ctx')?.baseUrl ?? new URL(c.req.url).origin}/api.php`);
+  const answerApi = (c: Context<AppEnv>, query: string) => {
+    const answer = catalogue.answerApi(query, `${c.get('ctx')?.baseUrl ?? new URL(c.req.url).origin}/api.php`);
     const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
     // A wiki answers errors with 200 and names the code in this header.
     if (answer.errorCode) headers['MediaWiki-API-Error'] = answer.errorCode;
     if (answer.anyOrigin) headers['Access-Control-Allow-Origin'] = '*';
     return c.body(answer.body, 200, headers);
+  };
+
+  app.get('/api.php', (c) => answerApi(c, rawQuery(c.req.url)));
+
+  // Wiki clients POST too (mwclient's Site.api(), mediawiki-js' post()): a form-encoded body
+  // adds to the query string, and, as PHP's $_POST over $_GET, its values win (the later value of
+  // a repeated name wins when the query is read).
+  app.post('/api.php', async (c) => {
+    const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const body = type === 'application/x-www-form-urlencoded' ? await readBodyText(c, API_PHP_MAX_BODY_BYTES) : '';
+    return answerApi(c, [rawQuery(c.req.url), body].filter(Boolean).join('&'));
   });
 
   app.get('/api/catalogue/modules', (c) => {
