@@ -20,8 +20,8 @@ async function main() {
   const logger = createLogger(config.logLevel);
   try {
     const server = await startServer(config, logger);
-    logger.info(`Secret Push listening on ${server.url} (data in ${config.dataDir})`);
-    process.stdout.write(`Secret Push listening on ${server.url}\n`);
+    // On stdout whatever LOG_LEVEL says: scripts and supervisors wait for this line.
+    process.stdout.write(`Secret Push listening on ${server.url} (data in ${config.dataDir})\n`);
     const stop = async (signal: string) => {
       logger.info(`${signal} received, shutting down`);
       await server.close();
