@@ -14,7 +14,8 @@ import { CorruptDataError, StorageUnavailableError } from './store.js';
  * last line (a write cut short by a crash) was never acknowledged and is dropped on open; the
  * snapshot is replaced atomically (temp file, fsync, rename) and records the sequence number
  * of the last change it holds, so journal lines it already contains are skipped on replay
- * whatever point a crash interrupted a compaction at.
+ * whatever point a crash interrupted a compaction at; a rotated journal left by a compaction
+ * cut short is replayed before the current one.
  *
  * Compaction runs beside the writes: the journal is rotated, a copy-on-write view of the data
  * is taken (records are replaced, never changed in place; appended lists are copied), the
@@ -112,6 +113,9 @@ export class Journal {
     // Both files name every push's URL token (a capability to its secret): owner-only, also for
     // files made before this rule, whatever the umask and the data dir's own mode.
     if (this.snapshotBytes > 0) await chmod(path, FILE_MODE).catch(() => {});
+    // A compaction cut short (a crash, or a failed snapshot write) leaves the rotated journal:
+    // its changes are older than the current journal's and not yet in the snapshot.
+    await this.replay(`${this.dir}/${ROTATED_JOURNAL}`);
     await this.replay(`${this.dir}/${JOURNAL}`);
     this.handle = await open(`${this.dir}/${JOURNAL}`, 'a+', FILE_MODE);
     await this.handle.chmod(FILE_MODE).catch(() => {});

@@ -98,6 +98,24 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     await reopened.close();
   });
 
+  it('replays a rotated journal left by a compaction cut short (a crash before the snapshot was in place)', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'db.json'), JSON.stringify({ items: { old: 0 }, lists: {}, _meta: { seq: 1 } }));
+    // Lines 2..3 were rotated out; 4 came after the rotation; 1 is already in the snapshot.
+    writeFileSync(join(dir, 'journal.rotated.jsonl'), ['{"n":1,"c":"items","k":"old","v":0}', '{"n":2,"c":"items","k":"a","v":1}', '{"n":3,"c":"lists","k":"l","a":"x","max":9}'].join('\n') + '\n');
+    writeFileSync(join(dir, 'journal.jsonl'), '{"n":4,"c":"lists","k":"l","a":"y","max":9}\n');
+    const j = await Journal.open(dir, empty());
+    expect(j.data.items).toEqual({ old: 0, a: 1 });
+    expect(j.data.lists).toEqual({ l: ['x', 'y'] });
+    await j.commit([{ c: 'items', k: 'b', v: 2 }]);
+    await j.close();
+    expect(existsSync(join(dir, 'journal.rotated.jsonl'))).toBe(false);
+    const again = await Journal.open(dir, empty());
+    expect(again.data.items).toEqual({ old: 0, a: 1, b: 2 });
+    expect(again.data.lists).toEqual({ l: ['x', 'y'] });
+    await again.close();
+  });
+
   it('group-commits concurrent changes and keeps their order', async () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty());
