@@ -71,6 +71,11 @@ export class Journal {
   private compacting: Promise<void> | null = null;
   private deferredCompaction: NodeJS.Timeout | null = null;
   private closed = false;
+  /**
+   * A compaction that folded in a leftover rotated journal could not rotate the current one:
+   * its lines (erased secrets among them) are in the snapshot but still on disk. Compact again.
+   */
+  private currentJournalStale = false;
 
   private constructor(
     private readonly dir: string,
@@ -216,7 +221,7 @@ export class Journal {
 
   private shouldCompact(): boolean {
     if (this.compacting || this.closed || Date.now() - this.compactionFailedAt < COMPACTION_RETRY_MS) return false;
-    if (this.journalTooBig()) return true;
+    if (this.journalTooBig() || (this.currentJournalStale && this.size > 0)) return true;
     const interval = this.options.requestedCompactionIntervalMs ?? REQUESTED_COMPACTION_INTERVAL_MS;
     return this.compactionWanted && Date.now() - this.lastCompactionAt >= interval;
   }
@@ -232,8 +237,9 @@ export class Journal {
     this.compactionWanted = false;
     const rotatedPath = `${this.dir}/${ROTATED_JOURNAL}`;
     let view: Data;
+    let leftover = false;
     try {
-      const leftover = await stat(rotatedPath).then(() => true, () => false);
+      leftover = await stat(rotatedPath).then(() => true, () => false);
       if (!leftover && this.size > 0) {
         await this.handle.close();
         try {
@@ -253,6 +259,7 @@ export class Journal {
       this.snapshotBytes = (await stat(`${this.dir}/${SNAPSHOT}`)).size;
       await rm(rotatedPath, { force: true });
       this.lastCompactionAt = Date.now();
+      this.currentJournalStale = leftover;
     })()
       .catch(() => {
         // Compaction only saves space and time; the journals stay valid when it fails.
@@ -311,9 +318,13 @@ export class Journal {
     if (this.closed) return;
     while (this.running || this.compacting) await (this.running ? this.flushing : this.compacting);
     if (this.deferredCompaction) clearTimeout(this.deferredCompaction);
-    if (this.size > 0) {
+    // Twice at most: a rotated journal left by an earlier failure is folded in first, and the
+    // current journal only rotated by the second (unless the first failed).
+    for (let round = 0; round < 2 && this.size > 0; round++) {
+      const failedBefore = this.compactionFailedAt;
       await this.beginCompaction();
       await this.compacting;
+      if (this.compactionFailedAt !== failedBefore || !this.currentJournalStale) break;
     }
     this.closed = true;
     await this.handle.close();

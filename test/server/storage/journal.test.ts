@@ -116,6 +116,21 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     await again.close();
   });
 
+  it('after folding in a leftover rotated journal, the current journal is compacted too (no erased value stays on disk)', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'journal.rotated.jsonl'), '{"n":1,"c":"items","k":"a","v":"kept"}\n');
+    // Written after the rotation, then erased: the ciphertext must not outlive a clean close.
+    writeFileSync(join(dir, 'journal.jsonl'), '{"n":2,"c":"items","k":"b","v":"erased-secret"}\n{"n":3,"c":"items","k":"b","v":null}\n');
+    const j = await Journal.open(dir, empty());
+    expect(j.data.items).toEqual({ a: 'kept' });
+    await j.close();
+    for (const f of ['db.json', 'journal.jsonl']) expect(readFileSync(join(dir, f), 'utf8')).not.toContain('erased-secret');
+    expect(existsSync(join(dir, 'journal.rotated.jsonl'))).toBe(false);
+    const again = await Journal.open(dir, empty());
+    expect(again.data.items).toEqual({ a: 'kept' });
+    await again.close();
+  });
+
   it('group-commits concurrent changes and keeps their order', async () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty());
