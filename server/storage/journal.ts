@@ -76,6 +76,8 @@ export class Journal {
    * its lines (erased secrets among them) are in the snapshot but still on disk. Compact again.
    */
   private currentJournalStale = false;
+  /** Bytes of a failed write may remain past `size` (its cut-back failed too). */
+  private tailDirty = false;
 
   private constructor(
     private readonly dir: string,
@@ -292,11 +294,24 @@ export class Journal {
     const text = batch.flatMap((p) => p.changes.map((c) => JSON.stringify({ n: ++n, ...c }) + '\n')).join('');
     const buf = Buffer.from(text);
     try {
-      await this.handle.write(buf, 0, buf.length, this.size);
+      // A failed write whose cut-back failed too left bytes past the end: cut them first.
+      if (this.tailDirty) {
+        await this.handle.truncate(this.size);
+        this.tailDirty = false;
+      }
+      // write() may store only part of the buffer (a disk filling up answers with a short
+      // count, not an error): write the rest until done; the disk's refusal then throws.
+      for (let done = 0; done < buf.length; ) {
+        const { bytesWritten } = await this.handle.write(buf, done, buf.length - done, this.size + done);
+        if (bytesWritten <= 0) throw Object.assign(new Error('the disk accepted no bytes'), { code: 'ENOSPC' });
+        done += bytesWritten;
+      }
       await this.handle.datasync();
     } catch (e) {
       // Cut back whatever part of the batch reached the disk, so the journal stays whole.
-      await this.handle.truncate(this.size).catch(() => {});
+      await this.handle.truncate(this.size).catch(() => {
+        this.tailDirty = true;
+      });
       const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
       const err = new StorageUnavailableError(`could not write to the data directory (${code})`);
       for (const p of batch) p.reject(err);

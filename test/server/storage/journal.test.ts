@@ -116,6 +116,34 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     await again.close();
   });
 
+  it('a short write (a disk filling up) is finished or refused whole: no hole, no half line, and the answer is honest', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    await j.commit([{ c: 'items', k: 'before', v: 1 }]);
+    const handle = (j as unknown as { handle: { write: (...a: any[]) => Promise<{ bytesWritten: number }> } }).handle;
+    const realWrite = handle.write.bind(handle);
+    // The disk takes 10 bytes of the next write, then refuses.
+    let calls = 0;
+    handle.write = async (buf: Buffer, offset: number, _length: number, position: number) => {
+      if (++calls === 1) return realWrite(buf, offset, 10, position);
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    };
+    await expect(j.commit([{ c: 'items', k: 'refused', v: 2 }])).rejects.toThrow(StorageUnavailableError);
+    // It takes part of a write, then the rest (a short count is not a failure).
+    calls = 0;
+    handle.write = async (buf: Buffer, offset: number, length: number, position: number) => realWrite(buf, offset, ++calls === 1 ? 7 : length, position);
+    await j.commit([{ c: 'items', k: 'split', v: 3 }]);
+    handle.write = realWrite;
+    await j.commit([{ c: 'items', k: 'after', v: 4 }]);
+    const text = readFileSync(join(dir, 'journal.jsonl'), 'utf8');
+    expect(text.includes('\0')).toBe(false);
+    expect(text.trim().split('\n').map((l) => JSON.parse(l).k)).toEqual(['before', 'split', 'after']);
+    await j.close();
+    const reopened = await Journal.open(dir, empty());
+    expect(reopened.data.items).toEqual({ before: 1, split: 3, after: 4 });
+    await reopened.close();
+  });
+
   it('after folding in a leftover rotated journal, the current journal is compacted too (no erased value stays on disk)', async () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'journal.rotated.jsonl'), '{"n":1,"c":"items","k":"a","v":"kept"}\n');
