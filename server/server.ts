@@ -5,7 +5,7 @@ import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
 import { KeyRing } from './crypto/key-ring.js';
 import { loadMasterKey, parseKey, verifyKeyRing } from './crypto/master-key.js';
-import { acceptJsonSuffix, createApp } from './http/app.js';
+import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
 import { PushService } from './pushes/push-service.js';
 import { startExpirySweeper } from './pushes/expiry-sweeper.js';
@@ -79,7 +79,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const server: ServerType = await new Promise((resolve, reject) => {
       const s = serve(
         {
-          fetch: acceptJsonSuffix(app.fetch),
+          fetch: app.fetch,
           port: config.port,
           hostname: config.host,
           serverOptions: slowClientLimits(config),

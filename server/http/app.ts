@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { getPath } from 'hono/utils/url';
 import type { AccountService } from '../accounts/account-service.js';
 import type { CatalogueService } from '../catalogue/catalogue-service.js';
 import type { Config } from '../config.js';
@@ -17,6 +18,7 @@ import { requestContext } from './middleware/request-context.js';
 import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { errorResponse } from './rest/error-response.js';
+import { bodyCutOff } from './request-body.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { v1Routes } from './rest/v1-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
@@ -34,7 +36,7 @@ export interface AppDeps {
 /** Routes every adapter onto the services; holds no rule of its own. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config, pushes, accounts, logger } = deps;
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ getPath: routingPath });
 
   app.use(requestLog(logger, config.logLevel === 'debug'));
   app.use(securityHeaders());
@@ -50,7 +52,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
 
-  app.onError((error, c) => errorResponse(c, error, logger));
+  // A client that hung up mid-body made whatever was reading the body fail (tRPC reads it
+  // itself, even for OPTIONS): the client's failure, a 400 without a logged stack, not a 500.
+  app.onError((error, c) => errorResponse(c, !(error instanceof ServiceError) && c.env?.incoming?.errored ? bodyCutOff() : error, logger));
   app.notFound((c) => c.json({ error: 'not-found' }, 404));
 
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
@@ -89,16 +93,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 }
 
 /**
- * Some Password Pusher clients always append `.json` to v2 paths: strip it before routing.
+ * Some Password Pusher clients always append `.json` to v2 paths: routing ignores it. This is
+ * done in the router's path, not by rebuilding the Request: a rebuilt Request takes over the
+ * body stream, so a body the handler never read (a 401 or 404 before reading) could no longer
+ * be drained, and the server closed the keep-alive connection under the client's next request.
  */
-export function acceptJsonSuffix<E>(fetch: (req: Request, env: E) => Response | Promise<Response>) {
-  return (req: Request, env: E) => {
-    const url = new URL(req.url);
-    if (url.pathname.endsWith('.json') && (url.pathname.startsWith('/api/v2/') || url.pathname === '/api/v1/version.json') && url.pathname !== '/api/v2/openapi.json') {
-      url.pathname = url.pathname.slice(0, -'.json'.length);
-      const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers: req.headers, body: req.body, duplex: 'half' };
-      return fetch(new Request(url, init), env);
-    }
-    return fetch(req, env);
-  };
+export function routingPath(request: Request): string {
+  const path = getPath(request);
+  if (path.endsWith('.json') && (path.startsWith('/api/v2/') || path === '/api/v1/version.json') && path !== '/api/v2/openapi.json') {
+    return path.slice(0, -'.json'.length);
+  }
+  return path;
 }

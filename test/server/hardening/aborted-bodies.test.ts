@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const bodies = (): [string, string, string][] => [
+const bodies = (): [string, string, string, string?][] => [
   ['/api/v2/pushes', 'application/json', '{"push":{"payload":"cut'],
   ['/p.json', 'application/json', '{"password":{"payload":"cut'],
   ['/api/v2/pushes', 'application/x-www-form-urlencoded', 'push%5Bpayload%5D=cut'],
@@ -28,16 +28,19 @@ const bodies = (): [string, string, string][] => [
   ['/', 'multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="payload"\r\n\r\ncut'],
   ['/users/sign_in', 'application/x-www-form-urlencoded', 'email=a%40b.c&password=cut'],
   ['/trpc/pushes.create', 'application/json', '{"payload":"cut'],
+  // Found by the fuzz test (seeds 1 and 12345): tRPC reads the body even for OPTIONS.
+  ['/trpc/version', 'application/json', '{"cut', 'OPTIONS'],
+  ['/trpc/version', 'application/json', '{"cut', 'PUT'],
 ];
 
 /** Sends the headers (declaring 200 kB) and part of the body, then hangs up. */
-function abortMidBody(path: string, type: string, start: string): Promise<void> {
+function abortMidBody(path: string, type: string, start: string, method = 'POST'): Promise<void> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port: Number(new URL(server.url).port) });
     socket.on('error', () => {});
     socket.on('close', () => resolve());
     socket.on('connect', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 200000\r\n${auth}\r\n${start}`);
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 200000\r\n${auth}\r\n${start}`);
       setTimeout(() => socket.destroy(), 150);
     });
   });
@@ -45,7 +48,7 @@ function abortMidBody(path: string, type: string, start: string): Promise<void> 
 
 describe('a client that hangs up mid-body', () => {
   it('is no server error, for every body reader; nothing is left in the file vault', async () => {
-    for (let round = 0; round < 3; round++) await Promise.all(bodies().map(([p, t, s]) => abortMidBody(p, t, s)));
+    for (let round = 0; round < 3; round++) await Promise.all(bodies().map(([p, t, s, m]) => abortMidBody(p, t, s, m)));
     await new Promise((r) => setTimeout(r, 300));
     const errors = server.logs.filter((l) => / ERROR /.test(l));
     expect(errors).toEqual([]);
