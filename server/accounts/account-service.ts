@@ -62,15 +62,34 @@ export class AccountService {
     return { id: u.id, email: u.email, createdAt: u.createdAt };
   }
 
-  async signUp(rawEmail: unknown, rawPassword: unknown): Promise<User> {
-    const email = this.normaliseEmail(rawEmail);
+  /** The password rules, for sign-up and for setting a password alike. */
+  private checkPassword(rawPassword: unknown): string {
     const password = typeof rawPassword === 'string' ? rawPassword : '';
     if ([...password].length < MIN_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too short (minimum is ${MIN_PASSWORD_CHARS} characters)`] });
     if ([...password].length > MAX_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too long (maximum is ${MAX_PASSWORD_CHARS} characters)`] });
+    return password;
+  }
+
+  async signUp(rawEmail: unknown, rawPassword: unknown): Promise<User> {
+    const email = this.normaliseEmail(rawEmail);
+    const password = this.checkPassword(rawPassword);
     if (await this.deps.store.getUserByEmail(email)) throw ServiceError.validation({ email: ['has already been taken'] });
     const user = { id: randomUUID(), email, passwordHash: await hashSecret(password), createdAt: this.now().toISOString() };
     await this.deps.store.insertUser(user);
     return this.toUser(user);
+  }
+
+  /**
+   * For the admin CLI: sets (or replaces) an account's password, so an account made on the
+   * command line can also sign in to the web pages.
+   */
+  async setPassword(rawEmail: unknown, rawPassword: unknown): Promise<User> {
+    const email = this.normaliseEmail(rawEmail);
+    const password = this.checkPassword(rawPassword);
+    const existing = await this.deps.store.getUserByEmail(email);
+    if (!existing) throw new ServiceError('not_found', `There is no account ${email}.`);
+    await this.deps.store.updateUser({ ...existing, passwordHash: await hashSecret(password) });
+    return this.toUser(existing);
   }
 
   /** For the admin CLI: the account, made without a password (token-only) when missing. */

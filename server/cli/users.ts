@@ -13,8 +13,20 @@ import { CorruptDataError } from '../storage/store.js';
  */
 const USAGE = `Usage:
   npm run users -- create <email> [--label <label>]   create the account if needed; print a new API token (last line)
+  npm run users -- set-password <email>               set the account's password for the web pages (read from stdin)
   npm run users -- tokens <email>                     list the account's tokens (ids and labels, never the tokens)
   npm run users -- revoke <email> <token id>          revoke a token`;
+
+/** The first line of standard input (a prompt is shown when it is a terminal). */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('New password (input is shown; pipe it in to avoid that): ');
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += chunk;
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -37,6 +49,12 @@ async function run(argv: string[]): Promise<number> {
       process.stdout.write(`${created ? 'Created account' : 'Account exists:'} ${user.email}\n`);
       process.stdout.write(`New API token "${info.label}" (id ${info.id}); it is shown only now:\n`);
       process.stdout.write(`${token}\n`);
+      return 0;
+    }
+    if (command === 'set-password') {
+      const password = await readPassword();
+      const user = await accounts.setPassword(rest[0], password);
+      process.stdout.write(`Password set for ${user.email}; it can now sign in at /users/sign_in.\n`);
       return 0;
     }
     if (command === 'tokens' || command === 'revoke') {

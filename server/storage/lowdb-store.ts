@@ -165,6 +165,11 @@ export class LowdbStore implements Store {
     this.emailIndex.set(user.email, user.id);
   }
 
+  async updateUser(user: StoredUser): Promise<void> {
+    if (!Object.hasOwn(this.db.users, user.id)) throw new Error(`no user ${user.id}`);
+    await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
+  }
+
   async getUser(id: string) {
     return Object.hasOwn(this.db.users, id) ? this.db.users[id] : undefined;
   }

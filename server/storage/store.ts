@@ -36,6 +36,8 @@ export interface Store {
   countPushes(): Promise<{ active: number; total: number }>;
 
   insertUser(user: StoredUser): Promise<void>;
+  /** Replaces an existing account (same id and email). */
+  updateUser(user: StoredUser): Promise<void>;
   getUser(id: string): Promise<StoredUser | undefined>;
   getUserByEmail(email: string): Promise<StoredUser | undefined>;
 
