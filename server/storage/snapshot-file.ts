@@ -29,6 +29,19 @@ export class SnapshotFile implements Adapter<Data> {
   async write(data: Data): Promise<void> {
     const temp = join(dirname(this.path), `.${basename(this.path)}.tmp`);
     const fh = await open(temp, 'w', 0o600);
+    let position = 0;
+    // write() may store only part of what it is given (a disk filling up answers with a short
+    // count, not an error): write the rest until done, so the disk's refusal throws instead of
+    // a cut-off snapshot being renamed into place.
+    const writeAll = async (text: string) => {
+      const buf = Buffer.from(text);
+      for (let done = 0; done < buf.length; ) {
+        const { bytesWritten } = await fh.write(buf, done, buf.length - done, position + done);
+        if (bytesWritten <= 0) throw Object.assign(new Error('the disk accepted no bytes'), { code: 'ENOSPC' });
+        done += bytesWritten;
+      }
+      position += buf.length;
+    };
     try {
       let pending = '{';
       let firstCollection = true;
@@ -39,14 +52,14 @@ export class SnapshotFile implements Adapter<Data> {
         for (const key in collection) {
           pending += `${count === 0 ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(collection[key])}`;
           if (++count % ENTRIES_PER_SLICE === 0) {
-            await fh.write(pending);
+            await writeAll(pending);
             pending = '';
             await new Promise((resolve) => setImmediate(resolve));
           }
         }
         pending += '}';
       }
-      await fh.write(pending + '}');
+      await writeAll(pending + '}');
       await fh.datasync();
     } catch (e) {
       await fh.close().catch(() => {});
