@@ -313,7 +313,8 @@ export class PushService {
    * skip the passphrase or the view count) and a push that still holds its files.
    */
   async downloadFile(token: string, fileId: string, exp: unknown, ticket: unknown): Promise<FileDownload> {
-    const push = await this.expireIfDue(await this.find(token));
+    // The ticket is checked before the push is looked up: without one, an unknown token and a
+    // real one get the same answer, so this address does not tell which tokens exist.
     const expMs = Number(exp);
     const valid =
       typeof ticket === 'string' &&
@@ -321,6 +322,7 @@ export class PushService {
       expMs >= this.now().getTime() &&
       safeEqual(ticket, this.ticket(token, fileId, expMs));
     if (!valid) throw new ServiceError('forbidden', 'This download link is invalid or has expired. Open the secret link again.');
+    const push = await this.expireIfDue(await this.find(token));
     const file = push.files.find((f) => f.id === fileId);
     const purged = push.expiredAt && (!push.filesPurgeAt || push.filesPurgeAt <= this.now().toISOString());
     if (!file || purged) throw new ServiceError('not_found', 'not-found');

@@ -109,6 +109,14 @@ describe('file pushes (multipart push[files][])', () => {
     expect(after.body).toMatchObject({ expired: true, payload: null, files: [] });
   });
 
+  it('without a valid ticket, a real token and an unknown one get the same answer (existence is not revealed)', async () => {
+    const res = await api.post(server, '/api/v2/pushes', { token: owner, raw: form({}, [{ name: 'x.txt', content: 'x' }]) });
+    const real = await fetch(`${server.url}/p/${res.body.url_token}/files/abc?exp=1&ticket=nope`);
+    const unknown = await fetch(`${server.url}/p/aaaaaaaaaaaaaaaaaaa/files/abc?exp=1&ticket=nope`);
+    expect([real.status, await real.text()]).toEqual([unknown.status, await unknown.text()]);
+    expect(real.status).toBe(403);
+  });
+
   it('a file push may have no payload', async () => {
     const res = await api.post(server, '/api/v2/pushes', { token: owner, raw: form({}, [{ name: 'only.txt', content: 'just a file' }]) });
     expect(res.status).toBe(201);
