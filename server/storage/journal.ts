@@ -65,6 +65,8 @@ export class Journal {
   private queue: Pending[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private running = false;
+  /** False between closing the journal for a rotation and reopening it (or after that failed). */
+  private handleOpen = true;
   private compactionWanted = false;
   private compactionFailedAt = 0;
   private lastCompactionAt = 0;
@@ -243,12 +245,13 @@ export class Journal {
     try {
       leftover = await stat(rotatedPath).then(() => true, () => false);
       if (!leftover && this.size > 0) {
+        this.handleOpen = false;
         await this.handle.close();
         try {
           await rename(`${this.dir}/${JOURNAL}`, rotatedPath);
           this.size = 0;
         } finally {
-          this.handle = await open(`${this.dir}/${JOURNAL}`, 'a+', FILE_MODE);
+          await this.reopenJournal();
         }
       }
       view = this.copyOnWriteView();
@@ -289,11 +292,19 @@ export class Journal {
     return view;
   }
 
+  /** (Re)opens the current journal; after a failed reopen, the next batch tries again. */
+  private async reopenJournal() {
+    this.handle = await open(`${this.dir}/${JOURNAL}`, 'a+', FILE_MODE);
+    this.size = (await this.handle.stat()).size;
+    this.handleOpen = true;
+  }
+
   private async writeBatch(batch: Pending[]) {
     let n = this.seq;
     const text = batch.flatMap((p) => p.changes.map((c) => JSON.stringify({ n: ++n, ...c }) + '\n')).join('');
     const buf = Buffer.from(text);
     try {
+      if (!this.handleOpen) await this.reopenJournal();
       // A failed write whose cut-back failed too left bytes past the end: cut them first.
       if (this.tailDirty) {
         await this.handle.truncate(this.size);
@@ -342,6 +353,6 @@ export class Journal {
       if (this.compactionFailedAt !== failedBefore || !this.currentJournalStale) break;
     }
     this.closed = true;
-    await this.handle.close();
+    if (this.handleOpen) await this.handle.close();
   }
 }

@@ -200,4 +200,26 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     await crashed.close();
     await j.close();
   });
+
+  it('a journal that cannot be reopened after a rotation is retried by the next write, not left broken', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty(), { compactAfterBytes: 1 });
+    const internals = j as unknown as { reopenJournal: () => Promise<void> };
+    const real = internals.reopenJournal.bind(j);
+    let failures = 0;
+    internals.reopenJournal = async () => {
+      failures++;
+      throw Object.assign(new Error('no inodes left'), { code: 'ENOSPC' });
+    };
+    // This commit triggers a compaction whose reopen fails.
+    await j.commit([{ c: 'items', k: 'a', v: 1 }]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(failures).toBeGreaterThan(0);
+    internals.reopenJournal = real;
+    await j.commit([{ c: 'items', k: 'b', v: 2 }]);
+    await j.close();
+    const again = await Journal.open(dir, empty());
+    expect(again.data.items).toEqual({ a: 1, b: 2 });
+    await again.close();
+  });
 });
