@@ -4,7 +4,7 @@ import type { Adapter } from 'lowdb';
 
 type Data = Record<string, Record<string, unknown>>;
 
-const ENTRIES_PER_SLICE = 2000;
+const ENTRIES_PER_SLICE = 250;
 
 /**
  * lowdb adapter for the snapshot file: JSON like lowdb's own JSONFile, but written in slices

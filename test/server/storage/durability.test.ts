@@ -99,6 +99,23 @@ describe('durability of the embedded store (real processes)', () => {
     expect(readFileSync(join(dataDir, 'db.json'), 'utf8')).toBe(corrupt);
   }, 30_000);
 
+  it('refuses a hand-edited data file that is valid JSON but not valid data, naming the field, and leaves it untouched', async () => {
+    const dataDir = freshDir();
+    const first = await spawnServer({ DATA_DIR: dataDir });
+    const token = await createPush(first.url, 'edited by hand');
+    first.child.kill('SIGTERM');
+    await first.exited;
+    // A clean stop leaves everything in db.json; an admin then edits a field into nonsense.
+    const data = JSON.parse(readFileSync(join(dataDir, 'db.json'), 'utf8'));
+    data.pushes[token].views = 'many';
+    const edited = JSON.stringify(data);
+    writeFileSync(join(dataDir, 'db.json'), edited);
+    const proc = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toMatch(new RegExp(`does not hold valid Secret Push data: pushes\\.${token}\\.views`));
+    expect(readFileSync(join(dataDir, 'db.json'), 'utf8')).toBe(edited);
+  }, 30_000);
+
   it('never starts with a built-in key: it generates one with mode 0600 and says so', async () => {
     const dataDir = freshDir();
     const server = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
