@@ -46,6 +46,14 @@ describe('RATE_LIMIT_PER_MINUTE without a trusted proxy', () => {
     }
     const create = await api.post(server, '/p.json', { json: { password: { payload: 'x' } } });
     expect(create.status).toBe(429);
+    // A person's browser gets a page in words; an API call asking for HTML still gets JSON.
+    const page = await hit(server, '/', { accept: 'text/html,application/xhtml+xml' });
+    expect(page.status).toBe(429);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('retry-after')).toBeTruthy();
+    expect(await page.text()).toContain('Please wait a minute and try again.');
+    const api429 = await hit(server, '/api/v2/version', { accept: 'text/html' });
+    expect(api429.headers.get('content-type')).toMatch(/^application\/json/);
   });
 });
 
