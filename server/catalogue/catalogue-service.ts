@@ -46,9 +46,24 @@ export function createCatalogueService(options: CatalogueServiceOptions) {
     parameterCount: m.parameters.length,
   });
 
-  /** Every word must occur in the module's name or in one of its parameter names (plain or prefixed). */
+  /**
+   * The names a parameter is written under in a query: plain, prefixed, in generator mode
+   * (`g` + prefix) and, for templated ones, with each value of their template variable
+   * (`contentformat-{slot}` → `contentformat-main`).
+   */
+  const parameterNames = (m: ModuleDescriptor): string[] =>
+    m.parameters.flatMap((p) => {
+      let names = [p.name];
+      for (const [variable, source] of Object.entries(p.templateVars ?? {})) {
+        const values = m.parameters.find((q) => q.name === source)?.type;
+        if (Array.isArray(values)) names = names.flatMap((n) => values.map((v) => n.replace(`{${variable}}`, v)));
+      }
+      return names.flatMap((n) => [n, m.prefix + n, ...(m.generator ? [`g${m.prefix}${n}`] : [])]);
+    });
+
+  /** Every word must occur in the module's name or in one of the names its parameters are written under. */
   const matchesText = (m: ModuleDescriptor, q: string) => {
-    const haystack = [m.name, ...m.parameters.flatMap((p) => [p.name, m.prefix + p.name])].map((s) => s.toLowerCase());
+    const haystack = [m.name, ...parameterNames(m)].map((s) => s.toLowerCase());
     return q
       .toLowerCase()
       .split(/\s+/)
