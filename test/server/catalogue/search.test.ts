@@ -14,7 +14,8 @@ describe('catalogue free-text search: every name a parameter is written under', 
   });
 
   it('finds templated parameters by their expanded names', () => {
-    expect(names('rvcontentformat-main')).toEqual(['allrevisions', 'revisions']); // arv + contentformat-main contains it too
+    // Substring search: arv-, drv- and rv-contentformat-main all contain it.
+    expect(names('rvcontentformat-main')).toEqual(['allrevisions', 'deletedrevisions', 'revisions']);
     expect(names('contentformat-main').sort()).toEqual(['alldeletedrevisions', 'allrevisions', 'deletedrevisions', 'revisions']);
   });
 
