@@ -1,8 +1,10 @@
 import type { HttpBindings } from '@hono/node-server';
+import type { PageSession } from './middleware/session.js';
 import type { RequestContext } from './request-context.js';
 
 /** Hono's environment for this app: Node bindings plus the per-request context. */
 export interface AppEnv {
   Bindings: HttpBindings;
-  Variables: { ctx: RequestContext };
+  /** `pageSession` is set by the session middleware on page routes only. */
+  Variables: { ctx: RequestContext; pageSession?: PageSession };
 }

@@ -25,10 +25,9 @@ export interface PageSession {
   secure: boolean;
 }
 
-const sessions = new WeakMap<Request, PageSession>();
-
+/** The public origin (BASE_URL, or the request's as a trusted proxy reports it) is https. */
 function isSecure(c: Context<AppEnv>): boolean {
-  return c.get('ctx').baseUrl.startsWith('https:') || new URL(c.req.url).protocol === 'https:';
+  return c.get('ctx').baseUrl.startsWith('https:');
 }
 
 function cookieOptions(secure: boolean, maxAgeSeconds?: number) {
@@ -57,20 +56,20 @@ export function pageSession(accounts: AccountService): MiddlewareHandler<AppEnv>
       setCookie(c, NONCE_COOKIE, nonce, cookieOptions(secure));
     }
     const binding = bindingOf(sessionSecret, nonce);
-    sessions.set(c.req.raw, { user, sessionSecret, binding, csrfToken: accounts.csrfToken(binding), secure });
+    c.set('pageSession', { user, sessionSecret, binding, csrfToken: accounts.csrfToken(binding), secure });
     await next();
   };
 }
 
 export function getPageSession(c: Context<AppEnv>): PageSession {
-  const s = sessions.get(c.req.raw);
+  const s = c.get('pageSession');
   if (!s) throw new Error('pageSession middleware is missing on this route');
   return s;
 }
 
 /** The session if the middleware ran (error pages render without it when it failed). */
 export function findPageSession(c: Context<AppEnv>): PageSession | undefined {
-  return sessions.get(c.req.raw);
+  return c.get('pageSession');
 }
 
 /** The caller as the push service sees it, from the session (not from API credentials). */
