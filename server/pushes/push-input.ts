@@ -43,7 +43,7 @@ function isHttpUrl(s: string) {
  * Validates the `push` object of a create request against the instance's limits and features.
  * Every problem is reported at once as Password Pusher's 422 body: `{field: [messages]}`.
  */
-export function validatePushInput(raw: unknown, ctx: { limits: Limits; features: Features; hasFiles: boolean; fileCount: number }): NewPushFields {
+export function validatePushInput(raw: unknown, ctx: { limits: Limits; features: Features; hasFiles: boolean }): NewPushFields {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ServiceError('bad_request', 'param is missing or the value is empty or invalid: push');
   }
@@ -75,8 +75,8 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
     if (kind === 'url' && payload !== '' && !isHttpUrl(payload)) add('payload', 'must be an http or https URL');
   }
   if (kind === 'file') {
+    // The number of files is limited by FileUpload, before the extra file reaches the disk.
     if (!ctx.hasFiles) add('files', 'must include at least one file for a file push');
-    if (ctx.fileCount > limits.maxFilesPerPush) add('files', `too many files (maximum is ${limits.maxFilesPerPush})`);
   } else if (ctx.hasFiles) add('files', `cannot be attached to a ${kind} push`);
 
   let lifetimeMinutes: number | undefined;

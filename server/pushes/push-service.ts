@@ -141,13 +141,12 @@ export class PushService {
       const input = rawInput !== null && typeof rawInput === 'object' ? (rawInput as { kind?: unknown }) : null;
       const wantsFiles = Boolean(upload) || Boolean(options.fileFieldPresent) || input?.kind === 'file' || (input !== null && Object.hasOwn(input, 'files'));
       if (wantsFiles) this.assertMayAttachFiles(actor);
-      if (!this.features.anonymousAccess && !actor.user) this.assertApiAccess(actor);
-      const fileCount = upload?.files.length ?? 0;
+      this.assertApiAccess(actor);
+
       const fields = validatePushInput(rawInput, {
         limits: this.deps.config.limits,
         features: this.features,
-        hasFiles: fileCount > 0,
-        fileCount,
+        hasFiles: (upload?.files.length ?? 0) > 0,
       });
       const now = this.now();
       const iso = now.toISOString();
