@@ -8,7 +8,6 @@ import type { CatalogueService } from '../catalogue/catalogue-service.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PushService } from '../pushes/push-service.js';
-import { URL_TOKEN_PATTERN } from '../pushes/url-token.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
@@ -18,7 +17,8 @@ import { requestContext } from './middleware/request-context.js';
 import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { errorResponse } from './rest/error-response.js';
-import { bodyCutOff } from './request-body.js';
+import { bodyCutOff, bodyTooLarge } from './request-body.js';
+import { urlToken } from './rest/api-guards.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { v1Routes } from './rest/v1-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     '/trpc/*',
     bodyLimit({
       maxSize: config.maxJsonBodyBytes,
-      onError: (c) => c.json({ error: `Request body too large: the limit is ${config.maxJsonBodyBytes} bytes.` }, 413),
+      onError: (c) => errorResponse(c, bodyTooLarge(config.maxJsonBodyBytes), logger),
     }),
   );
 
@@ -74,8 +74,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
 
   app.get('/p/:token/files/:fileId', async (c) => {
-    const token = c.req.param('token');
-    if (!URL_TOKEN_PATTERN.test(token)) throw new ServiceError('not_found', 'not-found');
+    const token = urlToken(c.req.param('token'));
     const file = await pushes.downloadFile(token, c.req.param('fileId'), c.req.query('exp'), c.req.query('ticket'));
     const asciiName = file.filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
     return c.body(Readable.toWeb(file.stream) as ReadableStream, 200, {

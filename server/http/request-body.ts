@@ -11,7 +11,7 @@ import type { AppEnv } from './app-env.js';
 export async function readBodyText(c: Context<AppEnv>, maxBytes: number): Promise<string> {
   const tooLarge = () => {
     c.header('Connection', 'close');
-    return new ServiceError('payload_too_large', `Request body too large: the limit is ${maxBytes} bytes.`);
+    return bodyTooLarge(maxBytes);
   };
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
@@ -28,6 +28,11 @@ export async function readBodyText(c: Context<AppEnv>, maxBytes: number): Promis
     throw e instanceof ServiceError ? e : bodyCutOff();
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** A body over the cap: 413 with a message naming the limit (REST, pages and tRPC alike). */
+export function bodyTooLarge(maxBytes: number): ServiceError {
+  return new ServiceError('payload_too_large', `Request body too large: the limit is ${maxBytes} bytes.`);
 }
 
 /**

@@ -60,8 +60,8 @@ export function v1Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
     api_version: V1_API_VERSION,
     edition: 'oss',
   });
+  // `/api/v1/version.json` arrives here too: the app's router ignores the suffix (routingPath).
   app.get('/api/v1/version', (c) => c.json(version()));
-  app.get('/api/v1/version.json', (c) => c.json(version()));
 
   for (const [prefix, { bodyKey, kind }] of Object.entries(PREFIXES)) {
     app.post(`/${prefix}.json`, guard, async (c) => {
