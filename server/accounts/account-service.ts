@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { KeyRing } from '../crypto/key-ring.js';
 import { digest, hashSecret, safeEqual, verifySecret } from '../crypto/secret-hash.js';
 import type { SignInLimits } from '../config.js';
-import { FailedAttempts } from '../security/failed-attempts.js';
+import { GuessLimit } from '../security/guess-limit.js';
 import { ServiceError } from '../service-error.js';
-import type { StoredApiToken } from '../storage/records.js';
+import type { StoredApiToken, StoredUser } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import type { User } from './user.js';
 
@@ -40,15 +40,14 @@ export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts. Please
 export class AccountService {
   private readonly now: () => Date;
   private readonly csrfKey: Buffer;
-  private readonly signInByAccount: FailedAttempts;
-  private readonly signInByIp: FailedAttempts;
+  /** Sign-in guessing, per account and per client address. */
+  private readonly signInGuesses: GuessLimit;
 
   constructor(private readonly deps: AccountServiceDeps) {
     this.now = deps.clock ?? (() => new Date());
     this.csrfKey = deps.keys.deriveKey('csrf');
     const clock = () => this.now().getTime();
-    this.signInByAccount = new FailedAttempts(deps.signIn?.perAccountPerMinute ?? 5, clock);
-    this.signInByIp = new FailedAttempts(deps.signIn?.perIpPerMinute ?? 20, clock);
+    this.signInGuesses = new GuessLimit(deps.signIn?.perAccountPerMinute ?? 5, deps.signIn?.perIpPerMinute ?? 20, SIGN_IN_LIMITED_MESSAGE, clock);
   }
 
   normaliseEmail(raw: unknown): string {
@@ -114,20 +113,13 @@ export class AccountService {
     const password = typeof rawPassword === 'string' ? rawPassword : '';
     // Emails are at most 254 characters; a longer key is junk and need not be remembered whole.
     const accountKey = email.slice(0, 320);
-    if (!this.signInByAccount.allowed(accountKey) || !this.signInByIp.allowed(clientIp)) {
-      const wait = Math.max(this.signInByAccount.retryAfterSeconds(accountKey), this.signInByIp.retryAfterSeconds(clientIp));
-      throw new ServiceError('too_many_requests', SIGN_IN_LIMITED_MESSAGE, undefined, wait);
-    }
-    // Counted before the (slow) hash, forgiven on success: concurrent guesses cannot all pass
-    // the check while the first is still hashing.
-    const byAccount = this.signInByAccount.recordFailure(accountKey);
-    const byIp = this.signInByIp.recordFailure(clientIp);
-    const user = await this.deps.store.getUserByEmail(email);
-    // Hash even for an unknown account so the response time does not tell which emails exist.
-    const ok = user?.passwordHash ? await verifySecret(password, user.passwordHash) : (await hashSecret(password), false);
-    if (!user || !ok) throw new ServiceError('unauthorized', 'Invalid email or password.');
-    this.signInByAccount.forgive(accountKey, byAccount);
-    this.signInByIp.forgive(clientIp, byIp);
+    let user: StoredUser | undefined;
+    const ok = await this.signInGuesses.attempt(accountKey, clientIp, async () => {
+      user = await this.deps.store.getUserByEmail(email);
+      // Hash even for an unknown account so the response time does not tell which emails exist.
+      return user?.passwordHash ? verifySecret(password, user.passwordHash) : (await hashSecret(password), false);
+    });
+    if (!ok || !user) throw new ServiceError('unauthorized', 'Invalid email or password.');
     return this.toUser(user);
   }
 

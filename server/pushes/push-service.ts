@@ -12,7 +12,7 @@ import type { AuditRecord, StoredPush } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { FileUpload } from './file-upload.js';
-import { FailedAttempts } from '../security/failed-attempts.js';
+import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput } from './push-input.js';
 import { auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
 import { newUrlToken } from './url-token.js';
@@ -53,8 +53,8 @@ export class PushService {
   private readonly store: Store;
   private readonly keys: KeyRing;
   private readonly now: () => Date;
-  private readonly attempts: FailedAttempts;
-  private readonly attemptsByIp: FailedAttempts;
+  /** Passphrase guessing, per push and per client address. */
+  private readonly passphraseGuesses: GuessLimit;
   private readonly ticketKey: Buffer;
   private readonly filesGraceMs: number;
 
@@ -62,8 +62,12 @@ export class PushService {
     this.store = deps.store;
     this.keys = deps.keys;
     this.now = deps.clock ?? (() => new Date());
-    this.attempts = new FailedAttempts(deps.config.limits.passphraseAttemptsPerMinute, () => this.now().getTime());
-    this.attemptsByIp = new FailedAttempts(deps.config.limits.passphraseAttemptsPerIpPerMinute, () => this.now().getTime());
+    this.passphraseGuesses = new GuessLimit(
+      deps.config.limits.passphraseAttemptsPerMinute,
+      deps.config.limits.passphraseAttemptsPerIpPerMinute,
+      'Too many passphrase attempts. Please try again in a minute.',
+      () => this.now().getTime(),
+    );
     this.ticketKey = deps.keys.deriveKey('file-download-tickets');
     this.filesGraceMs = deps.filesGraceMs ?? DOWNLOAD_TICKET_MS;
   }
@@ -272,23 +276,9 @@ export class PushService {
   }
 
   private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined) {
-    // Limited per push (guessing one secret from many addresses) and per client address
-    // (one address guessing across many secrets). Only failures count.
-    const ip = actor.client.ip;
-    if (!this.attempts.allowed(push.token) || !this.attemptsByIp.allowed(ip)) {
-      const wait = Math.max(this.attempts.retryAfterSeconds(push.token), this.attemptsByIp.retryAfterSeconds(ip));
-      throw new ServiceError('too_many_requests', 'Too many passphrase attempts. Please try again in a minute.', undefined, wait);
-    }
     const stored = this.keys.openText(push.passphrase!);
-    // Counted as failures before the (slow) hash check, forgiven when it succeeds, so concurrent
-    // guesses cannot all slip past the limit while the first is still being checked.
-    const byPush = this.attempts.recordFailure(push.token);
-    const byIp = this.attemptsByIp.recordFailure(ip);
-    const ok = given !== undefined && given !== '' && (await verifySecret(given, stored));
-    if (ok) {
-      this.attempts.forgive(push.token, byPush);
-      this.attemptsByIp.forgive(ip, byIp);
-    } else {
+    const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && verifySecret(given, stored));
+    if (!ok) {
       await this.store.appendAudit(push.token, this.auditRecord('failed_passphrase', actor, this.now()));
       throw new ServiceError('unauthorized', 'That passphrase is incorrect.');
     }
@@ -393,8 +383,7 @@ export class PushService {
       await this.deps.vault.removeAll(token);
       await this.store.updatePush(token, (p) => ({ next: { ...p, files: [], filesPurgeAt: null }, result: null }));
     }
-    this.attempts.prune();
-    this.attemptsByIp.prune();
+    this.passphraseGuesses.prune();
     return { expired: expiredCount, filesPurged: purge.length };
   }
 }
