@@ -1,6 +1,11 @@
 import type { ComponentChildren } from 'preact';
 
 /** An error shown under the control it concerns; referenced by the control's aria-describedby. */
+/** The ids of the error and hint paragraphs that describe a field, for screen readers. */
+function describedBy(id: string, error: string | undefined, hint: unknown): string | undefined {
+  return [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+}
+
 export function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
   return (
@@ -23,7 +28,6 @@ interface NumberFieldProps {
 }
 
 export function NumberField({ id, label, value, min, max, error, hint, placeholder, onChange }: NumberFieldProps) {
-  const describedBy = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -38,7 +42,7 @@ export function NumberField({ id, label, value, min, max, error, hint, placehold
         value={value ?? ''}
         placeholder={placeholder}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={describedBy(id, error, hint)}
         onInput={(e) => {
           const text = e.currentTarget.value.trim();
           onChange(text === '' ? undefined : Number(text));
@@ -72,7 +76,7 @@ export function CheckField({ id, label, checked, disabled, hint, onChange }: Che
         type="checkbox"
         checked={checked}
         disabled={disabled}
-        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-describedby={describedBy(id, undefined, hint)}
         onChange={(e) => onChange(e.currentTarget.checked)}
       />
       <label for={id}>{label}</label>
@@ -98,7 +102,6 @@ interface TextFieldProps {
 }
 
 export function TextField({ id, label, value, type = 'text', error, hint, placeholder, autoComplete, onChange }: TextFieldProps) {
-  const describedBy = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -111,7 +114,7 @@ export function TextField({ id, label, value, type = 'text', error, hint, placeh
         autoComplete={autoComplete ?? 'off'}
         spellcheck={false}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={describedBy(id, error, hint)}
         onInput={(e) => onChange(e.currentTarget.value)}
       />
       {hint && (
