@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 import { WrongMasterKeyError } from './crypto/master-key.js';
-import { DataDirLockedError } from './storage/data-dir-lock.js';
+import { DataDirLockedError } from './storage/embedded/data-dir-lock.js';
 import { CorruptDataError } from './storage/store.js';
 
 /** `npm start`: configuration from the environment, then the server until a signal. */

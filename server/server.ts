@@ -9,9 +9,9 @@ import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
 import { PushService } from './pushes/push-service.js';
 import { startExpirySweeper } from './pushes/expiry-sweeper.js';
-import { lockDataDir } from './storage/data-dir-lock.js';
+import { lockDataDir } from './storage/embedded/data-dir-lock.js';
 import { FileVault } from './storage/file-vault.js';
-import { LowdbStore } from './storage/lowdb-store.js';
+import { LowdbStore } from './storage/embedded/lowdb-store.js';
 
 export interface RunningServer {
   url: string;

@@ -3,7 +3,7 @@ import { createLogger } from '../logger.js';
 import { openServices } from '../server.js';
 import { ServiceError } from '../service-error.js';
 import { WrongMasterKeyError } from '../crypto/master-key.js';
-import { DataDirLockedError } from '../storage/data-dir-lock.js';
+import { DataDirLockedError } from '../storage/embedded/data-dir-lock.js';
 import { CorruptDataError } from '../storage/store.js';
 
 /**

@@ -10,7 +10,7 @@ import { createUserWithToken, startServer, type TestServer } from '../../support
 /**
  * Fault: a real full disk. The data dir is a 2 MiB tmpfs (the tests run as root here); where
  * mounting is not permitted the test says so and injects ENOSPC into the journal's writes
- * instead (as test/server/storage/journal.test.ts does). On the full disk:
+ * instead (as test/server/storage/embedded/journal.test.ts does). On the full disk:
  * - creates, retrievals and a multipart file upload answer 503 with a clear JSON message
  *   (never 500, never a hang), the upload leaves no file behind;
  * - nothing stored is corrupted: earlier pushes keep their payloads, a refused view is not

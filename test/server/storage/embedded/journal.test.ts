@@ -2,8 +2,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal } from '../../../server/storage/journal.js';
-import { CorruptDataError, StorageUnavailableError } from '../../../server/storage/store.js';
+import { Journal } from '../../../../server/storage/embedded/journal.js';
+import { CorruptDataError, StorageUnavailableError } from '../../../../server/storage/store.js';
 
 const empty = () => ({ items: {}, lists: {} });
 const dirs: string[] = [];

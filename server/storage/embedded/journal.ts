@@ -2,7 +2,7 @@ import { chmod, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { rename, rm } from 'node:fs/promises';
 import { Low } from 'lowdb';
 import { SnapshotFile } from './snapshot-file.js';
-import { CorruptDataError, StorageUnavailableError } from './store.js';
+import { CorruptDataError, StorageUnavailableError } from '../store.js';
 
 /**
  * lowdb keeps the whole database in memory and writes it as one JSON snapshot. Rewriting the

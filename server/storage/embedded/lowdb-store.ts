@@ -11,8 +11,8 @@ import {
   type StoredPush,
   type StoredSession,
   type StoredUser,
-} from './records.js';
-import type { PushChange, Store } from './store.js';
+} from '../records.js';
+import type { PushChange, Store } from '../store.js';
 
 /** Reference keeps at most this many audit entries per push. */
 export const MAX_AUDIT_ENTRIES = 2000;
