@@ -52,11 +52,21 @@ const envSchema = z
     REQUEST_TIMEOUT_SECONDS: int(600, 1, 86_400),
     EXPIRY_SWEEP_SECONDS: int(60, 1, 86_400),
     PURGE_COMPACTION_SECONDS: int(60, 0, 86_400),
+    PURGE_EXPIRED_AFTER_DAYS: int(30, 0, 36_500),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { message: 'must be a PostgreSQL connection URL (postgres://user:password@host:5432/database)' })
+      .optional(),
+    DATABASE_POOL_SIZE: int(10, 1, 1000),
     WIKI_BASE_URL: z.url().default('https://www.mediawiki.org/wiki'),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   })
   .refine((e) => e.MIN_EXPIRE_DAYS <= e.DEFAULT_EXPIRE_DAYS && e.DEFAULT_EXPIRE_DAYS <= e.MAX_EXPIRE_DAYS, {
     message: 'DEFAULT_EXPIRE_DAYS must lie between MIN_EXPIRE_DAYS and MAX_EXPIRE_DAYS',
+  })
+  .refine((e) => !e.DATABASE_URL || e.MASTER_KEY, {
+    message: 'MASTER_KEY must be set with DATABASE_URL: every instance on the database needs the same key (generate one with: openssl rand -hex 32)',
+    path: ['MASTER_KEY'],
   })
   .refine((e) => e.HEADERS_TIMEOUT_SECONDS <= e.REQUEST_TIMEOUT_SECONDS, {
     message: 'HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS',
@@ -109,6 +119,10 @@ export interface Config {
   expirySweepSeconds: number;
   /** At most this often the snapshot is rewritten so that erased secrets leave the journal. */
   purgeCompactionSeconds: number;
+  /** Expired pushes' records and audit trails are deleted this many days after expiry (0: kept). */
+  purgeExpiredAfterDays: number;
+  /** PostgreSQL instead of the embedded store, shared by every instance on it. */
+  database: { url: string; poolSize: number } | undefined;
   /** Slow clients: time to send the request headers, and the whole request. */
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
@@ -140,6 +154,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     expirySweepSeconds: e.EXPIRY_SWEEP_SECONDS,
     purgeCompactionSeconds: e.PURGE_COMPACTION_SECONDS,
+    purgeExpiredAfterDays: e.PURGE_EXPIRED_AFTER_DAYS,
+    database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } : undefined,
     headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     signIn: { perAccountPerMinute: e.SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE, perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE },

@@ -9,9 +9,8 @@ import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
 import { PushService } from './pushes/push-service.js';
 import { startExpirySweeper } from './pushes/expiry-sweeper.js';
-import { lockDataDir } from './storage/embedded/data-dir-lock.js';
 import { FileVault } from './storage/file-vault.js';
-import { LowdbStore } from './storage/embedded/lowdb-store.js';
+import { openStore } from './storage/open-store.js';
 
 export interface RunningServer {
   url: string;
@@ -21,34 +20,23 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the data directory (key, store, file vault) and builds the services on it. */
+/** Opens the store (embedded or PostgreSQL), checks the key against it, and builds the services on it. */
 export async function openServices(config: Config, logger: Logger) {
   // Everything this process writes (store, temp files, encrypted files) is for its user only.
   process.umask(0o077);
-  const lock = lockDataDir(config.dataDir);
-  if (lock.tookOverStale) logger.info(`Took over a stale lock in ${config.dataDir} (the previous process did not shut down cleanly).`);
+  const { store, where } = await openStore(config, logger);
   try {
     const keys = new KeyRing(
       loadMasterKey(config.dataDir, config.masterKey, logger),
       config.oldMasterKeys.map((k, i) => parseKey(k, `MASTER_KEY_OLD[${i}]`)),
     );
-    verifyKeyRing(config.dataDir, keys);
-    const store = await LowdbStore.open(config.dataDir, { requestedCompactionIntervalMs: config.purgeCompactionSeconds * 1000 });
-    const vault = new FileVault(config.dataDir, keys);
+    await verifyKeyRing(store, keys, where);
+    const vault = new FileVault(store.blobs, keys);
     const pushes = new PushService({ store, keys, vault, config, logger });
     const accounts = new AccountService({ store, keys, signIn: config.signIn });
-    return {
-      keys,
-      store,
-      pushes,
-      accounts,
-      async close() {
-        await store.close();
-        lock.release();
-      },
-    };
+    return { keys, store, pushes, accounts, close: () => store.close() };
   } catch (e) {
-    lock.release();
+    await store.close();
     throw e;
   }
 }
@@ -75,7 +63,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const services = await openServices(config, logger);
   try {
     const catalogue = createCatalogueService({ wikiBaseUrl: config.wikiBaseUrl });
-    const app = createApp({ config, pushes: services.pushes, accounts: services.accounts, catalogue, logger });
+    const app = createApp({ config, pushes: services.pushes, accounts: services.accounts, catalogue, counters: services.store.counters, logger });
     const server: ServerType = await new Promise((resolve, reject) => {
       const s = serve(
         {

@@ -47,7 +47,7 @@ export class AccountService {
     this.now = deps.clock ?? (() => new Date());
     this.csrfKey = deps.keys.deriveKey('csrf');
     const clock = () => this.now().getTime();
-    this.signInGuesses = new GuessLimit(deps.signIn?.perAccountPerMinute ?? 5, deps.signIn?.perIpPerMinute ?? 20, SIGN_IN_LIMITED_MESSAGE, clock);
+    this.signInGuesses = new GuessLimit(deps.store.counters, 'sign-in', deps.signIn?.perAccountPerMinute ?? 5, deps.signIn?.perIpPerMinute ?? 20, SIGN_IN_LIMITED_MESSAGE, clock);
   }
 
   normaliseEmail(raw: unknown): string {

@@ -30,32 +30,35 @@ export function loadMasterKey(dataDir: string, fromEnv: string | undefined, logg
   return key;
 }
 
-const KEY_CHECK_FILE = 'key-check';
+const KEY_CHECK_SETTING = 'key-check';
 const KEY_CHECK_TEXT = 'secret-push key check';
 
 export class WrongMasterKeyError extends Error {}
 
+/** Where the key check is kept: the store's settings (a file in the data dir, a database row). */
+export interface KeyCheckSlot {
+  settingOrInit(name: string, value: string): Promise<string>;
+  putSetting(name: string, value: string): Promise<void>;
+}
+
 /**
- * A small value sealed under the key the data dir was first written with. At start it must
- * open with the key ring, so a wrong MASTER_KEY stops the server with a clear message instead
- * of failing on every secret. After a rotation it is re-sealed under the new key.
+ * A small value sealed under the key the store was first written with. At start it must open
+ * with the key ring, so a wrong MASTER_KEY stops the server with a clear message instead of
+ * failing on every secret (and, with several instances on one database, an instance given
+ * another key refuses to start). After a rotation it is re-sealed under the new key.
  */
-export function verifyKeyRing(dataDir: string, keys: KeyRing): void {
-  const path = join(dataDir, KEY_CHECK_FILE);
-  if (existsSync(path)) {
-    const sealed = readFileSync(path, 'utf8').trim();
-    let ok = false;
-    try {
-      ok = keys.openText(sealed) === KEY_CHECK_TEXT;
-    } catch (e) {
-      if (!(e instanceof DecryptionError)) throw e;
-    }
-    if (!ok) {
-      throw new WrongMasterKeyError(
-        `MASTER_KEY does not match the key the data in ${dataDir} was stored under. Set MASTER_KEY to that key; to rotate keys, set the new one as MASTER_KEY and the old one in MASTER_KEY_OLD.`,
-      );
-    }
-    if (!keys.isStale(sealed)) return;
+export async function verifyKeyRing(slot: KeyCheckSlot, keys: KeyRing, where: string): Promise<void> {
+  const sealed = await slot.settingOrInit(KEY_CHECK_SETTING, keys.seal(KEY_CHECK_TEXT));
+  let ok = false;
+  try {
+    ok = keys.openText(sealed) === KEY_CHECK_TEXT;
+  } catch (e) {
+    if (!(e instanceof DecryptionError)) throw e;
   }
-  writeFileSync(path, keys.seal(KEY_CHECK_TEXT) + '\n', { mode: 0o600 });
+  if (!ok) {
+    throw new WrongMasterKeyError(
+      `MASTER_KEY does not match the key the data in ${where} was stored under. Set MASTER_KEY to that key; to rotate keys, set the new one as MASTER_KEY and the old one in MASTER_KEY_OLD.`,
+    );
+  }
+  if (keys.isStale(sealed)) await slot.putSetting(KEY_CHECK_SETTING, keys.seal(KEY_CHECK_TEXT));
 }

@@ -7,6 +7,7 @@ import type { AccountService } from '../accounts/account-service.js';
 import type { CatalogueService } from '../catalogue/catalogue-service.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { LimitCounters } from '../storage/store.js';
 import type { PushService } from '../pushes/push-service.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   pushes: PushService;
   accounts: AccountService;
   catalogue: CatalogueService;
+  /** Where the rate limit counts (shared by every instance on a shared store). */
+  counters: LimitCounters;
   logger: Logger;
 }
 
@@ -41,7 +44,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(requestLog(logger, config.logLevel === 'debug'));
   app.use(securityHeaders());
   app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy }));
-  app.use(rateLimit(config.rateLimitPerMinute));
+  app.use(rateLimit(config.rateLimitPerMinute, deps.counters));
   // REST and page bodies are read with a byte cap (request-body.ts); tRPC reads the Fetch
   // Request itself, so Hono's body limit guards it.
   app.use(

@@ -11,8 +11,8 @@ export function startExpirySweeper(pushes: PushService, intervalMs: number, logg
     if (running) return;
     running = true;
     try {
-      const { expired, filesPurged } = await pushes.sweep();
-      if (expired || filesPurged) logger.debug(`expiry sweep: ${expired} expired, ${filesPurged} file sets purged`);
+      const { expired, filesPurged, deleted } = await pushes.sweep();
+      if (expired || filesPurged || deleted) logger.debug(`expiry sweep: ${expired} expired, ${filesPurged} file sets purged, ${deleted} expired records deleted`);
     } catch (e) {
       logger.error('expiry sweep failed', e);
     } finally {

@@ -30,7 +30,7 @@ export interface PushServiceDeps {
   store: Store;
   keys: KeyRing;
   vault: FileVault;
-  config: Pick<Config, 'features' | 'limits'>;
+  config: Pick<Config, 'features' | 'limits' | 'purgeExpiredAfterDays'>;
   logger: Logger;
   clock?: () => Date;
   /** Files of a push whose last view was just used stay this long for that viewer. */
@@ -63,6 +63,8 @@ export class PushService {
     this.keys = deps.keys;
     this.now = deps.clock ?? (() => new Date());
     this.passphraseGuesses = new GuessLimit(
+      deps.store.counters,
+      'passphrase',
       deps.config.limits.passphraseAttemptsPerMinute,
       deps.config.limits.passphraseAttemptsPerIpPerMinute,
       'Too many passphrase attempts. Please try again in a minute.',
@@ -367,25 +369,47 @@ export class PushService {
     return this.decrypting(async () => pushes.map((p) => ownerRecord(p, p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl)));
   }
 
-  /** Expires what is due by time and purges files past their grace window. */
-  async sweep(): Promise<{ expired: number; filesPurged: number }> {
+  /**
+   * Background work, safe with several instances sweeping at once (each claims its own rows):
+   * expires what is due by time, purges files past their grace window, and deletes expired
+   * pushes' records after the retention period. Works in bounded batches.
+   */
+  async sweep(): Promise<{ expired: number; filesPurged: number; deleted: number }> {
     const now = this.now();
     let expiredCount = 0;
-    for (const token of await this.store.pushesDueBy(now)) {
-      const push = await this.store.getPush(token);
-      if (push && !push.expiredAt) {
-        await this.expireIfDue(push);
-        expiredCount++;
-      }
+    let filesPurged = 0;
+    let deleted = 0;
+    for (let batch: string[] = []; ; ) {
+      batch = await this.store.updateDuePushes('expiry', now, SWEEP_BATCH, (p) => ({
+        next: expired(p, now),
+        audit: this.auditRecord('expire', SYSTEM_ACTOR, now),
+        result: p.token,
+      }));
+      for (const token of batch) await this.deps.vault.removeAll(token);
+      expiredCount += batch.length;
+      if (batch.length < SWEEP_BATCH) break;
     }
-    const purge = await this.store.filesDueForPurge(now);
-    for (const token of purge) {
-      await this.deps.vault.removeAll(token);
-      await this.store.updatePush(token, (p) => ({ next: { ...p, files: [], filesPurgeAt: null }, result: null }));
+    for (let batch: string[] = []; ; ) {
+      batch = await this.store.updateDuePushes('file-purge', now, SWEEP_BATCH, (p) => ({ next: { ...p, files: [], filesPurgeAt: null }, result: p.token }));
+      for (const token of batch) await this.deps.vault.removeAll(token);
+      filesPurged += batch.length;
+      if (batch.length < SWEEP_BATCH) break;
     }
-    this.passphraseGuesses.prune();
-    return { expired: expiredCount, filesPurged: purge.length };
+    const retentionDays = this.deps.config.purgeExpiredAfterDays;
+    if (retentionDays > 0) {
+      const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+      let n: number;
+      do {
+        n = await this.store.deleteExpiredBefore(cutoff, SWEEP_BATCH);
+        deleted += n;
+      } while (n === SWEEP_BATCH);
+    }
+    await this.passphraseGuesses.prune();
+    return { expired: expiredCount, filesPurged, deleted };
   }
 }
+
+/** Pushes handled per statement by the sweep: bounded work per step, however much is due. */
+const SWEEP_BATCH = 500;
 
 const SYSTEM_ACTOR: Actor = { user: null, client: { ip: '', userAgent: 'expiry', referrer: '' }, baseUrl: '' };

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { AuditRecord, StoredApiToken, StoredPush, StoredSession, StoredUser } from './records.js';
 
 /** The result of a read-modify-write on one push (see Store.updatePush). */
@@ -10,18 +11,72 @@ export interface PushChange<T> {
 }
 
 /**
+ * Encrypted file contents, as opaque bytes (encryption happens above, in FileVault). A blob is
+ * visible only once it is completely written, and is streamed in and out, never held whole.
+ */
+export interface BlobStore {
+  /** Stores `source` as the blob (push, file); resolves with the number of bytes stored. */
+  write(pushToken: string, fileId: string, source: Readable): Promise<number>;
+  /** Size in bytes, or undefined when there is no such blob. */
+  size(pushToken: string, fileId: string): Promise<number | undefined>;
+  /** The bytes `start` (inclusive) to `end` (exclusive) as a stream. */
+  read(pushToken: string, fileId: string, start: number, end: number): Promise<Readable>;
+  /** Deletes every blob of a push. */
+  removeAll(pushToken: string): Promise<void>;
+}
+
+export type DueWork = 'expiry' | 'file-purge';
+
+/** One key of a guess limit and its limit (e.g. a push and 5, a client address and 20). */
+export interface LimitedKey {
+  key: string;
+  limit: number;
+}
+
+export type FailureClaim = { allowed: true; ids: string[] } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Counters behind the rate limit and the guess limits. The rules (which keys, which limits)
+ * live in server/security and server/http; a backend only counts, atomically and, for a shared
+ * backend, across every instance.
+ */
+export interface LimitCounters {
+  /** Counts a request of `key` in the fixed window of `windowMs` containing `now`. */
+  hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /** Takes back one hit of `key` (hono-rate-limiter's skip options use it). */
+  unhit(key: string, windowMs: number, now: number): Promise<void>;
+  /** Forgets the hits of `key`. */
+  resetHits(key: string): Promise<void>;
+  /**
+   * Records a failure for every key at once, unless any key already has `limit` failures in the
+   * sliding window of `windowMs` before `now`: then nothing is recorded and the caller learns
+   * when a slot frees up. Atomic: concurrent claims can never exceed a limit.
+   */
+  claimFailure(keys: LimitedKey[], windowMs: number, now: number): Promise<FailureClaim>;
+  /** Takes back failures recorded by claimFailure (the check they guarded succeeded). */
+  forgive(ids: string[]): Promise<void>;
+  /** Forgets counts whose windows ended before `before`. */
+  prune(before: number): Promise<void>;
+}
+
+/**
  * Everything the services need from storage. The rules (limits, expiry, who may see what)
- * live in the services; a backend only stores, indexes and serialises. A second backend
- * (SQL, say) implements this interface and nothing else changes.
+ * live in the services; a backend only stores, indexes and serialises. Two backends implement
+ * it: the embedded lowdb store (storage/embedded/) and PostgreSQL (storage/postgres/); the
+ * contract test suite (test/server/storage/store-contract.test.ts) states what both must do.
  */
 export interface Store {
+  readonly blobs: BlobStore;
+  readonly counters: LimitCounters;
+
   insertPush(push: StoredPush, creation: AuditRecord): Promise<void>;
   getPush(token: string): Promise<StoredPush | undefined>;
   /**
    * Runs `change` on the current record and persists what it returns, atomically with respect
-   * to every other update of the same push: two concurrent retrievals of a one-view push see
-   * one another's effect. Resolves to undefined for an unknown token. The change is durable
-   * before the promise resolves.
+   * to every other update of the same push, on every instance: two concurrent retrievals of a
+   * one-view push see one another's effect. Resolves to undefined for an unknown token. The
+   * change is durable before the promise resolves. `change` may run more than once (a backend
+   * may retry a transaction), so it must not have side effects.
    */
   updatePush<T>(token: string, change: (push: StoredPush) => PushChange<T>): Promise<T | undefined>;
   appendAudit(token: string, entry: AuditRecord): Promise<void>;
@@ -29,10 +84,18 @@ export interface Store {
   listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]>;
   /** The owner's pushes, newest first, filtered by state. */
   listPushesByOwner(ownerId: string, expired: boolean, offset: number, limit: number): Promise<StoredPush[]>;
-  /** Tokens of pushes not yet expired whose time limit is at or before `now`. */
-  pushesDueBy(now: Date): Promise<string[]>;
-  /** Tokens of expired pushes whose files' grace window has passed. */
-  filesDueForPurge(now: Date): Promise<string[]>;
+  /**
+   * Background work that is safe with several instances: claims up to `limit` pushes due at
+   * `now` — for `expiry`, not yet expired and past their time limit; for `file-purge`, expired
+   * with files whose grace window has passed — skipping any that another instance is handling,
+   * and runs `change` on each as updatePush would. Resolves with the results.
+   */
+  updateDuePushes<T>(due: DueWork, now: Date, limit: number, change: (push: StoredPush) => PushChange<T>): Promise<T[]>;
+  /**
+   * Deletes up to `limit` pushes that expired before `expiredBefore`, with their audit trails
+   * and blobs (retention). Resolves with the number deleted.
+   */
+  deleteExpiredBefore(expiredBefore: Date, limit: number): Promise<number>;
   countPushes(): Promise<{ active: number; total: number }>;
 
   insertUser(user: StoredUser): Promise<void>;
@@ -50,11 +113,22 @@ export interface Store {
   getSession(id: string): Promise<StoredSession | undefined>;
   deleteSession(id: string): Promise<void>;
 
-  /** Writes everything out and releases files. */
+  /**
+   * A small value kept beside the data (the key-ring check): `value` is stored unless one is
+   * already there, and the stored value is returned, so instances starting together agree.
+   */
+  settingOrInit(name: string, value: string): Promise<string>;
+  /** Replaces a setting (after a key rotation, the check re-sealed under the new key). */
+  putSetting(name: string, value: string): Promise<void>;
+
+  /** Writes everything out and releases files and connections. */
   close(): Promise<void>;
 }
 
-/** Thrown when the disk refuses a write: callers answer 503 and nothing stored is changed. */
+/**
+ * Thrown when storage refuses or cannot be reached (a full disk, PostgreSQL down): callers
+ * answer 503 with Retry-After and nothing stored is changed.
+ */
 export class StorageUnavailableError extends Error {}
 
 /** Thrown at start when the data file cannot be read as ours: it is never overwritten. */

@@ -1,5 +1,9 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { DiskBlobStore } from './disk-blob-store.js';
 import { Journal, type Change, type Data } from './journal.js';
+import { MemoryLimitCounters } from './memory-limit-counters.js';
 import {
   auditRecordSchema,
   storedApiTokenSchema,
@@ -12,7 +16,7 @@ import {
   type StoredSession,
   type StoredUser,
 } from '../records.js';
-import type { PushChange, Store } from '../store.js';
+import type { BlobStore, DueWork, LimitCounters, PushChange, Store } from '../store.js';
 
 /** Reference keeps at most this many audit entries per push. */
 export const MAX_AUDIT_ENTRIES = 2000;
@@ -28,11 +32,20 @@ type DbData = z.infer<typeof dataSchema>;
 
 const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {} });
 
+const NOT_DUE = Symbol('not due');
+
+function isDue(due: DueWork, p: StoredPush, nowIso: string): boolean {
+  if (due === 'expiry') return !p.expiredAt && p.expiresAt <= nowIso;
+  return Boolean(p.expiredAt && p.filesPurgeAt && p.filesPurgeAt <= nowIso);
+}
+
 /**
  * The embedded default store: lowdb's in-memory data made durable by a journal (journal.ts),
  * with the indexes the services need kept in memory and rebuilt on open.
  */
 export class LowdbStore implements Store {
+  readonly blobs: BlobStore;
+  readonly counters: LimitCounters = new MemoryLimitCounters();
   /** Owner id → push tokens in creation order. */
   private readonly byOwner = new Map<string, string[]>();
   private readonly active = new Set<string>();
@@ -41,7 +54,11 @@ export class LowdbStore implements Store {
   /** Per-push promise chains: updates of one push run one after another. */
   private readonly locks = new Map<string, Promise<unknown>>();
 
-  private constructor(private readonly journal: Journal) {
+  private constructor(
+    private readonly journal: Journal,
+    private readonly dataDir: string,
+  ) {
+    this.blobs = new DiskBlobStore(dataDir);
     const d = this.db;
     const pushes = Object.values(d.pushes).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     for (const p of pushes) this.index(p);
@@ -60,7 +77,7 @@ export class LowdbStore implements Store {
         }
       },
     });
-    return new LowdbStore(journal);
+    return new LowdbStore(journal, dataDir);
   }
 
   private get db(): DbData {
@@ -139,21 +156,48 @@ export class LowdbStore implements Store {
     return out;
   }
 
-  async pushesDueBy(now: Date): Promise<string[]> {
+  /** One process holds the data directory, so "skipping what another instance handles" is moot. */
+  async updateDuePushes<T>(due: DueWork, now: Date, limit: number, change: (push: StoredPush) => PushChange<T>): Promise<T[]> {
     const iso = now.toISOString();
-    const due: string[] = [];
-    for (const token of this.active) {
+    const tokens: string[] = [];
+    const candidates = due === 'expiry' ? this.active : Object.keys(this.db.pushes);
+    for (const token of candidates) {
+      if (tokens.length >= limit) break;
       const p = this.db.pushes[token];
-      if (p && !p.expiredAt && p.expiresAt <= iso) due.push(token);
+      if (p && isDue(due, p, iso)) tokens.push(token);
     }
-    return due;
+    const results: T[] = [];
+    for (const token of tokens) {
+      // Re-checked under the push's lock: a request may have expired it meanwhile.
+      const result = await this.updatePush<T | typeof NOT_DUE>(token, (p) => (isDue(due, p, iso) ? change(p) : { result: NOT_DUE }));
+      if (result !== undefined && result !== NOT_DUE) results.push(result as T);
+    }
+    return results;
   }
 
-  async filesDueForPurge(now: Date): Promise<string[]> {
-    const iso = now.toISOString();
-    return Object.values(this.db.pushes)
-      .filter((p) => p.expiredAt && p.filesPurgeAt && p.filesPurgeAt <= iso)
-      .map((p) => p.token);
+  async deleteExpiredBefore(expiredBefore: Date, limit: number): Promise<number> {
+    const iso = expiredBefore.toISOString();
+    const doomed: StoredPush[] = [];
+    for (const p of Object.values(this.db.pushes)) {
+      if (doomed.length >= limit) break;
+      if (p.expiredAt && p.expiredAt < iso) doomed.push(p);
+    }
+    if (!doomed.length) return 0;
+    for (const p of doomed) await this.blobs.removeAll(p.token);
+    await this.journal.commit(doomed.flatMap((p): Change[] => [
+      { c: 'pushes', k: p.token, v: null },
+      { c: 'audit', k: p.token, v: null },
+    ]));
+    for (const p of doomed) {
+      this.active.delete(p.token);
+      if (p.ownerId) {
+        const list = this.byOwner.get(p.ownerId)?.filter((t) => t !== p.token) ?? [];
+        if (list.length) this.byOwner.set(p.ownerId, list);
+        else this.byOwner.delete(p.ownerId);
+      }
+    }
+    this.journal.requestCompaction();
+    return doomed.length;
   }
 
   async countPushes() {
@@ -213,6 +257,23 @@ export class LowdbStore implements Store {
   async deleteSession(id: string): Promise<void> {
     if (!Object.hasOwn(this.db.sessions, id)) return;
     await this.journal.commit([{ c: 'sessions', k: id, v: null }]);
+  }
+
+  /** Settings are small files beside the store (the key check predates the store: `key-check`). */
+  private settingPath(name: string) {
+    if (!/^[a-z][a-z-]*$/.test(name)) throw new Error(`bad setting name ${name}`);
+    return join(this.dataDir, name);
+  }
+
+  async settingOrInit(name: string, value: string): Promise<string> {
+    const path = this.settingPath(name);
+    if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+    await this.putSetting(name, value);
+    return value;
+  }
+
+  async putSetting(name: string, value: string): Promise<void> {
+    writeFileSync(this.settingPath(name), value + '\n', { mode: 0o600 });
   }
 
   async close(): Promise<void> {

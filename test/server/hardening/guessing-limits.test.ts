@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FailedAttempts } from '../../../server/security/failed-attempts.js';
 import { api, createPush } from '../../support/http.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { Browser, csrfFrom } from '../pages/browser.js';
@@ -20,31 +19,6 @@ async function signIn(server: TestServer, ip: string, email: string, password: s
   const csrf = csrfFrom((await b.get('/users/sign_in')).text, '/users/sign_in');
   return b.post('/users/sign_in', { csrf_token: csrf, email, password });
 }
-
-describe('FailedAttempts (sliding one-minute window)', () => {
-  it('allows up to the limit of failures, frees slots as they age, forgives provisional ones, prunes', () => {
-    let now = 1_000_000;
-    const f = new FailedAttempts(3, () => now);
-    expect(f.allowed('k')).toBe(true);
-    expect(f.retryAfterSeconds('k')).toBe(0);
-    f.recordFailure('k');
-    now += 10_000;
-    f.recordFailure('k');
-    const third = f.recordFailure('k');
-    expect(f.allowed('k')).toBe(false);
-    expect(f.allowed('other')).toBe(true);
-    expect(f.retryAfterSeconds('k')).toBe(50); // the first failure leaves the window 50 s from now
-    f.forgive('k', third);
-    expect(f.allowed('k')).toBe(true);
-    f.recordFailure('k');
-    now += 50_000;
-    expect(f.allowed('k')).toBe(true); // the oldest is a minute old: one slot free again
-    now += 10_000;
-    expect(f.retryAfterSeconds('k')).toBe(0);
-    f.prune();
-    expect((f as unknown as { failures: Map<string, number[]> }).failures.size).toBe(0);
-  });
-});
 
 describe('sign-in guessing (defaults: 5 failures per account, 20 per IP, a minute)', () => {
   let server: TestServer;

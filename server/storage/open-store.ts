@@ -1,0 +1,35 @@
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { lockDataDir } from './embedded/data-dir-lock.js';
+import { LowdbStore } from './embedded/lowdb-store.js';
+import { PostgresStore } from './postgres/postgres-store.js';
+import type { Store } from './store.js';
+
+/**
+ * The backend the configuration asks for: PostgreSQL with DATABASE_URL (shared by every
+ * instance on it), else the embedded store in DATA_DIR (one process per directory, held by a
+ * lock). `where` names it in messages.
+ */
+export async function openStore(config: Pick<Config, 'database' | 'dataDir' | 'purgeCompactionSeconds'>, logger: Logger): Promise<{ store: Store; where: string }> {
+  if (config.database) {
+    const store = await PostgresStore.open({ url: config.database.url, poolSize: config.database.poolSize, logger });
+    return { store, where: 'the PostgreSQL database' };
+  }
+  const lock = lockDataDir(config.dataDir);
+  if (lock.tookOverStale) logger.info(`Took over a stale lock in ${config.dataDir} (the previous process did not shut down cleanly).`);
+  try {
+    const store = await LowdbStore.open(config.dataDir, { requestedCompactionIntervalMs: config.purgeCompactionSeconds * 1000 });
+    const close = store.close.bind(store);
+    store.close = async () => {
+      try {
+        await close();
+      } finally {
+        lock.release();
+      }
+    };
+    return { store, where: config.dataDir };
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}

@@ -1,0 +1,61 @@
+import type { FailureClaim, LimitCounters, LimitedKey } from '../store.js';
+import type { Queryable } from './unavailable.js';
+
+/**
+ * Rate-limit hits and guess failures shared by every instance on the database. A hit is one
+ * upsert; a failure claim takes a transaction-scoped advisory lock per key (in a fixed order,
+ * so two claims cannot deadlock) before counting, so concurrent guesses on several instances
+ * can never pass a limit together.
+ */
+export class PostgresLimitCounters implements LimitCounters {
+  constructor(private readonly db: Queryable) {}
+
+  async hit(key: string, windowMs: number, now: number) {
+    const windowEnd = now - (now % windowMs) + windowMs;
+    const { rows } = await this.db.query(
+      `INSERT INTO rate_hits (key, window_end, count) VALUES ($1, $2, 1)
+       ON CONFLICT (key, window_end) DO UPDATE SET count = rate_hits.count + 1 RETURNING count`,
+      [key, windowEnd],
+    );
+    return { count: Number(rows[0].count), resetAt: windowEnd };
+  }
+
+  async unhit(key: string, windowMs: number, now: number) {
+    const windowEnd = now - (now % windowMs) + windowMs;
+    await this.db.query('UPDATE rate_hits SET count = count - 1 WHERE key = $1 AND window_end = $2 AND count > 0', [key, windowEnd]);
+  }
+
+  async resetHits(key: string) {
+    await this.db.query('DELETE FROM rate_hits WHERE key = $1', [key]);
+  }
+
+  claimFailure(keys: LimitedKey[], windowMs: number, now: number): Promise<FailureClaim> {
+    return this.db.transaction(async (tx) => {
+      for (const key of [...new Set(keys.map((k) => k.key))].sort()) {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [key]);
+      }
+      const { rows } = await tx.query('SELECT key, at FROM failed_attempts WHERE key = ANY($1) AND at > $2 ORDER BY at', [
+        keys.map((k) => k.key),
+        now - windowMs,
+      ]);
+      let retryAfterMs = 0;
+      for (const { key, limit } of keys) {
+        const times = rows.filter((r) => r.key === key).map((r) => Number(r.at));
+        // The window frees a slot when the oldest failure that keeps it full turns windowMs old.
+        if (times.length >= limit) retryAfterMs = Math.max(retryAfterMs, times[times.length - limit]! + windowMs - now);
+      }
+      if (retryAfterMs > 0) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+      const inserted = await tx.query('INSERT INTO failed_attempts (key, at) SELECT unnest($1::text[]), $2 RETURNING id', [keys.map((k) => k.key), now]);
+      return { allowed: true, ids: inserted.rows.map((r) => String(r.id)) };
+    });
+  }
+
+  async forgive(ids: string[]) {
+    if (ids.length) await this.db.query('DELETE FROM failed_attempts WHERE id = ANY($1::bigint[])', [ids]);
+  }
+
+  async prune(before: number) {
+    await this.db.query('DELETE FROM rate_hits WHERE window_end <= $1', [before]);
+    await this.db.query('DELETE FROM failed_attempts WHERE at < $1', [before]);
+  }
+}

@@ -1,0 +1,244 @@
+import pg from 'pg';
+import type { Logger } from '../../logger.js';
+import {
+  auditRecordSchema,
+  storedApiTokenSchema,
+  storedPushSchema,
+  storedSessionSchema,
+  storedUserSchema,
+  type AuditRecord,
+  type StoredApiToken,
+  type StoredPush,
+  type StoredSession,
+  type StoredUser,
+} from '../records.js';
+import type { DueWork, PushChange, Store } from '../store.js';
+import { PostgresBlobStore } from './postgres-blob-store.js';
+import { PostgresLimitCounters } from './postgres-limit-counters.js';
+import { migrate } from './migrate.js';
+import { type Queryable, unavailableAware } from './unavailable.js';
+
+export interface PostgresStoreOptions {
+  url: string;
+  poolSize: number;
+  logger: Logger;
+}
+
+/** The rows' whole records, validated on the way out like the embedded store's file. */
+const parse = <T>(schema: { parse(v: unknown): T }) => (row: { record: unknown }) => schema.parse(row.record);
+const parsePush = parse(storedPushSchema);
+
+const DUE_CONDITION: Record<DueWork, string> = {
+  expiry: 'expired_at IS NULL AND expires_at <= $1',
+  'file-purge': 'expired_at IS NOT NULL AND files_purge_at IS NOT NULL AND files_purge_at <= $1',
+};
+
+/**
+ * The Store on PostgreSQL, for several instances behind a load balancer. Every rule stays in
+ * the services; what this adds is atomicity across processes: a push's read-modify-write runs in
+ * one transaction holding the row lock (`SELECT … FOR UPDATE`), background work claims rows with
+ * `FOR UPDATE SKIP LOCKED`, counters are single statements or advisory-locked transactions.
+ * Connection failures surface as StorageUnavailableError (503, Retry-After), and the pool
+ * reconnects by itself when the database is back.
+ */
+export class PostgresStore implements Store {
+  readonly blobs: PostgresBlobStore;
+  readonly counters: PostgresLimitCounters;
+  private readonly db: Queryable;
+
+  private constructor(private readonly pool: pg.Pool) {
+    this.db = unavailableAware(pool);
+    this.blobs = new PostgresBlobStore(this.db);
+    this.counters = new PostgresLimitCounters(this.db);
+  }
+
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize,
+      // A request must not wait for ever on a database that is down: it gets a 503 instead.
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      application_name: 'secret-push',
+    });
+    // An idle connection that the server drops (a restart) is reported here; without a
+    // listener it would crash the process. The pool replaces it on the next checkout.
+    pool.on('error', (e) => options.logger.error('PostgreSQL connection lost (the pool reconnects on the next request)', e));
+    try {
+      const { applied, version } = await migrate(pool);
+      if (applied.length) options.logger.info(`PostgreSQL schema migrated to version ${version} (${applied.join(', ')})`);
+    } catch (e) {
+      await pool.end();
+      throw e;
+    }
+    return new PostgresStore(pool);
+  }
+
+  async insertPush(push: StoredPush, creation: AuditRecord): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        pushColumns(push),
+      );
+      await tx.query('INSERT INTO audit (token, entry) VALUES ($1, $2)', [push.token, creation]);
+    });
+  }
+
+  async getPush(token: string): Promise<StoredPush | undefined> {
+    const { rows } = await this.db.query('SELECT record FROM pushes WHERE token = $1', [token]);
+    return rows[0] ? parsePush(rows[0]) : undefined;
+  }
+
+  updatePush<T>(token: string, change: (push: StoredPush) => PushChange<T>): Promise<T | undefined> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query('SELECT record FROM pushes WHERE token = $1 FOR UPDATE', [token]);
+      if (!rows[0]) return undefined;
+      return this.applyChange(tx, parsePush(rows[0]), change);
+    });
+  }
+
+  private async applyChange<T>(tx: Queryable, current: StoredPush, change: (push: StoredPush) => PushChange<T>): Promise<T> {
+    const { next, audit, result } = change(current);
+    if (next) {
+      await tx.query(
+        `UPDATE pushes SET owner_id = $2, created_at = $3, expires_at = $4, expired_at = $5, files_purge_at = $6, record = $7
+         WHERE token = $1`,
+        pushColumns(next),
+      );
+    }
+    if (audit) await tx.query('INSERT INTO audit (token, entry) VALUES ($1, $2)', [current.token, audit]);
+    return result;
+  }
+
+  async appendAudit(token: string, entry: AuditRecord): Promise<void> {
+    // A push deleted by retention meanwhile has no trail to append to: nothing to record.
+    await this.db.query('INSERT INTO audit (token, entry) SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM pushes WHERE token = $1)', [token, entry]);
+  }
+
+  async listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]> {
+    const { rows } = await this.db.query('SELECT entry FROM audit WHERE token = $1 ORDER BY id OFFSET $2 LIMIT $3', [token, offset, limit]);
+    return rows.map((r) => auditRecordSchema.parse(r.entry));
+  }
+
+  async listPushesByOwner(ownerId: string, expired: boolean, offset: number, limit: number): Promise<StoredPush[]> {
+    const { rows } = await this.db.query(
+      `SELECT record FROM pushes WHERE owner_id = $1 AND (expired_at IS NOT NULL) = $2
+       ORDER BY seq DESC OFFSET $3 LIMIT $4`,
+      [ownerId, expired, offset, limit],
+    );
+    return rows.map(parsePush);
+  }
+
+  updateDuePushes<T>(due: DueWork, now: Date, limit: number, change: (push: StoredPush) => PushChange<T>): Promise<T[]> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query(
+        `SELECT record FROM pushes WHERE ${DUE_CONDITION[due]} ORDER BY token LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [now.toISOString(), limit],
+      );
+      const results: T[] = [];
+      for (const row of rows) results.push(await this.applyChange(tx, parsePush(row), change));
+      return results;
+    });
+  }
+
+  async deleteExpiredBefore(expiredBefore: Date, limit: number): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query(
+        `DELETE FROM pushes WHERE token IN (
+           SELECT token FROM pushes WHERE expired_at < $1 ORDER BY expired_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         ) RETURNING token`,
+        [expiredBefore.toISOString(), limit],
+      );
+      const tokens = rows.map((r) => r.token as string);
+      if (tokens.length) await tx.query('DELETE FROM blobs WHERE push_token = ANY($1)', [tokens]);
+      return tokens.length;
+    });
+  }
+
+  async countPushes() {
+    const { rows } = await this.db.query('SELECT count(*) FILTER (WHERE expired_at IS NULL) AS active, count(*) AS total FROM pushes');
+    return { active: Number(rows[0].active), total: Number(rows[0].total) };
+  }
+
+  async insertUser(user: StoredUser): Promise<void> {
+    await this.db.query('INSERT INTO users (id, email, record) VALUES ($1, $2, $3)', [user.id, user.email, user]);
+  }
+
+  async updateUser(user: StoredUser): Promise<void> {
+    const { rowCount } = await this.db.query('UPDATE users SET email = $2, record = $3 WHERE id = $1', [user.id, user.email, user]);
+    if (!rowCount) throw new Error(`no user ${user.id}`);
+  }
+
+  async getUser(id: string) {
+    const { rows } = await this.db.query('SELECT record FROM users WHERE id = $1', [id]);
+    return rows[0] ? parse(storedUserSchema)(rows[0]) : undefined;
+  }
+
+  async getUserByEmail(email: string) {
+    const { rows } = await this.db.query('SELECT record FROM users WHERE email = $1', [email]);
+    return rows[0] ? parse(storedUserSchema)(rows[0]) : undefined;
+  }
+
+  async insertApiToken(token: StoredApiToken): Promise<void> {
+    await this.db.query('INSERT INTO api_tokens (id, user_id, hash, created_at, record) VALUES ($1, $2, $3, $4, $5)', [
+      token.id,
+      token.userId,
+      token.hash,
+      token.createdAt,
+      token,
+    ]);
+  }
+
+  async getApiTokenByHash(hash: string) {
+    const { rows } = await this.db.query('SELECT record FROM api_tokens WHERE hash = $1', [hash]);
+    return rows[0] ? parse(storedApiTokenSchema)(rows[0]) : undefined;
+  }
+
+  async listApiTokens(userId: string) {
+    const { rows } = await this.db.query('SELECT record FROM api_tokens WHERE user_id = $1 ORDER BY created_at, id', [userId]);
+    return rows.map(parse(storedApiTokenSchema));
+  }
+
+  async deleteApiToken(id: string): Promise<void> {
+    await this.db.query('DELETE FROM api_tokens WHERE id = $1', [id]);
+  }
+
+  async insertSession(session: StoredSession): Promise<void> {
+    await this.db.query('INSERT INTO sessions (id, user_id, expires_at, record) VALUES ($1, $2, $3, $4)', [
+      session.id,
+      session.userId,
+      session.expiresAt,
+      session,
+    ]);
+  }
+
+  async getSession(id: string) {
+    const { rows } = await this.db.query('SELECT record FROM sessions WHERE id = $1', [id]);
+    return rows[0] ? parse(storedSessionSchema)(rows[0]) : undefined;
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.db.query('DELETE FROM sessions WHERE id = $1', [id]);
+  }
+
+  async settingOrInit(name: string, value: string): Promise<string> {
+    await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, value]);
+    // Whoever inserted first (this instance or one starting beside it) set the value.
+    const { rows } = await this.db.query('SELECT value FROM settings WHERE name = $1', [name]);
+    return rows[0].value as string;
+  }
+
+  async putSetting(name: string, value: string): Promise<void> {
+    await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [name, value]);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** $1…$7 of the pushes table, from the record. */
+function pushColumns(p: StoredPush) {
+  return [p.token, p.ownerId, p.createdAt, p.expiresAt, p.expiredAt, p.filesPurgeAt, p];
+}

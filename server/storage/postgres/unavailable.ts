@@ -1,0 +1,74 @@
+import type pg from 'pg';
+import { StorageUnavailableError } from '../store.js';
+
+/** What the store's code runs statements on: the pool, or one transaction's connection. */
+export interface Queryable {
+  query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+  /** Runs `work` in a transaction on one connection: committed if it resolves, rolled back if it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+/**
+ * SQLSTATE classes and socket errors that mean "the database cannot be reached or cannot
+ * write right now" (not "this statement is wrong"): 08 connection exception, 53 insufficient
+ * resources (disk full, too many connections), 57P01–57P05 shutdown and crash recovery.
+ */
+function isUnavailable(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  if (typeof code === 'string') {
+    if (/^(08|53|57P0)/.test(code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', 'ENETUNREACH'].includes(code)) return true;
+  }
+  const message = e instanceof Error ? e.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error|Connection ended|Client was closed/i.test(message);
+}
+
+function translate(e: unknown): unknown {
+  if (e instanceof StorageUnavailableError || !isUnavailable(e)) return e;
+  return new StorageUnavailableError(`the database is unreachable (${(e as { code?: string }).code ?? (e as Error).message})`, { cause: e });
+}
+
+/** The pool, with connection failures turned into StorageUnavailableError (503 + Retry-After). */
+export function unavailableAware(pool: pg.Pool): Queryable {
+  return {
+    async query(text, values) {
+      try {
+        return await pool.query(text, values);
+      } catch (e) {
+        throw translate(e);
+      }
+    },
+    async transaction(work) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (e) {
+        throw translate(e);
+      }
+      let broken: unknown;
+      const tx: Queryable = {
+        async query(text, values) {
+          try {
+            return await client.query(text, values);
+          } catch (e) {
+            if (isUnavailable(e)) broken = e;
+            throw translate(e);
+          }
+        },
+        transaction: (inner) => inner(tx),
+      };
+      try {
+        await tx.query('BEGIN');
+        const result = await work(tx);
+        await tx.query('COMMIT');
+        return result;
+      } catch (e) {
+        if (!broken) await client.query('ROLLBACK').catch((r) => (broken = r));
+        throw translate(e);
+      } finally {
+        // A connection that failed mid-transaction is discarded, not returned to the pool.
+        client.release(broken ? (broken as Error) : undefined);
+      }
+    },
+  };
+}
