@@ -1,8 +1,24 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
-// Two projects: the server's tests run in plain Node; the extension's unit and component
-// tests run with WXT's fake browser. End-to-end tests (real Chromium) are in test/e2e.
+const jsx = { jsx: { runtime: 'automatic', importSource: 'preact' } } as const;
+
+/**
+ * Tests about the embedded store itself (its files, its crash safety, its data directory, the
+ * CLI that opens it) run once; everything else that talks to a server runs on both stores.
+ */
+const embeddedOnly = [
+  'test/server/storage/embedded/**',
+  'test/server/storage/durability.test.ts',
+  'test/server/storage/cli-password.test.ts',
+  'test/server/push-api/durability.test.ts',
+  'test/server/faults/kill-during-burst.test.ts',
+  'test/server/faults/full-disk.test.ts',
+];
+
+// Three projects: the server's tests on the embedded store, the same HTTP suites again on
+// PostgreSQL (one cluster per run, one database per test file), and the extension's unit and
+// component tests with WXT's fake browser. End-to-end tests (real browsers) are in test/e2e.
 export default defineConfig({
   test: {
     projects: [
@@ -12,10 +28,25 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['test/server/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/postgres-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
-        oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+        oxc: jsx,
+      },
+      {
+        extends: false,
+        test: {
+          name: 'server-postgres',
+          environment: 'node',
+          include: ['test/server/**/*.test.ts'],
+          exclude: [...embeddedOnly, 'test/server/catalogue/**', 'test/server/storage/store-contract.test.ts'],
+          env: { TEST_STORE: 'postgres' },
+          globalSetup: ['test/support/postgres-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+        oxc: jsx,
       },
       {
         plugins: [WxtVitest()],

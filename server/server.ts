@@ -11,12 +11,14 @@ import { PushService } from './pushes/push-service.js';
 import { startExpirySweeper } from './pushes/expiry-sweeper.js';
 import { FileVault } from './storage/file-vault.js';
 import { openStore } from './storage/open-store.js';
+import type { Store } from './storage/store.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   pushes: PushService;
   accounts: AccountService;
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         () => resolve(s),
       );
       s.once('error', reject);
+      // A client may half-close its side once it has sent the request (HTTP/1.1 allows it;
+      // `nc` and some scripts do). Node's default then aborts the request and closes the
+      // socket, so any answer that waits on I/O (a database query) is lost: answer, then close.
+      (s as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
     });
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -86,6 +92,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       port,
       pushes: services.pushes,
       accounts: services.accounts,
+      store: services.store,
       close() {
         closing ??= (async () => {
           sweeper.stop();

@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { KeyRing } from '../crypto/key-ring.js';
 import type { BlobStore } from './store.js';
 
@@ -18,9 +18,10 @@ export class FileVault {
     let size = 0;
     const counter = new PassThrough();
     counter.on('data', (chunk: Buffer) => (size += chunk.length));
-    const encrypted = source.pipe(counter).pipe(this.keys.createEncryptStream());
-    // pipe() does not forward errors: an upload cut short must fail the write, not hang it.
-    source.once('error', (e) => encrypted.destroy(e));
+    // pipeline() carries an error of any stage (an upload cut short or over its size limit) to
+    // the last one, which the blob store is reading, and keeps it from going uncaught while the
+    // store has not started reading yet. Its own outcome is the store's to report.
+    const encrypted = pipeline(source, counter, this.keys.createEncryptStream(), () => {});
     await this.blobs.write(pushToken, fileId, encrypted);
     return size;
   }

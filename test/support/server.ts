@@ -1,13 +1,42 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { startServer as start, type RunningServer } from '../../server/server.js';
+import { createTestDatabase, type TestDatabase } from './postgres-database.js';
+
+/** Which store the suite runs on: the vitest project sets TEST_STORE=postgres for the second run. */
+export const testStore: 'embedded' | 'postgres' = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'embedded';
+
+/**
+ * On PostgreSQL, a test's "data dir" stands for a database and a key: a server restarted on the
+ * same DATA_DIR (restart tests) gets the same database and key back.
+ */
+const databases = new Map<string, { db: TestDatabase; masterKey: string }>();
+
+async function storeEnv(dataDir: string, env: Record<string, string>): Promise<Record<string, string>> {
+  if (testStore !== 'postgres' || env.DATABASE_URL) return {};
+  let entry = databases.get(dataDir);
+  if (!entry) {
+    entry = { db: await createTestDatabase(), masterKey: randomBytes(32).toString('hex') };
+    databases.set(dataDir, entry);
+  }
+  return { DATABASE_URL: entry.db.url, MASTER_KEY: env.MASTER_KEY ?? entry.masterKey };
+}
+
+async function dropDatabase(dataDir: string) {
+  const entry = databases.get(dataDir);
+  databases.delete(dataDir);
+  await entry?.db.drop();
+}
 
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The server's PostgreSQL database, when the suite runs on PostgreSQL. */
+  databaseUrl: string | undefined;
   server: RunningServer;
   /** Log lines the server wrote (tests check that no secret appears in them). */
   logs: string[];
@@ -22,18 +51,31 @@ export interface TestServer {
  */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'secret-push-test-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', PURGE_COMPACTION_SECONDS: '0', LOG_LEVEL: 'debug', ...env, DATA_DIR: dataDir });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '0',
+    PURGE_COMPACTION_SECONDS: '0',
+    LOG_LEVEL: 'debug',
+    ...env,
+    ...(await storeEnv(dataDir, env)),
+    DATA_DIR: dataDir,
+  });
   const logs: string[] = [];
   const server = await start(config, createLogger('debug', (line) => logs.push(line)));
   return {
     url: server.url,
     dataDir,
+    databaseUrl: config.database?.url,
     server,
     logs,
     close: () => server.close(),
     async stop() {
       await server.close();
-      if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+      if (!env.DATA_DIR) {
+        rmSync(dataDir, { recursive: true, force: true });
+        await dropDatabase(dataDir);
+      }
     },
   };
 }

@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { api, createPush, filesContaining, secret, waitFor } from '../../support/http.js';
+import { api, createPush, secret, waitFor } from '../../support/http.js';
+import { storedBlobs, storedContaining } from '../../support/stored-data.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 
 /**
@@ -28,18 +27,12 @@ afterAll(async () => {
 const advance = (ms: number) => vi.setSystemTime(Date.now() + ms);
 const kinds = async (token: string) => (await api.get(server, `/api/v2/pushes/${token}/audit`, { token: owner })).body.logs.map((l: any) => l.kind);
 
-/** The sealed payload as the store wrote it (the journal line of the creation). */
-function sealedPayloadOf(token: string): string {
-  const journal = readFileSync(join(server.dataDir, 'journal.jsonl'), 'utf8');
-  for (const line of journal.split('\n').filter(Boolean)) {
-    const entry = JSON.parse(line);
-    if (entry.c === 'pushes' && entry.k === token && entry.v?.payload) return entry.v.payload as string;
-  }
-  throw new Error('creation line not found in the journal');
+/** The sealed payload as the store holds it. */
+async function sealedPayloadOf(token: string): Promise<string> {
+  return (await server.server.store.getPush(token))!.payload!;
 }
 
-const storeFiles = () => ['db.json', 'journal.jsonl'].map((f) => join(server.dataDir, f)).filter((f) => existsSync(f));
-const storeHolds = (needle: string) => storeFiles().some((f) => readFileSync(f, 'utf8').includes(needle));
+const storeHolds = async (needle: string) => (await storedContaining(server, needle)).length > 0;
 
 describe('expiry by days', () => {
   it('days_remaining counts whole days elapsed; the push expires when its days are up (checked on access)', async () => {
@@ -81,8 +74,8 @@ describe('expiry by days', () => {
   it('the periodic sweep expires pushes nobody opens, keeps name, note and audit, and purges the sealed payload from the store', async () => {
     const payload = secret('sweep-payload');
     const p = await createPush(server, { payload, note: 'sweep note', name: 'sweep name', expire_after_days: 1 }, owner);
-    const sealed = sealedPayloadOf(p.url_token);
-    expect(storeHolds(sealed)).toBe(true);
+    const sealed = await sealedPayloadOf(p.url_token);
+    expect(await storeHolds(sealed)).toBe(true);
     advance(DAY + MINUTE);
     // No retrieval: only the sweeper can move it to the expired list.
     await waitFor(
@@ -96,8 +89,8 @@ describe('expiry by days', () => {
     expect(await kinds(p.url_token)).toEqual(['creation', 'expire']);
     // After expiry a compaction rewrites the snapshot and empties the journal: the sealed
     // payload is then in neither file.
-    await waitFor(() => !storeHolds(sealed), 5000, 'compaction to drop the sealed payload');
-    expect(filesContaining(server.dataDir, payload)).toEqual([]);
+    await waitFor(async () => !(await storeHolds(sealed)), 5000, 'compaction to drop the sealed payload');
+    expect(await storedContaining(server, payload)).toEqual([]);
   });
 
   it('files of a push expired by days are deleted from disk by the sweep', async () => {
@@ -106,10 +99,9 @@ describe('expiry by days', () => {
     fd.append('push[files][]', new Blob(['day file']), 'day.txt');
     const res = await api.post(server, '/api/v2/pushes', { token: owner, raw: fd });
     expect(res.status).toBe(201);
-    const dir = join(server.dataDir, 'files', res.body.url_token);
-    expect(existsSync(dir)).toBe(true);
+    expect(await storedBlobs(server, res.body.url_token)).toHaveLength(1);
     advance(DAY + MINUTE);
-    await waitFor(() => !existsSync(dir), 5000, 'the sweeper to delete the files');
+    await waitFor(async () => (await storedBlobs(server, res.body.url_token)).length === 0, 5000, 'the sweeper to delete the files');
     expect((await api.get(server, `/api/v2/pushes/${res.body.url_token}`)).body).toMatchObject({ expired: true, files: [] });
   });
 
@@ -118,12 +110,11 @@ describe('expiry by days', () => {
     fd.append('push[expire_after_views]', '1');
     fd.append('push[files][]', new Blob(['grace file']), 'grace.txt');
     const res = await api.post(server, '/api/v2/pushes', { token: owner, raw: fd });
-    const dir = join(server.dataDir, 'files', res.body.url_token);
     const last = await api.get(server, `/api/v2/pushes/${res.body.url_token}`);
     const url = last.body.files[0].url as string;
     expect((await fetch(url)).status).toBe(200);
     advance(16 * MINUTE);
-    await waitFor(() => !existsSync(dir), 5000, 'the sweeper to purge the files');
+    await waitFor(async () => (await storedBlobs(server, res.body.url_token)).length === 0, 5000, 'the sweeper to purge the files');
     expect([403, 404]).toContain((await fetch(url)).status);
   });
 

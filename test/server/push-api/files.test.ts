@@ -1,7 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, filesContaining, filesUnder, secret, waitFor } from '../../support/http.js';
+import { api, secret, waitFor } from '../../support/http.js';
+import { storedBlobs, storedContaining } from '../../support/stored-data.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 
 const MAX_FILE_BYTES = 64 * 1024;
@@ -21,9 +20,8 @@ function form(fields: Record<string, string>, files: { name: string; content: st
   return fd;
 }
 
-const filesDir = () => join(server.dataDir, 'files');
-const pushFilesOnDisk = (token: string) => (existsSync(join(filesDir(), token)) ? readdirSync(join(filesDir(), token)) : []);
-const allVaultFiles = () => (existsSync(filesDir()) ? filesUnder(filesDir()) : []);
+const pushFilesOnDisk = (token: string) => storedBlobs(server, token);
+const allVaultFiles = () => storedBlobs(server);
 
 async function download(url: string) {
   const res = await fetch(url);
@@ -44,12 +42,12 @@ describe('file pushes (multipart push[files][])', () => {
     expect(res.status).toBe(201);
     const token = res.body.url_token;
     expect(res.body.expire_after_views).toBe(3);
-    expect(pushFilesOnDisk(token)).toHaveLength(2);
+    expect(await pushFilesOnDisk(token)).toHaveLength(2);
     // Encrypted at rest: neither the content nor the file name is anywhere under DATA_DIR in clear.
-    expect(filesContaining(server.dataDir, contentA.slice(0, 40))).toEqual([]);
-    expect(filesContaining(server.dataDir, contentB.subarray(100, 400))).toEqual([]);
-    expect(filesContaining(server.dataDir, 'données')).toEqual([]);
-    expect(filesContaining(server.dataDir, 'notes.txt')).toEqual([]);
+    expect(await storedContaining(server, contentA.slice(0, 40))).toEqual([]);
+    expect(await storedContaining(server, contentB.subarray(100, 400))).toEqual([]);
+    expect(await storedContaining(server, 'données')).toEqual([]);
+    expect(await storedContaining(server, 'notes.txt')).toEqual([]);
 
     const shown = await api.get(server, `/api/v2/pushes/${token}`);
     expect(shown.status).toBe(200);
@@ -103,7 +101,7 @@ describe('file pushes (multipart push[files][])', () => {
     // DELETE removes the files from disk; the links stop working.
     const del = await api.delete(server, `/api/v2/pushes/${token}`, { token: owner });
     expect(del.status).toBe(200);
-    expect(existsSync(join(filesDir(), token))).toBe(false);
+    expect(await pushFilesOnDisk(token)).toEqual([]);
     expect((await download(byName['notes.txt']!.url)).status).toBe(404);
     const after = await api.get(server, `/api/v2/pushes/${token}`);
     expect(after.body).toMatchObject({ expired: true, payload: null, files: [] });
@@ -138,20 +136,20 @@ describe('file pushes (multipart push[files][])', () => {
   });
 
   it('at most 10 files: 11 is 422 on files and nothing stays on disk', async () => {
-    const before = allVaultFiles().length;
+    const before = (await allVaultFiles()).length;
     const files = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, content: `content ${i}` }));
     const res = await api.post(server, '/api/v2/pushes', { token: owner, raw: form({ 'push[payload]': 'many' }, files) });
     expect(res.status).toBe(422);
     expect(res.body).toHaveProperty('files');
     expect(res.body.files.join(' ')).toMatch(/10/);
-    expect(allVaultFiles().length).toBe(before);
+    expect((await allVaultFiles()).length).toBe(before);
     const ten = await api.post(server, '/api/v2/pushes', { token: owner, raw: form({}, files.slice(0, 10)) });
     expect(ten.status).toBe(201);
-    expect(pushFilesOnDisk(ten.body.url_token)).toHaveLength(10);
+    expect(await pushFilesOnDisk(ten.body.url_token)).toHaveLength(10);
   });
 
   it('a file over MAX_FILE_BYTES is 413 with a JSON error, and nothing stays on disk', async () => {
-    const before = allVaultFiles().length;
+    const before = (await allVaultFiles()).length;
     const res = await api.post(server, '/api/v2/pushes', {
       token: owner,
       timeoutMs: 5000,
@@ -162,7 +160,7 @@ describe('file pushes (multipart push[files][])', () => {
     });
     expect(res.status).toBe(413);
     expect(typeof res.body.error).toBe('string');
-    await waitFor(() => allVaultFiles().length === before, 2000, 'upload discarded');
+    await waitFor(async () => (await allVaultFiles()).length === before, 2000, 'upload discarded');
     // Exactly the limit is fine.
     const ok = await api.post(server, '/api/v2/pushes', { token: owner, raw: form({}, [{ name: 'exact.bin', content: Buffer.alloc(MAX_FILE_BYTES, 7) }]) });
     expect(ok.status).toBe(201);
@@ -212,11 +210,11 @@ describe('file pushes (multipart push[files][])', () => {
       ['JSON with kind file', () => ({ json: { push: { payload: 'x', kind: 'file' } } })],
       ['form-encoded with push[files][]', () => ({ raw: 'push%5Bpayload%5D=x&push%5Bfiles%5D%5B%5D=', contentType: 'application/x-www-form-urlencoded' })],
     ])('%s', async (_label, body) => {
-      const before = allVaultFiles().length;
+      const before = (await allVaultFiles()).length;
       const res = await api.post(server, '/api/v2/pushes', body());
       expect(res.status).toBe(401);
       expect(typeof res.body.error).toBe('string');
-      expect(allVaultFiles().length).toBe(before);
+      expect((await allVaultFiles()).length).toBe(before);
     });
   });
 });
@@ -243,7 +241,7 @@ describe('instance settings for files', () => {
       const res = await api.post(s, '/api/v2/pushes', { token, raw: form({}, [{ name: 'a.txt', content: 'a' }]) });
       expect(res.status).toBe(422);
       expect(res.body.kind).toEqual(['File pushes are disabled.']);
-      expect(existsSync(join(s.dataDir, 'files')) ? filesUnder(join(s.dataDir, 'files')) : []).toEqual([]);
+      expect(await storedBlobs(s)).toEqual([]);
     } finally {
       await s.stop();
     }

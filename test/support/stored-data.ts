@@ -1,0 +1,56 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { filesContaining, filesUnder } from './http.js';
+import type { TestServer } from './server.js';
+
+/**
+ * What a test server has stored, whichever store it runs on: for the embedded store, the files
+ * under its DATA_DIR; for PostgreSQL, the rows of its database. Tests use these to show that a
+ * secret is encrypted at rest, that nothing is left behind, that an erased secret is gone.
+ */
+
+async function withDb<T>(url: string, run: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await run(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The stored blobs (encrypted files), as "push/file" names. */
+export async function storedBlobs(server: TestServer, pushToken?: string): Promise<string[]> {
+  if (server.databaseUrl) {
+    return withDb(server.databaseUrl, async (c) => {
+      const { rows } = await c.query('SELECT push_token, file_id FROM blobs WHERE $1::text IS NULL OR push_token = $1 ORDER BY 1, 2', [pushToken ?? null]);
+      return rows.map((r) => `${r.push_token}/${r.file_id}`);
+    });
+  }
+  const dir = join(server.dataDir, 'files', pushToken ?? '');
+  if (!existsSync(dir)) return [];
+  return pushToken ? readdirSync(dir).map((f) => `${pushToken}/${f}`) : filesUnder(dir);
+}
+
+/**
+ * Where `needle` (text or bytes) occurs in what the server stored: file paths, or for
+ * PostgreSQL "table" names (every column of every row, blobs included).
+ */
+export async function storedContaining(server: TestServer, needle: string | Buffer): Promise<string[]> {
+  if (!server.databaseUrl) return filesContaining(server.dataDir, needle);
+  const n = typeof needle === 'string' ? Buffer.from(needle) : needle;
+  return withDb(server.databaseUrl, async (c) => {
+    const { rows: tables } = await c.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
+    const found: string[] = [];
+    for (const { tablename } of tables) {
+      const { rows } = await c.query(`SELECT row_to_json(t)::text AS text FROM ${tablename} t`);
+      if (rows.some((r) => Buffer.from(r.text).includes(n))) found.push(tablename);
+      if (tablename === 'blob_chunks') {
+        const { rows: chunks } = await c.query('SELECT data FROM blob_chunks');
+        if (chunks.some((r) => (r.data as Buffer).includes(n)) && !found.includes(tablename)) found.push(tablename);
+      }
+    }
+    return found;
+  });
+}
