@@ -1,0 +1,341 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../server/logger.js';
+import { LowdbStore } from '../../../server/storage/embedded/lowdb-store.js';
+import { PostgresStore } from '../../../server/storage/postgres/postgres-store.js';
+import type { AuditRecord, StoredPush } from '../../../server/storage/records.js';
+import type { Store } from '../../../server/storage/store.js';
+import { createTestDatabase } from '../../support/postgres-database.js';
+
+/**
+ * What every Store backend must do: the embedded lowdb store and PostgreSQL pass the same
+ * suite. Where a backend is shared by several instances (PostgreSQL), the concurrency cases run
+ * across two store objects on one database, as two server processes would.
+ */
+
+interface Backend {
+  /** Opens the store (again, for the reopen case). */
+  open(): Promise<Store>;
+  /** A second, concurrently open handle on the same data, when the backend is shareable. */
+  openPeer?(): Promise<Store>;
+  cleanup(): Promise<void>;
+}
+
+const backends: [string, () => Promise<Backend>][] = [
+  [
+    'embedded (lowdb)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'secret-push-contract-'));
+      return { open: () => LowdbStore.open(dir), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const db = await createTestDatabase();
+      const open = () => PostgresStore.open({ url: db.url, poolSize: 5, logger: createLogger('silent') });
+      return { open, openPeer: open, cleanup: () => db.drop() };
+    },
+  ],
+];
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+let tokenCounter = 0;
+
+function push(overrides: Partial<StoredPush> = {}): StoredPush {
+  const token = overrides.token ?? `tok${++tokenCounter}${randomBytes(4).toString('hex')}`;
+  return {
+    token,
+    kind: 'text',
+    ownerId: null,
+    name: null,
+    payload: 'v1.sealed-payload',
+    note: null,
+    passphrase: null,
+    hasPassphrase: false,
+    files: [],
+    filesPurgeAt: null,
+    expireAfterDays: 7,
+    expireAfterViews: 1,
+    expiresAt: iso(T0 + 7 * 86_400_000),
+    deletableByViewer: true,
+    retrievalStep: false,
+    views: 0,
+    createdAt: iso(T0),
+    updatedAt: iso(T0),
+    expiredAt: null,
+    deleted: false,
+    ...overrides,
+  };
+}
+
+const audit = (kind: AuditRecord['kind'], n = 0): AuditRecord => ({ kind, ip: `192.0.2.${n % 250}`, userAgent: 'contract', referrer: '', at: iso(T0 + n) });
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of stream) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+describe.each(backends)('Store contract: %s', (_name, make) => {
+  let backend: Backend;
+  let store: Store;
+
+  beforeAll(async () => {
+    backend = await make();
+    store = await backend.open();
+  });
+  afterAll(async () => {
+    await store.close();
+    await backend.cleanup();
+  });
+
+  it('stores, reads and updates a push; unknown tokens are undefined', async () => {
+    const p = push({ name: 'ünïcode ✓', ownerId: 'u1' });
+    await store.insertPush(p, audit('creation'));
+    expect(await store.getPush(p.token)).toEqual(p);
+    expect(await store.getPush('nope')).toBeUndefined();
+    expect(await store.updatePush('nope', () => ({ result: 1 }))).toBeUndefined();
+    const r = await store.updatePush(p.token, (cur) => ({ next: { ...cur, views: cur.views + 1 }, audit: audit('view', 1), result: 'done' }));
+    expect(r).toBe('done');
+    expect((await store.getPush(p.token))!.views).toBe(1);
+    expect((await store.listAudit(p.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view']);
+  });
+
+  it('updatePush is atomic per push: 30 concurrent claims of a one-view push give exactly one view', async () => {
+    const p = push({ expireAfterViews: 1 });
+    await store.insertPush(p, audit('creation'));
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const claim = (s: Store) =>
+        s.updatePush(p.token, (cur) =>
+          cur.views < cur.expireAfterViews ? { next: { ...cur, views: cur.views + 1 }, audit: audit('view'), result: true } : { audit: audit('failed_view'), result: false },
+        );
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => claim(i % 2 ? peer : store)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect((await store.getPush(p.token))!.views).toBe(1);
+      const kinds = (await store.listAudit(p.token, 0, 100)).map((a) => a.kind);
+      expect(kinds.filter((k) => k === 'view')).toHaveLength(1);
+      expect(kinds.filter((k) => k === 'failed_view')).toHaveLength(29);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
+  it('pages audit trails oldest first', async () => {
+    const p = push();
+    await store.insertPush(p, audit('creation', 0));
+    for (let i = 1; i < 120; i++) await store.appendAudit(p.token, audit('failed_view', i));
+    const page1 = await store.listAudit(p.token, 0, 50);
+    const page3 = await store.listAudit(p.token, 100, 50);
+    expect(page1).toHaveLength(50);
+    expect(page1[0]!.kind).toBe('creation');
+    expect(page3.map((a) => a.at)).toEqual(Array.from({ length: 20 }, (_, i) => iso(T0 + 100 + i)));
+    expect(await store.listAudit('nope', 0, 50)).toEqual([]);
+  });
+
+  it("lists an owner's pushes newest first, by state, paged", async () => {
+    const owner = `owner-${randomBytes(3).toString('hex')}`;
+    const made: StoredPush[] = [];
+    for (let i = 0; i < 7; i++) {
+      const p = push({ ownerId: owner, createdAt: iso(T0 + i), expiredAt: i % 3 === 0 ? iso(T0 + 100) : null });
+      await store.insertPush(p, audit('creation'));
+      made.push(p);
+    }
+    const active = made.filter((p) => !p.expiredAt).reverse().map((p) => p.token);
+    const expiredTokens = made.filter((p) => p.expiredAt).reverse().map((p) => p.token);
+    expect((await store.listPushesByOwner(owner, false, 0, 50)).map((p) => p.token)).toEqual(active);
+    expect((await store.listPushesByOwner(owner, true, 0, 50)).map((p) => p.token)).toEqual(expiredTokens);
+    expect((await store.listPushesByOwner(owner, false, 1, 2)).map((p) => p.token)).toEqual(active.slice(1, 3));
+    expect(await store.listPushesByOwner('nobody', false, 0, 50)).toEqual([]);
+  });
+
+  it('claims due work once, in bounded batches, even with two instances sweeping at once', async () => {
+    const now = T0 + 30 * 86_400_000;
+    const due = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const p = push({ expiresAt: iso(now - 1000) });
+        await store.insertPush(p, audit('creation'));
+        return p.token;
+      }),
+    );
+    const notDue = push({ expiresAt: iso(now + 1000) });
+    await store.insertPush(notDue, audit('creation'));
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const expire = (s: Store) => s.updateDuePushes('expiry', new Date(now), 5, (p) => ({ next: { ...p, payload: null, expiredAt: iso(now) }, audit: audit('expire'), result: p.token }));
+      const claimed: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        const [a, b] = await Promise.all([expire(store), expire(peer)]);
+        expect(a.length).toBeLessThanOrEqual(5);
+        claimed.push(...a, ...b);
+      }
+      const ours = claimed.filter((t) => due.includes(t));
+      expect(new Set(ours).size).toBe(ours.length); // nobody claimed twice
+      expect(new Set(ours)).toEqual(new Set(due));
+      expect(claimed).not.toContain(notDue.token);
+      for (const t of due) expect((await store.listAudit(t, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'expire']);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
+  it('finds expired pushes whose file grace window has passed', async () => {
+    const now = T0 + 40 * 86_400_000;
+    const p = push({ expiredAt: iso(now - 5000), filesPurgeAt: iso(now - 1000), files: [{ id: 'f1', name: 'v1.n', contentType: 'text/plain', size: 1 }] });
+    const later = push({ expiredAt: iso(now - 5000), filesPurgeAt: iso(now + 60_000), files: [{ id: 'f2', name: 'v1.n', contentType: 'text/plain', size: 1 }] });
+    await store.insertPush(p, audit('creation'));
+    await store.insertPush(later, audit('creation'));
+    const purged = await store.updateDuePushes('file-purge', new Date(now), 100, (q) => ({ next: { ...q, files: [], filesPurgeAt: null }, result: q.token }));
+    expect(purged).toContain(p.token);
+    expect(purged).not.toContain(later.token);
+    expect((await store.getPush(p.token))!.files).toEqual([]);
+  });
+
+  it('retention deletes pushes expired before the cutoff with their audit and blobs, in bounded batches', async () => {
+    const cutoff = T0 + 50 * 86_400_000;
+    const old = await Promise.all(
+      Array.from({ length: 7 }, async () => {
+        const p = push({ expiredAt: iso(cutoff - 86_400_000) });
+        await store.insertPush(p, audit('creation'));
+        await store.blobs.write(p.token, 'f', Readable.from([Buffer.from('ciphertext')]));
+        return p.token;
+      }),
+    );
+    const recent = push({ expiredAt: iso(cutoff + 1000) });
+    const live = push();
+    await store.insertPush(recent, audit('creation'));
+    await store.insertPush(live, audit('creation'));
+    let deleted = 0;
+    for (let n = -1; n !== 0; deleted += n) {
+      n = await store.deleteExpiredBefore(new Date(cutoff), 3);
+      expect(n).toBeLessThanOrEqual(3);
+    }
+    expect(deleted).toBeGreaterThanOrEqual(7);
+    for (const t of old) {
+      expect(await store.getPush(t)).toBeUndefined();
+      expect(await store.listAudit(t, 0, 10)).toEqual([]);
+      expect(await store.blobs.size(t, 'f')).toBeUndefined();
+    }
+    expect(await store.getPush(recent.token)).toBeDefined();
+    expect(await store.getPush(live.token)).toBeDefined();
+  });
+
+  it('streams blobs in and out: sizes, byte ranges, removal; a failed upload leaves nothing', async () => {
+    const bytes = randomBytes(3 * 1024 * 1024 + 12345);
+    const pieces = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, i) => bytes.subarray(i * 65_536, (i + 1) * 65_536));
+    expect(await store.blobs.write('blobpush', 'a', Readable.from(pieces))).toBe(bytes.length);
+    await store.blobs.write('blobpush', 'empty', Readable.from([]));
+    expect(await store.blobs.size('blobpush', 'a')).toBe(bytes.length);
+    expect(await store.blobs.size('blobpush', 'empty')).toBe(0);
+    expect(await store.blobs.size('blobpush', 'nope')).toBeUndefined();
+    expect((await readAll(await store.blobs.read('blobpush', 'a', 0, bytes.length))).equals(bytes)).toBe(true);
+    for (const [start, end] of [[0, 16], [262_140, 262_150], [1_000_000, 2_500_000], [bytes.length - 16, bytes.length], [5, 5]] as const) {
+      expect((await readAll(await store.blobs.read('blobpush', 'a', start, end))).equals(bytes.subarray(start, end))).toBe(true);
+    }
+    const failing = new Readable({
+      read() {
+        this.push(randomBytes(300_000));
+        this.destroy(new Error('client went away'));
+      },
+    });
+    await expect(store.blobs.write('blobpush', 'cut', failing)).rejects.toThrow(/client went away/);
+    expect(await store.blobs.size('blobpush', 'cut')).toBeUndefined();
+    await store.blobs.removeAll('blobpush');
+    expect(await store.blobs.size('blobpush', 'a')).toBeUndefined();
+  });
+
+  it('counts rate-limit hits per fixed window', async () => {
+    const key = `rate:${randomBytes(3).toString('hex')}`;
+    const w = 60_000;
+    const t = T0 + 5_000;
+    expect(await store.counters.hit(key, w, t)).toEqual({ count: 1, resetAt: T0 + w });
+    expect((await store.counters.hit(key, w, t + 1)).count).toBe(2);
+    await store.counters.unhit(key, w, t + 2);
+    expect((await store.counters.hit(key, w, t + 3)).count).toBe(2);
+    expect(await store.counters.hit(key, w, T0 + w)).toEqual({ count: 1, resetAt: T0 + 2 * w }); // next window
+    await store.counters.resetHits(key);
+    expect((await store.counters.hit(key, w, T0 + w + 1)).count).toBe(1);
+  });
+
+  it('claims failures atomically against every key limit; forgives; frees slots as they age; prunes', async () => {
+    const target = `t:${randomBytes(3).toString('hex')}`;
+    const ip = `ip:${randomBytes(3).toString('hex')}`;
+    const keys = [
+      { key: target, limit: 5 },
+      { key: ip, limit: 20 },
+    ];
+    const w = 60_000;
+    let now = T0 + 1_000_000;
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      // 30 concurrent guesses on one target (half through another instance): exactly 5 pass.
+      const claims = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? peer : store).counters.claimFailure(keys, w, now)));
+      const allowed = claims.filter((c) => c.allowed);
+      expect(allowed).toHaveLength(5);
+      const refused = claims.find((c) => !c.allowed);
+      expect(refused).toEqual({ allowed: false, retryAfterSeconds: 60 });
+      // A forgiven failure (the guess was right) frees its slot.
+      await store.counters.forgive((allowed[0] as { ids: string[] }).ids);
+      now += 10_000;
+      expect((await store.counters.claimFailure(keys, w, now)).allowed).toBe(true);
+      expect(await store.counters.claimFailure(keys, w, now)).toEqual({ allowed: false, retryAfterSeconds: 50 });
+      // The address's own limit applies across targets; a refused claim records nothing.
+      for (let i = 0; i < 15; i++) expect((await store.counters.claimFailure([{ key: `${target}-${i}`, limit: 5 }, { key: ip, limit: 20 }], w, now)).allowed).toBe(true);
+      expect((await store.counters.claimFailure([{ key: `${target}-x`, limit: 5 }, { key: ip, limit: 20 }], w, now)).allowed).toBe(false);
+      expect((await store.counters.claimFailure([{ key: `${target}-x`, limit: 5 }], w, now)).allowed).toBe(true);
+      // A minute later every slot is free again; pruning forgets the old failures.
+      now += w;
+      expect((await store.counters.claimFailure(keys, w, now)).allowed).toBe(true);
+      await store.counters.prune(now + w + 1);
+      for (let i = 0; i < 5; i++) expect((await store.counters.claimFailure(keys, w, now + w + 2)).allowed).toBe(true);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
+  it('accounts, API tokens and sessions', async () => {
+    const id = `user-${randomBytes(3).toString('hex')}`;
+    const email = `${id}@example.com`;
+    await store.insertUser({ id, email, passwordHash: 'h1', createdAt: iso(T0) });
+    expect(await store.getUserByEmail(email)).toMatchObject({ id, passwordHash: 'h1' });
+    await store.updateUser({ id, email, passwordHash: 'h2', createdAt: iso(T0) });
+    expect((await store.getUser(id))!.passwordHash).toBe('h2');
+    expect(await store.getUser('nobody')).toBeUndefined();
+    await store.insertApiToken({ id: `${id}-t1`, userId: id, hash: `hash-${id}-1`, label: 'one', createdAt: iso(T0 + 1) });
+    await store.insertApiToken({ id: `${id}-t2`, userId: id, hash: `hash-${id}-2`, label: 'two', createdAt: iso(T0 + 2) });
+    expect((await store.listApiTokens(id)).map((t) => t.label)).toEqual(['one', 'two']);
+    expect(await store.getApiTokenByHash(`hash-${id}-2`)).toMatchObject({ label: 'two' });
+    await store.deleteApiToken(`${id}-t2`);
+    expect(await store.getApiTokenByHash(`hash-${id}-2`)).toBeUndefined();
+    await store.insertSession({ id: `s-${id}`, userId: id, createdAt: iso(T0), expiresAt: iso(T0 + 1000) });
+    expect(await store.getSession(`s-${id}`)).toMatchObject({ userId: id });
+    await store.deleteSession(`s-${id}`);
+    expect(await store.getSession(`s-${id}`)).toBeUndefined();
+  });
+
+  it('settings: the first value stored wins, putSetting replaces it', async () => {
+    const name = `probe-${randomBytes(3).toString('hex').replace(/[0-9]/g, 'x')}`;
+    expect(await store.settingOrInit(name, 'first')).toBe('first');
+    expect(await store.settingOrInit(name, 'second')).toBe('first');
+    await store.putSetting(name, 'third');
+    expect(await store.settingOrInit(name, 'fourth')).toBe('third');
+  });
+
+  it('keeps everything across a close and reopen', async () => {
+    const p = push({ ownerId: 'reopen-owner' });
+    await store.insertPush(p, audit('creation'));
+    await store.blobs.write(p.token, 'f', Readable.from([Buffer.from('kept bytes')]));
+    const before = await store.countPushes();
+    await store.close();
+    store = await backend.open();
+    expect(await store.getPush(p.token)).toEqual(p);
+    expect(await store.countPushes()).toEqual(before);
+    expect((await readAll(await store.blobs.read(p.token, 'f', 0, 10))).toString()).toBe('kept bytes');
+  });
+});
