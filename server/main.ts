@@ -3,6 +3,7 @@ import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 import { WrongMasterKeyError } from './crypto/master-key.js';
 import { DataDirLockedError } from './storage/embedded/data-dir-lock.js';
+import { SchemaTooNewError } from './storage/postgres/migrate.js';
 import { CorruptDataError } from './storage/store.js';
 
 /** `npm start`: configuration from the environment, then the server until a signal. */
@@ -30,7 +31,7 @@ async function main() {
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   } catch (e) {
-    if (e instanceof DataDirLockedError || e instanceof CorruptDataError || e instanceof WrongMasterKeyError) {
+    if (e instanceof DataDirLockedError || e instanceof CorruptDataError || e instanceof WrongMasterKeyError || e instanceof SchemaTooNewError) {
       logger.error(e.message);
       process.exit(1);
     }

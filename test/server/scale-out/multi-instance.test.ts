@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, type RequestOptions, waitFor } from '../../support/http.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
+import { spawnServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
+
+/**
+ * Three real server processes (`npm start`'s entry point) on one PostgreSQL database, as behind
+ * a load balancer: every rule that depends on shared state must hold across them. Each client
+ * address is set with X-Forwarded-For (TRUST_PROXY=true, as behind the balancer).
+ */
+
+const MASTER_KEY = randomBytes(32).toString('hex');
+const RATE_LIMIT = 40;
+let db: TestDatabase;
+let servers: SpawnedServer[] = [];
+
+const env = () => ({
+  DATABASE_URL: db.url,
+  MASTER_KEY,
+  TRUST_PROXY: 'true',
+  RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+  EXPIRY_SWEEP_SECONDS: '1',
+  FILES_REQUIRE_AUTH: 'false',
+  LOG_LEVEL: 'error',
+});
+
+/** A request from client address `ip` to instance `i` (0, 1, 2). */
+const from = (ip: string, o: RequestOptions = {}): RequestOptions => ({ ...o, headers: { ...o.headers, 'x-forwarded-for': ip } });
+let ipCounter = 0;
+const freshIp = () => `198.51.100.${++ipCounter}`;
+const at = (i: number) => servers[i % servers.length]!.url;
+
+async function sql<T extends pg.QueryResultRow = any>(text: string, values: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  try {
+    return (await c.query<T>(text, values)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // Started together on an empty database: the migration runs once, under its advisory lock.
+  servers = await Promise.all([0, 1, 2].map(() => spawnServer(env())));
+}, 90_000);
+
+afterAll(async () => {
+  for (const s of servers) s.child.kill('SIGTERM');
+  await Promise.all(servers.map((s) => s.exited));
+  await db.drop();
+});
+
+describe('three instances on one PostgreSQL database', () => {
+  it('started together, they migrated the schema exactly once', async () => {
+    expect(await sql('SELECT version, name FROM schema_version')).toEqual([{ version: 1, name: '0001_initial.sql' }]);
+    for (const s of servers) expect((await api.get(s.url, '/api/v2/version')).status).toBe(200);
+  });
+
+  it('a one-view push fetched 30 times at once across the three gives exactly one payload', async () => {
+    const created = await api.post(at(0), '/api/v2/pushes', from(freshIp(), { json: { push: { payload: 'only once', expire_after_views: 1 } } }));
+    expect(created.status).toBe(201);
+    const token = created.body.url_token;
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => api.get(at(i), `/api/v2/pushes/${token}`, from(freshIp()))));
+    expect(answers.map((a) => a.status).every((s) => s === 200)).toBe(true);
+    expect(answers.filter((a) => a.body.payload === 'only once')).toHaveLength(1);
+    expect(answers.filter((a) => a.body.expired === true && a.body.payload === null)).toHaveLength(29);
+  });
+
+  it('the passphrase guess limit holds across instances (5 per push a minute)', async () => {
+    const created = await api.post(at(1), '/api/v2/pushes', from(freshIp(), { json: { push: { payload: 'guarded', passphrase: 'right one', expire_after_views: 10 } } }));
+    const token = created.body.url_token;
+    const guesses = await Promise.all(Array.from({ length: 9 }, (_, i) => api.get(at(i), `/api/v2/pushes/${token}?passphrase=wrong${i}`, from(freshIp()))));
+    expect(guesses.filter((g) => g.status === 401)).toHaveLength(5);
+    expect(guesses.filter((g) => g.status === 429)).toHaveLength(4);
+    // Even the right passphrase waits now, on every instance.
+    for (let i = 0; i < 3; i++) {
+      const right = await api.get(at(i), `/api/v2/pushes/${token}?passphrase=${encodeURIComponent('right one')}`, from(freshIp()));
+      expect(right.status).toBe(429);
+      expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+
+  it(`the rate limit (${RATE_LIMIT} a minute per client) counts requests on every instance together`, async () => {
+    const ip = '203.0.113.77';
+    const statuses: number[] = [];
+    for (let i = 0; i < RATE_LIMIT; i++) statuses.push((await api.get(at(i), '/api/v2/version', from(ip))).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      const limited = await api.get(at(i), '/api/v2/version', from(ip));
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // Another client is not affected.
+    expect((await api.get(at(0), '/api/v2/version', from(freshIp()))).status).toBe(200);
+  });
+
+  it('a file uploaded through one instance downloads through another', async () => {
+    const content = randomBytes(700_000); // several database chunks
+    const fd = new FormData();
+    fd.append('push[payload]', 'see file');
+    fd.append('push[files][]', new Blob([content]), 'data.bin');
+    const created = await api.post(at(0), '/api/v2/pushes', from(freshIp(), { raw: fd }));
+    expect(created.status).toBe(201);
+    const shown = await api.get(at(1), `/api/v2/pushes/${created.body.url_token}`, from(freshIp()));
+    const url = new URL(shown.body.files[0].url);
+    const res = await fetch(`${at(2)}${url.pathname}${url.search}`, { headers: { 'x-forwarded-for': freshIp() } });
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(content)).toBe(true);
+  });
+
+  it('a push created on one instance is deleted on another, and is gone on the third', async () => {
+    const created = await api.post(at(2), '/api/v2/pushes', from(freshIp(), { json: { push: { payload: 'delete me', deletable_by_viewer: true, expire_after_views: 5 } } }));
+    const token = created.body.url_token;
+    expect((await api.delete(at(0), `/api/v2/pushes/${token}`, from(freshIp()))).body).toMatchObject({ expired: true, deleted: true });
+    expect((await api.get(at(1), `/api/v2/pushes/${token}`, from(freshIp()))).body).toMatchObject({ expired: true, payload: null });
+  });
+
+  it('with all three sweeping, a push due by time is expired once: one expire entry, payload erased', async () => {
+    const made = spawnTs('server/cli/users.ts', ['create', 'sweeper@example.com'], env());
+    expect(await made.exited).toBe(0);
+    const ownerToken = made.output().trim().split('\n').at(-1)!;
+    const tokens: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const c = await api.post(at(i), '/api/v2/pushes', from(freshIp(), { token: ownerToken, json: { push: { payload: `due ${i}`, expire_after_days: 1 } } }));
+      tokens.push(c.body.url_token);
+    }
+    // Time passes for these pushes: their time limit is moved into the past in the database.
+    const past = new Date(Date.now() - 1000).toISOString();
+    await sql(`UPDATE pushes SET expires_at = $2::timestamptz, record = jsonb_set(record, '{expiresAt}', to_jsonb($3::text)) WHERE token = ANY($1)`, [tokens, past, past]);
+    await waitFor(async () => (await sql('SELECT count(*)::int AS n FROM pushes WHERE token = ANY($1) AND expired_at IS NULL', [tokens]))[0].n === 0, 10_000, 'the sweepers');
+    for (const t of tokens) {
+      const logs = (await api.get(at(0), `/api/v2/pushes/${t}/audit`, from(freshIp(), { token: ownerToken }))).body.logs.map((l: any) => l.kind);
+      expect(logs).toEqual(['creation', 'expire']);
+    }
+    const rows = await sql("SELECT count(*)::int AS n FROM pushes WHERE token = ANY($1) AND record->>'payload' IS NOT NULL", [tokens]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('an instance given another MASTER_KEY refuses to start, saying so', async () => {
+    await expect(spawnServer({ ...env(), MASTER_KEY: randomBytes(32).toString('hex') })).rejects.toThrow(/MASTER_KEY does not match the key the data in the PostgreSQL database was stored under/);
+  });
+
+  it('an instance refuses a database whose schema is newer than it knows', async () => {
+    await sql("INSERT INTO schema_version (version, name) VALUES (999, '0999_from_the_future.sql')");
+    try {
+      await expect(spawnServer(env())).rejects.toThrow(/schema is at version 999, newer than this server knows \(1\)/);
+    } finally {
+      await sql('DELETE FROM schema_version WHERE version = 999');
+    }
+  });
+
+  it('without MASTER_KEY, DATABASE_URL is refused at start with a message naming the variable', async () => {
+    const { MASTER_KEY: _omit, ...rest } = env();
+    await expect(spawnServer(rest)).rejects.toThrow(/MASTER_KEY must be set with DATABASE_URL/);
+  });
+});
