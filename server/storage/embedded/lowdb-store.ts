@@ -259,6 +259,18 @@ export class LowdbStore implements Store {
     await this.journal.commit([{ c: 'sessions', k: id, v: null }]);
   }
 
+  /** Everything stored, for moving the store elsewhere (`npm run store:migrate`). */
+  exportRecords() {
+    const d = this.db;
+    return {
+      pushes: Object.values(d.pushes),
+      auditOf: (token: string) => (Object.hasOwn(d.audit, token) ? d.audit[token]! : []),
+      users: Object.values(d.users),
+      apiTokens: Object.values(d.apiTokens),
+      sessions: Object.values(d.sessions),
+    };
+  }
+
   /** Settings are small files beside the store (the key check predates the store: `key-check`). */
   private settingPath(name: string) {
     if (!/^[a-z][a-z-]*$/.test(name)) throw new Error(`bad setting name ${name}`);

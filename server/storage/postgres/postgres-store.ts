@@ -233,6 +233,52 @@ export class PostgresStore implements Store {
     await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [name, value]);
   }
 
+  /**
+   * Moving another store in (`npm run store:migrate`): each record is inserted unless it is
+   * already there, a push together with its whole audit trail in one transaction, so a copy cut
+   * short and run again neither duplicates nor half-copies anything. True when inserted.
+   */
+  importPush(push: StoredPush, trail: AuditRecord[]): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const { rowCount } = await tx.query(
+        `INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (token) DO NOTHING`,
+        pushColumns(push),
+      );
+      if (!rowCount) return false;
+      if (trail.length) await tx.query('INSERT INTO audit (token, entry) SELECT $1, e FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(e, n) ORDER BY n', [push.token, trail.map((a) => JSON.stringify(a))]);
+      return true;
+    });
+  }
+
+  async importUser(user: StoredUser): Promise<boolean> {
+    const { rowCount } = await this.db.query('INSERT INTO users (id, email, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [user.id, user.email, user]);
+    return Boolean(rowCount);
+  }
+
+  async importApiToken(token: StoredApiToken): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      'INSERT INTO api_tokens (id, user_id, hash, created_at, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+      [token.id, token.userId, token.hash, token.createdAt, token],
+    );
+    return Boolean(rowCount);
+  }
+
+  async importSession(session: StoredSession): Promise<boolean> {
+    const { rowCount } = await this.db.query('INSERT INTO sessions (id, user_id, expires_at, record) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+      session.id,
+      session.userId,
+      session.expiresAt,
+      session,
+    ]);
+    return Boolean(rowCount);
+  }
+
+  async auditCount(token: string): Promise<number> {
+    const { rows } = await this.db.query('SELECT count(*)::int AS n FROM audit WHERE token = $1', [token]);
+    return rows[0].n as number;
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

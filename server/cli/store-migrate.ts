@@ -1,0 +1,109 @@
+import { parseArgs } from 'node:util';
+import { KeyRing } from '../crypto/key-ring.js';
+import { loadMasterKey, parseKey, verifyKeyRing, WrongMasterKeyError } from '../crypto/master-key.js';
+import { createLogger } from '../logger.js';
+import { DataDirLockedError } from '../storage/embedded/data-dir-lock.js';
+import { openStore } from '../storage/open-store.js';
+import type { LowdbStore } from '../storage/embedded/lowdb-store.js';
+import { PostgresStore } from '../storage/postgres/postgres-store.js';
+import { CorruptDataError } from '../storage/store.js';
+
+/**
+ * `npm run store:migrate -- --from ./data --to "$DATABASE_URL"`: copies an embedded store
+ * (pushes with their audit trails and encrypted files, accounts, API tokens, sessions) into
+ * PostgreSQL. Nothing is decrypted: sealed values and file blobs are copied as they are, so the
+ * instances on PostgreSQL must run with the same MASTER_KEY (the key check is copied too, and a
+ * database already holding data under another key is refused). Safe to run again: what is
+ * already there is skipped. It refuses while a server holds the data directory.
+ */
+const USAGE = `Usage: npm run store:migrate -- --from <DATA_DIR> --to <postgres://user:password@host:5432/database>
+  MASTER_KEY (and MASTER_KEY_OLD) as for the server; without MASTER_KEY the key file in DATA_DIR is used.
+  Stop the server first. Safe to run again. Afterwards start every instance with DATABASE_URL and that MASTER_KEY.`;
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help || !values.from || !values.to) {
+    process.stdout.write(USAGE + '\n');
+    return values.help ? 0 : 2;
+  }
+  if (!/^postgres(ql)?:\/\//.test(values.to)) throw new UsageError('--to must be a PostgreSQL URL (postgres://…)');
+  const logger = createLogger('error');
+  const say = (line: string) => process.stdout.write(line + '\n');
+
+  const { store: opened } = await openStore({ dataDir: values.from, database: undefined, purgeCompactionSeconds: 60 }, logger);
+  const source = opened as LowdbStore;
+  let target: PostgresStore | undefined;
+  try {
+    const keys = new KeyRing(
+      loadMasterKey(values.from, process.env.MASTER_KEY || undefined, logger),
+      (process.env.MASTER_KEY_OLD ?? '').split(',').filter(Boolean).map((k, i) => parseKey(k, `MASTER_KEY_OLD[${i}]`)),
+    );
+    await verifyKeyRing(source, keys, values.from);
+    target = await PostgresStore.open({ url: values.to, poolSize: 4, logger });
+    await verifyKeyRing(target, keys, 'the target database');
+
+    const records = source.exportRecords();
+    const counts = { users: 0, apiTokens: 0, sessions: 0, pushes: 0, audit: 0, files: 0, fileBytes: 0, skipped: 0 };
+    for (const u of records.users) counts.users += Number(await target.importUser(u));
+    for (const t of records.apiTokens) counts.apiTokens += Number(await target.importApiToken(t));
+    for (const s of records.sessions) counts.sessions += Number(await target.importSession(s));
+    for (const push of records.pushes) {
+      if (await target.getPush(push.token)) {
+        counts.skipped++;
+        continue;
+      }
+      // Files first: a push row only appears with everything it refers to in place.
+      for (const f of push.files) {
+        const size = await source.blobs.size(push.token, f.id);
+        if (size === undefined) throw new Error(`push ${push.token.slice(0, 4)}…: the file ${f.id} is missing from ${values.from}/files`);
+        counts.fileBytes += await target.blobs.write(push.token, f.id, await source.blobs.read(push.token, f.id, 0, size));
+        counts.files++;
+      }
+      const trail = records.auditOf(push.token);
+      if (await target.importPush(push, trail)) {
+        counts.pushes++;
+        counts.audit += trail.length;
+      } else counts.skipped++;
+    }
+    say(
+      `Copied ${counts.pushes} pushes (${counts.audit} audit entries, ${counts.files} files, ${counts.fileBytes} bytes), ` +
+        `${counts.users} accounts, ${counts.apiTokens} API tokens, ${counts.sessions} sessions; ${counts.skipped} pushes were already there.`,
+    );
+
+    // Verify: every record of the source is in the target as it was.
+    const problems: string[] = [];
+    for (const push of records.pushes) {
+      const copied = await target.getPush(push.token);
+      if (JSON.stringify(copied) !== JSON.stringify(push)) problems.push(`push ${push.token.slice(0, 4)}… differs`);
+      else if ((await target.auditCount(push.token)) < records.auditOf(push.token).length) problems.push(`push ${push.token.slice(0, 4)}…: audit entries missing`);
+      for (const f of push.files) {
+        if ((await target.blobs.size(push.token, f.id)) !== (await source.blobs.size(push.token, f.id))) problems.push(`push ${push.token.slice(0, 4)}…: file ${f.id} differs`);
+      }
+    }
+    for (const u of records.users) if (JSON.stringify(await target.getUserByEmail(u.email)) !== JSON.stringify(u)) problems.push(`account ${u.email} differs`);
+    for (const t of records.apiTokens) if (!(await target.getApiTokenByHash(t.hash))) problems.push(`API token ${t.id} missing`);
+    if (problems.length) {
+      say(`Verification FAILED (${problems.length}):\n  ${problems.slice(0, 20).join('\n  ')}`);
+      return 1;
+    }
+    say(
+      `Verified: all ${records.pushes.length} pushes (with audit trails and files), ${records.users.length} accounts and ${records.apiTokens.length} API tokens are in the database.`,
+    );
+    say('Start every instance with DATABASE_URL and the same MASTER_KEY this data was stored under.');
+    return 0;
+  } finally {
+    await target?.close();
+    await source.close();
+  }
+}
+
+class UsageError extends Error {}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    const known = e instanceof UsageError || e instanceof DataDirLockedError || e instanceof CorruptDataError || e instanceof WrongMasterKeyError;
+    process.stderr.write(`store:migrate: ${known ? e.message : (e as Error)?.stack ?? e}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,101 @@
+import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createPush } from '../../support/http.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
+import { createUserWithToken, startServer } from '../../support/server.js';
+import { spawnTs } from '../../support/spawn-server.js';
+
+/**
+ * `npm run store:migrate`: an embedded store, filled through the real API, is copied into
+ * PostgreSQL; a server on PostgreSQL with the same key then serves everything as before.
+ */
+
+const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-migrate-'));
+let db: TestDatabase;
+const made: { owner: string; text: string; guarded: string; file: string; fileBytes: Buffer; expired: string } = {} as never;
+
+const migrate = async (to: string, env: Record<string, string> = {}) => {
+  const p = spawnTs('server/cli/store-migrate.ts', ['--from', dataDir, '--to', to], env);
+  return { code: await p.exited, out: p.output() };
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const s = await startServer({ DATA_DIR: dataDir });
+  try {
+    made.owner = (await createUserWithToken(s, 'mover@example.com')).token;
+    made.text = (await createPush(s, { payload: 'plain secret ✓', expire_after_views: 5 }, made.owner)).url_token;
+    made.guarded = (await createPush(s, { payload: 'guarded secret', passphrase: 'open sesame', expire_after_views: 5 }, made.owner)).url_token;
+    made.fileBytes = randomBytes(600_000);
+    const fd = new FormData();
+    fd.append('push[files][]', new Blob([made.fileBytes]), 'report.bin');
+    made.file = (await api.post(s, '/api/v2/pushes', { token: made.owner, raw: fd })).body.url_token;
+    made.expired = (await createPush(s, { payload: 'gone', expire_after_views: 1 }, made.owner)).url_token;
+    await api.get(s, `/api/v2/pushes/${made.expired}`);
+    await api.get(s, `/api/v2/pushes/${made.expired}`);
+  } finally {
+    await s.close();
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await db.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm run store:migrate', () => {
+  it('copies, verifies, can run again, and a PostgreSQL server with the same key serves it all', async () => {
+    const first = await migrate(db.url);
+    expect(first.out).toContain('Copied 4 pushes');
+    expect(first.out).toMatch(/1 files, \d+ bytes\), 1 accounts, 1 API tokens/);
+    expect(first.out).toContain('Verified: all 4 pushes');
+    expect(first.code).toBe(0);
+
+    const again = await migrate(db.url);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('Copied 0 pushes');
+    expect(again.out).toContain('4 pushes were already there');
+
+    const masterKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
+    const s = await startServer({ DATABASE_URL: db.url, MASTER_KEY: masterKey });
+    try {
+      expect((await api.get(s, `/api/v2/pushes/${made.text}`)).body.payload).toBe('plain secret ✓');
+      expect((await api.get(s, `/api/v2/pushes/${made.guarded}?passphrase=wrong`)).status).toBe(401);
+      expect((await api.get(s, `/api/v2/pushes/${made.guarded}?passphrase=open%20sesame`)).body.payload).toBe('guarded secret');
+      const file = (await api.get(s, `/api/v2/pushes/${made.file}`)).body.files[0];
+      expect(file.filename).toBe('report.bin');
+      expect(Buffer.from(await (await fetch(file.url)).arrayBuffer()).equals(made.fileBytes)).toBe(true);
+      expect((await api.get(s, `/api/v2/pushes/${made.expired}`)).body).toMatchObject({ expired: true, payload: null });
+      // The owner's API token still works, and the audit trails came along whole.
+      const logs = (await api.get(s, `/api/v2/pushes/${made.expired}/audit`, { token: made.owner })).body.logs.map((l: any) => l.kind);
+      expect(logs).toEqual(['creation', 'view', 'failed_view', 'failed_view']);
+      expect((await api.get(s, '/api/v2/pushes/active', { token: made.owner })).body).toHaveLength(3);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('refuses a target database that holds data under another key, and a data directory a server holds', async () => {
+    const other = await createTestDatabase();
+    try {
+      const s = await startServer({ DATABASE_URL: other.url, MASTER_KEY: randomBytes(32).toString('hex') });
+      await s.close();
+      const refused = await migrate(other.url);
+      expect(refused.code).toBe(1);
+      expect(refused.out).toMatch(/MASTER_KEY does not match the key the data in the target database was stored under/);
+    } finally {
+      await other.drop();
+    }
+    const running = await startServer({ DATA_DIR: dataDir });
+    try {
+      const locked = await migrate(db.url);
+      expect(locked.code).toBe(1);
+      expect(locked.out).toMatch(/in use|another|running/i);
+    } finally {
+      await running.close();
+    }
+  });
+});
