@@ -102,7 +102,7 @@ describe('three instances on one PostgreSQL database', () => {
     const content = randomBytes(700_000); // several database chunks
     const fd = new FormData();
     fd.append('push[payload]', 'see file');
-    fd.append('push[files][]', new Blob([content]), 'data.bin');
+    fd.append('push[files][]', new Blob([new Uint8Array(content)]), 'data.bin');
     const created = await api.post(at(0), '/api/v2/pushes', from(freshIp(), { raw: fd }));
     expect(created.status).toBe(201);
     const shown = await api.get(at(1), `/api/v2/pushes/${created.body.url_token}`, from(freshIp()));

@@ -31,7 +31,7 @@ beforeAll(async () => {
     made.guarded = (await createPush(s, { payload: 'guarded secret', passphrase: 'open sesame', expire_after_views: 5 }, made.owner)).url_token;
     made.fileBytes = randomBytes(600_000);
     const fd = new FormData();
-    fd.append('push[files][]', new Blob([made.fileBytes]), 'report.bin');
+    fd.append('push[files][]', new Blob([new Uint8Array(made.fileBytes)]), 'report.bin');
     made.file = (await api.post(s, '/api/v2/pushes', { token: made.owner, raw: fd })).body.url_token;
     made.expired = (await createPush(s, { payload: 'gone', expire_after_views: 1 }, made.owner)).url_token;
     await api.get(s, `/api/v2/pushes/${made.expired}`);
