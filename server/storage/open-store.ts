@@ -18,7 +18,10 @@ export async function openStore(config: Pick<Config, 'database' | 'dataDir' | 'p
   const lock = lockDataDir(config.dataDir);
   if (lock.tookOverStale) logger.info(`Took over a stale lock in ${config.dataDir} (the previous process did not shut down cleanly).`);
   try {
-    const store = await LowdbStore.open(config.dataDir, { requestedCompactionIntervalMs: config.purgeCompactionSeconds * 1000 });
+    const store = await LowdbStore.open(config.dataDir, {
+      requestedCompactionIntervalMs: config.purgeCompactionSeconds * 1000,
+      onCompactionError: (e) => logger.error(`Compacting the store in ${config.dataDir} failed (retried in 30 s; erased secrets stay in the journal until it succeeds)`, e),
+    });
     const close = store.close.bind(store);
     store.close = async () => {
       try {

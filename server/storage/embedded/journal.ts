@@ -1,6 +1,7 @@
-import { chmod, open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { chmod, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { rename, rm } from 'node:fs/promises';
 import { Low } from 'lowdb';
+import { readLines } from './line-reader.js';
 import { SnapshotFile } from './snapshot-file.js';
 import { CorruptDataError, StorageUnavailableError } from '../store.js';
 
@@ -48,6 +49,11 @@ export interface JournalOptions {
   requestedCompactionIntervalMs?: number;
   /** Validates the snapshot after it is read; throws to refuse it. */
   validate?: (data: Data) => void;
+  /**
+   * Told when a compaction fails (it is retried later; the journals stay valid meanwhile). Erased
+   * secrets stay on disk until one succeeds, so this must not go unnoticed.
+   */
+  onCompactionError?: (error: unknown) => void;
 }
 
 interface Pending {
@@ -132,36 +138,34 @@ export class Journal {
   }
 
   private async replay(path: string) {
-    let text: string;
+    const lines = readLines(path);
+    let i = 0;
     try {
-      text = await readFile(path, 'utf8');
+      for (;;) {
+        const next = await lines.next();
+        if (next.done) {
+          // A torn final line: written by a crash mid-append, never acknowledged. Drop it.
+          if (next.value.tornAt !== undefined) await truncate(path, next.value.tornAt);
+          return;
+        }
+        i++;
+        let entry: JournalLine;
+        try {
+          entry = JSON.parse(next.value.line);
+        } catch {
+          throw new CorruptDataError(`${path} line ${i} is not valid JSON. The file was left untouched; repair or remove that line.`);
+        }
+        if (!entry || typeof entry.c !== 'string' || typeof entry.k !== 'string' || !Number.isSafeInteger(entry.n)) {
+          throw new CorruptDataError(`${path} line ${i} is not a journal entry. The file was left untouched.`);
+        }
+        if (entry.n <= this.seq) continue; // already in the snapshot
+        this.apply(entry);
+        this.seq = entry.n;
+      }
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw e;
     }
-    const lastNewline = text.lastIndexOf('\n');
-    if (lastNewline !== text.length - 1) {
-      // A torn final line: written by a crash mid-append, never acknowledged. Drop it.
-      const fh = await open(path, 'r+');
-      await fh.truncate(Buffer.byteLength(text.slice(0, lastNewline + 1)));
-      await fh.close();
-    }
-    const lines = text.slice(0, lastNewline + 1).split('\n');
-    lines.pop();
-    lines.forEach((line, i) => {
-      let entry: JournalLine;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        throw new CorruptDataError(`${path} line ${i + 1} is not valid JSON. The file was left untouched; repair or remove that line.`);
-      }
-      if (!entry || typeof entry.c !== 'string' || typeof entry.k !== 'string' || !Number.isSafeInteger(entry.n)) {
-        throw new CorruptDataError(`${path} line ${i + 1} is not a journal entry. The file was left untouched.`);
-      }
-      if (entry.n <= this.seq) return; // already in the snapshot
-      this.apply(entry);
-      this.seq = entry.n;
-    });
   }
 
   private apply(change: Change) {
@@ -255,8 +259,9 @@ export class Journal {
         }
       }
       view = this.copyOnWriteView();
-    } catch {
+    } catch (e) {
       this.compactionFailedAt = Date.now();
+      this.options.onCompactionError?.(e);
       return;
     }
     this.compacting = (async () => {
@@ -266,9 +271,10 @@ export class Journal {
       this.lastCompactionAt = Date.now();
       this.currentJournalStale = leftover;
     })()
-      .catch(() => {
-        // Compaction only saves space and time; the journals stay valid when it fails.
+      .catch((e) => {
+        // The journals stay valid when it fails; it is retried after COMPACTION_RETRY_MS.
         this.compactionFailedAt = Date.now();
+        this.options.onCompactionError?.(e);
       })
       .finally(() => {
         this.compacting = null;

@@ -66,7 +66,10 @@ export class LowdbStore implements Store {
     for (const t of Object.values(d.apiTokens)) this.tokenHashIndex.set(t.hash, t.id);
   }
 
-  static async open(dataDir: string, options: { compactAfterBytes?: number; requestedCompactionIntervalMs?: number } = {}): Promise<LowdbStore> {
+  static async open(
+    dataDir: string,
+    options: { compactAfterBytes?: number; requestedCompactionIntervalMs?: number; onCompactionError?: (error: unknown) => void } = {},
+  ): Promise<LowdbStore> {
     const journal = await Journal.open(dataDir, empty(), {
       ...options,
       validate: (data) => {

@@ -1,29 +1,70 @@
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { readLines } from './line-reader.js';
 
 type Data = Record<string, Record<string, unknown>>;
 
+/** First line of a snapshot in the current format; older snapshots are one JSON object. */
+const HEADER = '{"format":"secret-push-snapshot","version":2}';
+/** Text handed to one write() (entries can be large: a push may carry megabytes). */
+const WRITE_BYTES = 1024 * 1024;
+/** Entries serialised between two yields to the event loop. */
 const ENTRIES_PER_SLICE = 250;
 
+export class SnapshotFormatError extends Error {}
+
 /**
- * lowdb adapter for the snapshot file: JSON like lowdb's own JSONFile, but written in slices
- * that yield to the event loop between them (a snapshot of 100,000 pushes would otherwise
- * block every request for the whole JSON.stringify), then fsynced and renamed into place so a
- * crash never leaves a half file.
+ * lowdb adapter for the snapshot file. One line per entry, `[collection, key, value]`, after a
+ * header line: written in pieces that yield to the event loop (a snapshot of 100,000 pushes
+ * would otherwise block every request for the whole serialisation), then fsynced and renamed
+ * into place so a crash never leaves a half file; read line by line, so no string ever holds
+ * the whole store (V8 strings stop at ~512 MiB). A snapshot in the first format (one JSON
+ * object, written by earlier versions) is still read, and is rewritten in this format by the
+ * next compaction.
  */
 export class SnapshotFile implements Adapter<Data> {
   constructor(private readonly path: string) {}
 
   async read(): Promise<Data | null> {
-    let text: string;
+    let lines: AsyncGenerator<{ line: string; end: number }, { tornAt: number | undefined }>;
     try {
-      text = await readFile(this.path, 'utf8');
+      lines = readLines(this.path);
+      const first = await lines.next();
+      // One line without a newline (or none at all) is no snapshot of ours in this format.
+      if (first.done) return this.readFirstFormat();
+      if (first.value.line !== HEADER) {
+        await lines.return({ tornAt: undefined });
+        return this.readFirstFormat();
+      }
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
-    return JSON.parse(text) as Data;
+    const data: Data = {};
+    let n = 1;
+    for (;;) {
+      const next = await lines.next();
+      if (next.done) {
+        if (next.value.tornAt !== undefined) throw new SnapshotFormatError(`the file ends in the middle of line ${n + 1}`);
+        return data;
+      }
+      n++;
+      let entry: unknown;
+      try {
+        entry = JSON.parse(next.value.line);
+      } catch {
+        throw new SnapshotFormatError(`line ${n} is not valid JSON`);
+      }
+      if (!Array.isArray(entry) || entry.length !== 3 || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') {
+        throw new SnapshotFormatError(`line ${n} is not a [collection, key, value] entry`);
+      }
+      (data[entry[0]] ??= {})[entry[1]] = entry[2];
+    }
+  }
+
+  private async readFirstFormat(): Promise<Data> {
+    return JSON.parse(await readFile(this.path, 'utf8')) as Data;
   }
 
   async write(data: Data): Promise<void> {
@@ -43,23 +84,21 @@ export class SnapshotFile implements Adapter<Data> {
       position += buf.length;
     };
     try {
-      let pending = '{';
-      let firstCollection = true;
+      let pending = HEADER + '\n';
+      let count = 0;
       for (const [name, collection] of Object.entries(data)) {
-        pending += `${firstCollection ? '' : ','}${JSON.stringify(name)}:{`;
-        firstCollection = false;
-        let count = 0;
         for (const key in collection) {
-          pending += `${count === 0 ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(collection[key])}`;
-          if (++count % ENTRIES_PER_SLICE === 0) {
+          pending += JSON.stringify([name, key, collection[key]]) + '\n';
+          // Flushed by size as well as by count: a few large entries must not add up to one
+          // string past V8's limit.
+          if (pending.length >= WRITE_BYTES) {
             await writeAll(pending);
             pending = '';
-            await new Promise((resolve) => setImmediate(resolve));
           }
+          if (++count % ENTRIES_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
         }
-        pending += '}';
       }
-      await writeAll(pending + '}');
+      await writeAll(pending);
       await fh.datasync();
     } catch (e) {
       await fh.close().catch(() => {});

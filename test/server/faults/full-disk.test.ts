@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, filesUnder, type ApiResponse } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
+import { readSnapshot } from '../../support/snapshot.js';
 
 /**
  * Fault: a real full disk. The data dir is a 2 MiB tmpfs (the tests run as root here); where
@@ -114,7 +115,7 @@ function injectEnospc(s: TestServer): () => void {
   };
 }
 
-function checkJournalFiles(dir: string) {
+async function checkJournalFiles(dir: string) {
   for (const name of ['journal.jsonl', 'journal.rotated.jsonl']) {
     const path = join(dir, name);
     if (!existsSync(path)) continue;
@@ -127,7 +128,7 @@ function checkJournalFiles(dir: string) {
       .slice(0, -1)
       .forEach((line, i) => expect(() => JSON.parse(line), `${name} line ${i + 1}`).not.toThrow());
   }
-  if (existsSync(join(dir, 'db.json'))) expect(() => JSON.parse(readFileSync(join(dir, 'db.json'), 'utf8')), 'db.json is valid JSON').not.toThrow();
+  if (existsSync(join(dir, 'db.json'))) await expect(readSnapshot(join(dir, 'db.json')), 'db.json is a whole snapshot').resolves.toBeDefined();
 }
 
 function expect503(res: ApiResponse, what: string) {
@@ -173,7 +174,7 @@ describe(`fault: a full disk (${mode})`, () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(existsSync(join(dataDir, 'db.json'))).toBe(true);
     const snapshotBefore = readFileSync(join(dataDir, 'db.json'), 'utf8');
-    expect(JSON.parse(snapshotBefore).pushes[early[0]!].views).toBe(1);
+    expect((await readSnapshot(join(dataDir, 'db.json'))).pushes![early[0]!].views).toBe(1);
 
     // Fill: 100 kB pushes until the disk refuses one (bounded), then a filler file for the rest.
     let restoreWrites = () => {};
@@ -196,7 +197,7 @@ describe(`fault: a full disk (${mode})`, () => {
       restoreWrites = injectEnospc(server);
     }
     figures.bigPushesAcked = bigAcked;
-    checkJournalFiles(dataDir);
+    await checkJournalFiles(dataDir);
 
     // The disk is full: creates, views and an upload are refused with 503, nothing changes.
     let refused = fillRefused;
@@ -216,7 +217,7 @@ describe(`fault: a full disk (${mode})`, () => {
     refused++;
     const leftFiles = existsSync(join(dataDir, 'files')) ? filesUnder(join(dataDir, 'files')) : [];
     expect(leftFiles, 'files left by a refused upload').toEqual([]);
-    checkJournalFiles(dataDir);
+    await checkJournalFiles(dataDir);
     expect(readFileSync(join(dataDir, 'db.json'), 'utf8')).toBe(snapshotBefore);
     // The server still answers what needs no write.
     expect((await api.get(url, '/api/v2/version')).status).toBe(200);
@@ -231,10 +232,10 @@ describe(`fault: a full disk (${mode})`, () => {
       acked.delete(victim);
       await new Promise((r) => setTimeout(r, 500));
       rotatedAfterFailedCompaction = existsSync(join(dataDir, 'journal.rotated.jsonl'));
-      checkJournalFiles(dataDir);
+      await checkJournalFiles(dataDir);
       expect(rotatedAfterFailedCompaction, 'the rotated journal is kept after a failed compaction').toBe(true);
       expect(existsSync(join(dataDir, '.db.json.tmp')), 'no half snapshot left').toBe(false);
-      checkJournalFiles(dataDir);
+      await checkJournalFiles(dataDir);
       // db.json may only have been replaced by a complete snapshot; here it could not be written.
       expect(readFileSync(join(dataDir, 'db.json'), 'utf8')).toBe(snapshotBefore);
       // Fill again what the DELETE left.
@@ -264,7 +265,7 @@ describe(`fault: a full disk (${mode})`, () => {
     const uploaded = await api.post(url, '/api/v2/pushes', { raw: withFile, token, timeoutMs: 15_000 });
     expect(uploaded.status, uploaded.text).toBe(201);
     acked.set(uploaded.body.url_token, { payload: 'see the file', views: 5, seen: 0 });
-    checkJournalFiles(dataDir);
+    await checkJournalFiles(dataDir);
 
     /** Every acknowledged push is there with its payload and its views (owner reads count none). */
     const verify = async (base: string) => {
@@ -292,7 +293,7 @@ describe(`fault: a full disk (${mode})`, () => {
     await server.close();
     server = undefined;
     expect(existsSync(join(dataDir, 'journal.rotated.jsonl'))).toBe(false);
-    checkJournalFiles(dataDir);
+    await checkJournalFiles(dataDir);
     server = await startServer({ DATA_DIR: dataDir, MASTER_KEY, LOG_LEVEL: 'silent' });
     await verify(server.url);
     figures.acknowledgedPushes = acked.size;

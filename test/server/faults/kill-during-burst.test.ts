@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api } from '../../support/http.js';
 import { spawnServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
+import { readSnapshot } from '../../support/snapshot.js';
 
 /**
  * Fault: SIGKILL in the middle of a burst of concurrent creates and retrievals (a real child
@@ -61,7 +62,7 @@ interface Tally {
 const DATA_FILES = ['db.json', '.db.json.tmp', 'journal.jsonl', 'journal.rotated.jsonl'];
 
 /** Parses the data files as left on disk; returns every sealed payload seen per push token. */
-function inspectDataFiles(dataDir: string, allowTornJournalEnd: boolean): { sealed: Map<string, Set<string>>; torn: boolean } {
+async function inspectDataFiles(dataDir: string, allowTornJournalEnd: boolean): Promise<{ sealed: Map<string, Set<string>>; torn: boolean }> {
   const sealed = new Map<string, Set<string>>();
   const note = (token: string, push: { payload?: unknown } | null) => {
     if (push && typeof push.payload === 'string') {
@@ -72,7 +73,7 @@ function inspectDataFiles(dataDir: string, allowTornJournalEnd: boolean): { seal
   let torn = false;
   const dbPath = join(dataDir, 'db.json');
   if (existsSync(dbPath)) {
-    const db = JSON.parse(readFileSync(dbPath, 'utf8')); // throws (fails the test) unless valid JSON
+    const db = await readSnapshot(dbPath); // throws (fails the test) unless a whole, valid snapshot
     for (const [token, push] of Object.entries(db.pushes ?? {})) note(token, push as { payload?: unknown });
   }
   for (const name of ['journal.rotated.jsonl', 'journal.jsonl']) {
@@ -179,7 +180,7 @@ async function runOnce(seed: number) {
   await Promise.all([killer, ...Array.from({ length: CLIENTS }, (_, i) => client(i))]);
   expect(await first.exited).toBe('SIGKILL');
 
-  const afterKill = inspectDataFiles(dataDir, true);
+  const afterKill = await inspectDataFiles(dataDir, true);
   const rotatedAtKill = existsSync(join(dataDir, 'journal.rotated.jsonl'));
 
   // The restart (the killed process's lock is stale).
@@ -224,7 +225,7 @@ async function runOnce(seed: number) {
   expect(await second.exited).toBe(0);
 
   // After the restarted server's close (a compaction), no expired push's sealed payload is left.
-  const afterClose = inspectDataFiles(dataDir, false);
+  const afterClose = await inspectDataFiles(dataDir, false);
   const everything = readdirSync(dataDir)
     .filter((n) => DATA_FILES.includes(n))
     .map((n) => readFileSync(join(dataDir, n), 'utf8'))

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnServer, spawnTs } from '../../support/spawn-server.js';
+import { readSnapshot, writeSnapshot } from '../../support/snapshot.js';
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -106,10 +107,10 @@ describe('durability of the embedded store (real processes)', () => {
     first.child.kill('SIGTERM');
     await first.exited;
     // A clean stop leaves everything in db.json; an admin then edits a field into nonsense.
-    const data = JSON.parse(readFileSync(join(dataDir, 'db.json'), 'utf8'));
-    data.pushes[token].views = 'many';
-    const edited = JSON.stringify(data);
-    writeFileSync(join(dataDir, 'db.json'), edited);
+    const data = await readSnapshot(join(dataDir, 'db.json'));
+    data.pushes![token].views = 'many';
+    await writeSnapshot(join(dataDir, 'db.json'), data);
+    const edited = readFileSync(join(dataDir, 'db.json'), 'utf8');
     const proc = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0' });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(new RegExp(`does not hold valid Secret Push data: pushes\\.${token}\\.views`));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../../../server/storage/embedded/journal.js';
 import { CorruptDataError, StorageUnavailableError } from '../../../../server/storage/store.js';
+import { readSnapshot } from '../../../support/snapshot.js';
 
 const empty = () => ({ items: {}, lists: {} });
 const dirs: string[] = [];
@@ -61,7 +62,7 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     for (let i = 0; i < 5; i++) await j.commit([{ c: 'lists', k: 'log', a: i, max: 100 }]);
     j.requestCompaction();
     await j.close();
-    const snapshot = JSON.parse(readFileSync(join(dir, 'db.json'), 'utf8'));
+    const snapshot = await readSnapshot(join(dir, 'db.json'));
     expect(snapshot.lists.log).toEqual([0, 1, 2, 3, 4]);
     // Simulate a crash after the snapshot was written but before the journal was emptied:
     // lines the snapshot already holds must be skipped on replay.
