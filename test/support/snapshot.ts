@@ -6,8 +6,3 @@ export async function readSnapshot(path: string): Promise<Record<string, Record<
   if (!data) throw new Error(`no snapshot at ${path}`);
   return data;
 }
-
-/** Writes `data` as the snapshot (tests that edit a data file by hand, as an admin would). */
-export function writeSnapshot(path: string, data: Record<string, Record<string, unknown>>): Promise<void> {
-  return new SnapshotFile(path).write(data);
-}

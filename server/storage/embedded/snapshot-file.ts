@@ -1,7 +1,8 @@
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
-import { readLines } from './line-reader.js';
+import { readLineBlocks } from './line-reader.js';
 
 type Data = Record<string, Record<string, unknown>>;
 
@@ -24,43 +25,80 @@ export class SnapshotFormatError extends Error {}
  * next compaction.
  */
 export class SnapshotFile implements Adapter<Data> {
+  /**
+   * Whether the last read() found the snapshot exactly as this server wrote it: its SHA-256
+   * matches the one recorded beside it (`db.json.sha256`) when it was written.
+   */
+  verified = false;
+
   constructor(private readonly path: string) {}
 
+  private get checksumPath() {
+    return `${this.path}.sha256`;
+  }
+
   async read(): Promise<Data | null> {
-    let lines: AsyncGenerator<{ line: string; end: number }, { tornAt: number | undefined }>;
+    this.verified = false;
+    const hash = createHash('sha256');
+    let blocks: AsyncGenerator<{ text: string; end: number }, { tornAt: number | undefined }>;
+    let first: IteratorResult<{ text: string; end: number }, { tornAt: number | undefined }>;
     try {
-      lines = readLines(this.path);
-      const first = await lines.next();
-      // One line without a newline (or none at all) is no snapshot of ours in this format.
-      if (first.done) return this.readFirstFormat();
-      if (first.value.line !== HEADER) {
-        await lines.return({ tornAt: undefined });
-        return this.readFirstFormat();
-      }
+      blocks = readLineBlocks(this.path, (bytes) => hash.update(bytes));
+      first = await blocks.next();
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
+    // One line without a newline (or none at all) is no snapshot of ours in this format.
+    if (first.done || !(first.value.text === HEADER || first.value.text.startsWith(HEADER + '\n'))) {
+      await blocks.return({ tornAt: undefined });
+      return this.readFirstFormat();
+    }
     const data: Data = {};
-    let n = 1;
-    for (;;) {
-      const next = await lines.next();
+    let lineNo = 1;
+    for (let block: string | null = first.value.text.slice(HEADER.length + 1); block !== null; ) {
+      lineNo += this.parseBlock(block, lineNo, data);
+      const next = await blocks.next();
       if (next.done) {
-        if (next.value.tornAt !== undefined) throw new SnapshotFormatError(`the file ends in the middle of line ${n + 1}`);
-        return data;
-      }
-      n++;
-      let entry: unknown;
-      try {
-        entry = JSON.parse(next.value.line);
-      } catch {
-        throw new SnapshotFormatError(`line ${n} is not valid JSON`);
-      }
+        if (next.value.tornAt !== undefined) throw new SnapshotFormatError(`the file ends in the middle of line ${lineNo + 1}`);
+        block = null;
+      } else block = next.value.text;
+    }
+    const recorded = await readFile(this.checksumPath, 'utf8').catch(() => '');
+    this.verified = recorded.trim() === hash.digest('hex');
+    return data;
+  }
+
+  /**
+   * The entries of a block of lines, parsed with one JSON.parse (a line of JSON never holds a raw
+   * newline, so the lines become one array); returns how many lines it held.
+   */
+  private parseBlock(text: string, firstLineNo: number, data: Data): number {
+    if (text === '') return 0;
+    let entries: unknown[];
+    try {
+      entries = JSON.parse(`[${text.replaceAll('\n', ',')}]`);
+    } catch {
+      // Find the line, for a message an administrator can act on.
+      const lines = text.split('\n');
+      const bad = lines.findIndex((l) => {
+        try {
+          JSON.parse(l);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      throw new SnapshotFormatError(`line ${firstLineNo + Math.max(bad, 0) + 1} is not valid JSON`);
+    }
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
       if (!Array.isArray(entry) || entry.length !== 3 || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') {
-        throw new SnapshotFormatError(`line ${n} is not a [collection, key, value] entry`);
+        throw new SnapshotFormatError(`line ${firstLineNo + i + 1} is not a [collection, key, value] entry`);
       }
       (data[entry[0]] ??= {})[entry[1]] = entry[2];
     }
+    return entries.length;
   }
 
   private async readFirstFormat(): Promise<Data> {
@@ -68,14 +106,17 @@ export class SnapshotFile implements Adapter<Data> {
   }
 
   async write(data: Data): Promise<void> {
-    const temp = join(dirname(this.path), `.${basename(this.path)}.tmp`);
+    const dir = dirname(this.path);
+    const temp = join(dir, `.${basename(this.path)}.tmp`);
     const fh = await open(temp, 'w', 0o600);
+    const hash = createHash('sha256');
     let position = 0;
     // write() may store only part of what it is given (a disk filling up answers with a short
     // count, not an error): write the rest until done, so the disk's refusal throws instead of
     // a cut-off snapshot being renamed into place.
     const writeAll = async (text: string) => {
       const buf = Buffer.from(text);
+      hash.update(buf);
       for (let done = 0; done < buf.length; ) {
         const { bytesWritten } = await fh.write(buf, done, buf.length - done, position + done);
         if (bytesWritten <= 0) throw Object.assign(new Error('the disk accepted no bytes'), { code: 'ENOSPC' });
@@ -83,6 +124,7 @@ export class SnapshotFile implements Adapter<Data> {
       }
       position += buf.length;
     };
+    const checksumTemp = join(dir, `.${basename(this.checksumPath)}.tmp`);
     try {
       let pending = HEADER + '\n';
       let count = 0;
@@ -100,12 +142,17 @@ export class SnapshotFile implements Adapter<Data> {
       }
       await writeAll(pending);
       await fh.datasync();
+      await writeFile(checksumTemp, hash.digest('hex') + '\n', { mode: 0o600 });
     } catch (e) {
       await fh.close().catch(() => {});
       await rm(temp, { force: true });
+      await rm(checksumTemp, { force: true });
       throw e;
     }
     await fh.close();
+    // A crash between the two renames leaves a checksum that does not match: the next start
+    // then checks every record instead of trusting the file, which is slower but as safe.
     await rename(temp, this.path);
+    await rename(checksumTemp, this.checksumPath);
   }
 }

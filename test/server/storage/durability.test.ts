@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnServer, spawnTs } from '../../support/spawn-server.js';
-import { readSnapshot, writeSnapshot } from '../../support/snapshot.js';
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -107,10 +106,11 @@ describe('durability of the embedded store (real processes)', () => {
     first.child.kill('SIGTERM');
     await first.exited;
     // A clean stop leaves everything in db.json; an admin then edits a field into nonsense.
-    const data = await readSnapshot(join(dataDir, 'db.json'));
-    data.pushes![token].views = 'many';
-    await writeSnapshot(join(dataDir, 'db.json'), data);
-    const edited = readFileSync(join(dataDir, 'db.json'), 'utf8');
+    // (In a text editor: the push's line, its views field.)
+    const original = readFileSync(join(dataDir, 'db.json'), 'utf8');
+    const edited = original.split('\n').map((l) => (l.startsWith(`["pushes","${token}",`) ? l.replace('"views":0', '"views":"many"') : l)).join('\n');
+    expect(edited).not.toBe(original);
+    writeFileSync(join(dataDir, 'db.json'), edited);
     const proc = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0' });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(new RegExp(`does not hold valid Secret Push data: pushes\\.${token}\\.views`));
