@@ -126,3 +126,29 @@ describe('expiry by days', () => {
     expect(del.body).toMatchObject({ expired: true, deleted: true, days_remaining: 0 });
   });
 });
+
+describe('retention (PURGE_EXPIRED_AFTER_DAYS)', () => {
+  it('deletes an expired push, its audit trail and its files that many days after expiry; keeps younger ones', async () => {
+    const s = await startServer({ EXPIRY_SWEEP_SECONDS: '1', PURGE_EXPIRED_AFTER_DAYS: '3' });
+    try {
+      const { token } = await createUserWithToken(s, 'retention@example.com');
+      const fd = new FormData();
+      fd.append('push[files][]', new Blob(['retained file']), 'r.txt');
+      fd.append('push[expire_after_views]', '1');
+      const old = (await api.post(s, '/api/v2/pushes', { token, raw: fd })).body.url_token as string;
+      await api.delete(s, `/api/v2/pushes/${old}`, { token }); // expired now
+      advance(2 * DAY);
+      const younger = (await createPush(s, { payload: 'younger', expire_after_views: 1 }, token)).url_token as string;
+      await api.delete(s, `/api/v2/pushes/${younger}`, { token });
+      advance(DAY + MINUTE); // `old` expired 3 days and a minute ago, `younger` a day ago
+      await waitFor(async () => (await api.get(s, `/api/v2/pushes/${old}`)).status === 404, 5000, 'retention to delete the old push');
+      expect((await api.get(s, `/api/v2/pushes/${old}/audit`, { token })).status).toBe(404);
+      expect((await api.get(s, '/api/v2/pushes/expired', { token })).body.map((r: any) => r.url_token)).toEqual([younger]);
+      expect(await storedBlobs(s, old)).toEqual([]);
+      expect(await storedContaining(s, old)).toEqual([]); // not even the token is left
+      expect((await api.get(s, `/api/v2/pushes/${younger}`)).body).toMatchObject({ expired: true });
+    } finally {
+      await s.stop();
+    }
+  });
+});
