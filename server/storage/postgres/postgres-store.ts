@@ -75,14 +75,15 @@ export class PostgresStore implements Store {
   }
 
   async insertPush(push: StoredPush, creation: AuditRecord): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        pushColumns(push),
-      );
-      await tx.query('INSERT INTO audit (token, entry) VALUES ($1, $2)', [push.token, creation]);
-    });
+    // One statement (atomic by itself): the push and its creation entry, in one round trip.
+    await this.db.query(
+      `WITH p AS (
+         INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING token
+       )
+       INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
+      [...pushColumns(push), creation],
+    );
   }
 
   async getPush(token: string): Promise<StoredPush | undefined> {
@@ -100,14 +101,24 @@ export class PostgresStore implements Store {
 
   private async applyChange<T>(tx: Queryable, current: StoredPush, change: (push: StoredPush) => PushChange<T>): Promise<T> {
     const { next, audit, result } = change(current);
-    if (next) {
+    if (next && audit) {
+      await tx.query(
+        `WITH p AS (
+           UPDATE pushes SET owner_id = $2, created_at = $3, expires_at = $4, expired_at = $5, files_purge_at = $6, record = $7
+           WHERE token = $1 RETURNING token
+         )
+         INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
+        [...pushColumns(next), audit],
+      );
+    } else if (next) {
       await tx.query(
         `UPDATE pushes SET owner_id = $2, created_at = $3, expires_at = $4, expired_at = $5, files_purge_at = $6, record = $7
          WHERE token = $1`,
         pushColumns(next),
       );
+    } else if (audit) {
+      await tx.query('INSERT INTO audit (token, entry) VALUES ($1, $2)', [current.token, audit]);
     }
-    if (audit) await tx.query('INSERT INTO audit (token, entry) VALUES ($1, $2)', [current.token, audit]);
     return result;
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { StorageUnavailableError } from '../store.js';
 
@@ -28,12 +29,28 @@ function translate(e: unknown): unknown {
   return new StorageUnavailableError(`the database is unreachable (${(e as { code?: string }).code ?? (e as Error).message})`, { cause: e });
 }
 
+const statementNames = new Map<string, string>();
+
+/**
+ * Every statement with parameters runs as a named prepared statement: each connection parses and
+ * plans it once, then only binds values (the store's statements are a small fixed set).
+ */
+function prepared(text: string, values: unknown[] | undefined): pg.QueryConfig | string {
+  if (!values?.length) return text;
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `sp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
 /** The pool, with connection failures turned into StorageUnavailableError (503 + Retry-After). */
 export function unavailableAware(pool: pg.Pool): Queryable {
   return {
     async query(text, values) {
       try {
-        return await pool.query(text, values);
+        return await pool.query(prepared(text, values));
       } catch (e) {
         throw translate(e);
       }
@@ -49,7 +66,7 @@ export function unavailableAware(pool: pg.Pool): Queryable {
       const tx: Queryable = {
         async query(text, values) {
           try {
-            return await client.query(text, values);
+            return await client.query(prepared(text, values));
           } catch (e) {
             if (isUnavailable(e)) broken = e;
             throw translate(e);
