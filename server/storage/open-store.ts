@@ -1,6 +1,5 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { lockDataDir } from './embedded/data-dir-lock.js';
 import { LowdbStore } from './embedded/lowdb-store.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import type { Store } from './store.js';
@@ -15,24 +14,10 @@ export async function openStore(config: Pick<Config, 'database' | 'dataDir' | 'p
     const store = await PostgresStore.open({ url: config.database.url, poolSize: config.database.poolSize, logger });
     return { store, where: 'the PostgreSQL database' };
   }
-  const lock = lockDataDir(config.dataDir);
-  if (lock.tookOverStale) logger.info(`Took over a stale lock in ${config.dataDir} (the previous process did not shut down cleanly).`);
-  try {
-    const store = await LowdbStore.open(config.dataDir, {
-      requestedCompactionIntervalMs: config.purgeCompactionSeconds * 1000,
-      onCompactionError: (e) => logger.error(`Compacting the store in ${config.dataDir} failed (retried in 30 s; erased secrets stay in the journal until it succeeds)`, e),
-    });
-    const close = store.close.bind(store);
-    store.close = async () => {
-      try {
-        await close();
-      } finally {
-        lock.release();
-      }
-    };
-    return { store, where: config.dataDir };
-  } catch (e) {
-    lock.release();
-    throw e;
-  }
+  const store = await LowdbStore.open(config.dataDir, {
+    requestedCompactionIntervalMs: config.purgeCompactionSeconds * 1000,
+    onCompactionError: (e) => logger.error(`Compacting the store in ${config.dataDir} failed (retried in 30 s; erased secrets stay in the journal until it succeeds)`, e),
+    onStaleLockTakenOver: () => logger.info(`Took over a stale lock in ${config.dataDir} (the previous process did not shut down cleanly).`),
+  });
+  return { store, where: config.dataDir };
 }

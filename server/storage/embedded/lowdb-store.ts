@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DiskBlobStore } from './disk-blob-store.js';
-import { Journal, type Change, type Data } from './journal.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { Journal, type Change, type Data, type JournalOptions } from './journal.js';
 import { MemoryLimitCounters } from './memory-limit-counters.js';
 import {
   auditRecordSchema,
@@ -32,6 +33,11 @@ type DbData = z.infer<typeof dataSchema>;
 
 const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {} });
 
+export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
+  /** Told when the directory's lock was left by a process that is gone (it did not stop cleanly). */
+  onStaleLockTakenOver?: () => void;
+}
+
 const NOT_DUE = Symbol('not due');
 
 function isDue(due: DueWork, p: StoredPush, nowIso: string): boolean {
@@ -59,6 +65,7 @@ export class LowdbStore implements Store {
   private constructor(
     private readonly journal: Journal,
     private readonly dataDir: string,
+    private readonly lock: DataDirLock,
   ) {
     this.blobs = new DiskBlobStore(dataDir);
     const d = this.db;
@@ -76,21 +83,29 @@ export class LowdbStore implements Store {
     for (const t of Object.values(d.apiTokens)) this.tokenHashIndex.set(t.hash, t.id);
   }
 
-  static async open(
-    dataDir: string,
-    options: { compactAfterBytes?: number; requestedCompactionIntervalMs?: number; onCompactionError?: (error: unknown) => void } = {},
-  ): Promise<LowdbStore> {
-    const journal = await Journal.open(dataDir, empty(), {
-      ...options,
-      validate: (data) => {
-        const result = dataSchema.safeParse(data);
-        if (!result.success) {
-          const issue = result.error.issues[0]!;
-          throw new Error(`${issue.path.join('.')}: ${issue.message}`);
-        }
-      },
-    });
-    return new LowdbStore(journal, dataDir);
+  /**
+   * Opens the store in `dataDir`, holding the directory's lock until close(): the data lives in
+   * this process's memory, so a second process writing the same directory would lose changes.
+   */
+  static async open(dataDir: string, options: LowdbStoreOptions = {}): Promise<LowdbStore> {
+    const lock = lockDataDir(dataDir);
+    if (lock.tookOverStale) options.onStaleLockTakenOver?.();
+    try {
+      const journal = await Journal.open(dataDir, empty(), {
+        ...options,
+        validate: (data) => {
+          const result = dataSchema.safeParse(data);
+          if (!result.success) {
+            const issue = result.error.issues[0]!;
+            throw new Error(`${issue.path.join('.')}: ${issue.message}`);
+          }
+        },
+      });
+      return new LowdbStore(journal, dataDir, lock);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
   }
 
   private get db(): DbData {
@@ -304,6 +319,10 @@ export class LowdbStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.journal.close();
+    try {
+      await this.journal.close();
+    } finally {
+      this.lock.release();
+    }
   }
 }
