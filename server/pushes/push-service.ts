@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import { ServiceError } from '../service-error.js';
 import type { FileVault } from '../storage/file-vault.js';
 import type { AuditRecord, StoredPush } from '../storage/records.js';
-import type { Store } from '../storage/store.js';
+import type { DueWork, PushChange, Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
@@ -210,13 +210,18 @@ export class PushService {
   private async expireIfDue(push: StoredPush): Promise<StoredPush> {
     const now = this.now();
     if (push.expiredAt || !isDueByTime(push, now)) return push;
-    const next = await this.store.updatePush(push.token, (p) => {
+    const next = await this.store.updatePush(push.token, this.expiryByTime(now));
+    await this.deps.vault.removeAll(push.token);
+    return next ?? push;
+  }
+
+  /** The change that expires a push whose time is up (on access, or by the sweep): once only. */
+  private expiryByTime(now: Date) {
+    return (p: StoredPush): PushChange<StoredPush> => {
       if (p.expiredAt) return { result: p };
       const e = expired(p, now);
       return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), result: e };
-    });
-    await this.deps.vault.removeAll(push.token);
-    return next ?? push;
+    };
   }
 
   /** Whether a viewer who knows the link may see details before revealing (no view counted). */
@@ -376,25 +381,9 @@ export class PushService {
    */
   async sweep(): Promise<{ expired: number; filesPurged: number; deleted: number }> {
     const now = this.now();
-    let expiredCount = 0;
-    let filesPurged = 0;
+    const expiredCount = await this.sweepDue('expiry', now, this.expiryByTime(now));
+    const filesPurged = await this.sweepDue('file-purge', now, (p) => ({ next: { ...p, files: [], filesPurgeAt: null }, result: p }));
     let deleted = 0;
-    for (let batch: string[] = []; ; ) {
-      batch = await this.store.updateDuePushes('expiry', now, SWEEP_BATCH, (p) => ({
-        next: expired(p, now),
-        audit: this.auditRecord('expire', SYSTEM_ACTOR, now),
-        result: p.token,
-      }));
-      for (const token of batch) await this.deps.vault.removeAll(token);
-      expiredCount += batch.length;
-      if (batch.length < SWEEP_BATCH) break;
-    }
-    for (let batch: string[] = []; ; ) {
-      batch = await this.store.updateDuePushes('file-purge', now, SWEEP_BATCH, (p) => ({ next: { ...p, files: [], filesPurgeAt: null }, result: p.token }));
-      for (const token of batch) await this.deps.vault.removeAll(token);
-      filesPurged += batch.length;
-      if (batch.length < SWEEP_BATCH) break;
-    }
     const retentionDays = this.deps.config.purgeExpiredAfterDays;
     if (retentionDays > 0) {
       const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
@@ -406,6 +395,18 @@ export class PushService {
     }
     await this.passphraseGuesses.prune();
     return { expired: expiredCount, filesPurged, deleted };
+  }
+
+  /** Claims what is due a batch at a time, changes it, erases its files; returns how many. */
+  private async sweepDue(due: DueWork, now: Date, change: (p: StoredPush) => PushChange<StoredPush>): Promise<number> {
+    let total = 0;
+    for (let claimed = SWEEP_BATCH; claimed === SWEEP_BATCH; ) {
+      const pushes = await this.store.updateDuePushes(due, now, SWEEP_BATCH, change);
+      for (const p of pushes) await this.deps.vault.removeAll(p.token);
+      claimed = pushes.length;
+      total += claimed;
+    }
+    return total;
   }
 }
 
