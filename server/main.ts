@@ -4,7 +4,7 @@ import { startServer } from './server.js';
 import { WrongMasterKeyError } from './crypto/master-key.js';
 import { DataDirLockedError } from './storage/embedded/data-dir-lock.js';
 import { SchemaTooNewError } from './storage/postgres/migrate.js';
-import { CorruptDataError } from './storage/store.js';
+import { CorruptDataError, StorageUnavailableError } from './storage/store.js';
 
 /** `npm start`: configuration from the environment, then the server until a signal. */
 async function main() {
@@ -31,7 +31,13 @@ async function main() {
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   } catch (e) {
-    if (e instanceof DataDirLockedError || e instanceof CorruptDataError || e instanceof WrongMasterKeyError || e instanceof SchemaTooNewError) {
+    if (
+      e instanceof DataDirLockedError ||
+      e instanceof CorruptDataError ||
+      e instanceof WrongMasterKeyError ||
+      e instanceof SchemaTooNewError ||
+      e instanceof StorageUnavailableError
+    ) {
       logger.error(e.message);
       process.exit(1);
     }

@@ -85,7 +85,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
-    const sweeper = startExpirySweeper(services.pushes, config.expirySweepSeconds * 1000, logger);
+    const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger);
     let closing: Promise<void> | undefined;
     return {
       url,

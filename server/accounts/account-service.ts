@@ -10,6 +10,7 @@ import type { Store } from '../storage/store.js';
 import type { User } from './user.js';
 
 const SESSION_DAYS = 14;
+const SESSION_SWEEP_BATCH = 500;
 const MIN_PASSWORD_CHARS = 8;
 const MAX_PASSWORD_CHARS = 1024;
 const TOKEN_PREFIX = 'sp_';
@@ -142,6 +143,17 @@ export class AccountService {
     if (!session || session.expiresAt <= this.now().toISOString()) return null;
     const user = await this.deps.store.getUser(session.userId);
     return user ? this.toUser(user) : null;
+  }
+
+  /** Deletes sessions past their expiry (run by the sweeper), a batch at a time; returns how many. */
+  async sweepSessions(): Promise<number> {
+    let total = 0;
+    let n: number;
+    do {
+      n = await this.deps.store.deleteExpiredSessions(this.now(), SESSION_SWEEP_BATCH);
+      total += n;
+    } while (n === SESSION_SWEEP_BATCH);
+    return total;
   }
 
   async endSession(cookieValue: string | undefined): Promise<void> {

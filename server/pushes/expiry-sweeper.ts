@@ -1,18 +1,22 @@
+import type { AccountService } from '../accounts/account-service.js';
 import type { Logger } from '../logger.js';
 import type { PushService } from './push-service.js';
 
 /**
  * Expiry by days is checked on every access, but a push nobody opens again must still have its
- * secret erased on time: this timer sweeps what is due.
+ * secret erased on time: this timer sweeps what is due (and old records and sessions).
  */
-export function startExpirySweeper(pushes: PushService, intervalMs: number, logger: Logger) {
+export function startExpirySweeper(pushes: PushService, accounts: AccountService, intervalMs: number, logger: Logger) {
   let running = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
       const { expired, filesPurged, deleted } = await pushes.sweep();
-      if (expired || filesPurged || deleted) logger.debug(`expiry sweep: ${expired} expired, ${filesPurged} file sets purged, ${deleted} expired records deleted`);
+      const sessions = await accounts.sweepSessions();
+      if (expired || filesPurged || deleted || sessions) {
+        logger.debug(`expiry sweep: ${expired} expired, ${filesPurged} file sets purged, ${deleted} expired records deleted, ${sessions} sessions ended`);
+      }
     } catch (e) {
       logger.error('expiry sweep failed', e);
     } finally {

@@ -112,6 +112,8 @@ export interface Store {
   insertSession(session: StoredSession): Promise<void>;
   getSession(id: string): Promise<StoredSession | undefined>;
   deleteSession(id: string): Promise<void>;
+  /** Deletes up to `limit` sessions that expired at or before `now`; resolves with how many. */
+  deleteExpiredSessions(now: Date, limit: number): Promise<number>;
 
   /**
    * A small value kept beside the data (the key-ring check): `value` is stored unless one is

@@ -284,6 +284,17 @@ export class LowdbStore implements Store {
     return Object.hasOwn(this.db.sessions, id) ? this.db.sessions[id] : undefined;
   }
 
+  async deleteExpiredSessions(now: Date, limit: number): Promise<number> {
+    const iso = now.toISOString();
+    const ids: string[] = [];
+    for (const id in this.db.sessions) {
+      if (ids.length >= limit) break;
+      if (this.db.sessions[id]!.expiresAt <= iso) ids.push(id);
+    }
+    if (ids.length) await this.journal.commit(ids.map((id) => ({ c: 'sessions', k: id, v: null })));
+    return ids.length;
+  }
+
   async deleteSession(id: string): Promise<void> {
     if (!Object.hasOwn(this.db.sessions, id)) return;
     await this.journal.commit([{ c: 'sessions', k: id, v: null }]);

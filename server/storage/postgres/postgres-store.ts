@@ -12,11 +12,11 @@ import {
   type StoredSession,
   type StoredUser,
 } from '../records.js';
-import type { DueWork, PushChange, Store } from '../store.js';
+import { StorageUnavailableError, type DueWork, type PushChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
 import { migrate } from './migrate.js';
-import { type Queryable, unavailableAware } from './unavailable.js';
+import { isUnavailable, type Queryable, unavailableAware } from './unavailable.js';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -69,7 +69,7 @@ export class PostgresStore implements Store {
       if (applied.length) options.logger.info(`PostgreSQL schema migrated to version ${version} (${applied.join(', ')})`);
     } catch (e) {
       await pool.end();
-      throw e;
+      throw startupError(e, options.url);
     }
     return new PostgresStore(pool);
   }
@@ -233,6 +233,14 @@ export class PostgresStore implements Store {
     await this.db.query('DELETE FROM sessions WHERE id = $1', [id]);
   }
 
+  async deleteExpiredSessions(now: Date, limit: number): Promise<number> {
+    const { rowCount } = await this.db.query(
+      'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)',
+      [now.toISOString(), limit],
+    );
+    return rowCount ?? 0;
+  }
+
   async settingOrInit(name: string, value: string): Promise<string> {
     await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, value]);
     // Whoever inserted first (this instance or one starting beside it) set the value.
@@ -293,6 +301,22 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/** A failure to reach or log in to the database at start, said plainly (never with the password). */
+function startupError(e: unknown, url: string): unknown {
+  const code = (e as { code?: string })?.code;
+  let where = 'the database in DATABASE_URL';
+  try {
+    const u = new URL(url);
+    where = `PostgreSQL at ${u.hostname}:${u.port || 5432} (database ${u.pathname.slice(1) || u.username})`;
+  } catch {
+    // An unparsable URL is reported as it is by the driver.
+  }
+  if (isUnavailable(e)) return new StorageUnavailableError(`Cannot reach ${where} (${code ?? (e as Error).message}). Check DATABASE_URL and that the database server is running.`, { cause: e });
+  if (code === '28P01' || code === '28000') return new StorageUnavailableError(`${where} refused the login (${code}): check the user and password in DATABASE_URL.`, { cause: e });
+  if (code === '3D000') return new StorageUnavailableError(`${where} does not exist (${code}): create it first (createdb), or fix DATABASE_URL.`, { cause: e });
+  return e;
 }
 
 /** $1…$7 of the pushes table, from the record. */

@@ -14,7 +14,7 @@ export interface Queryable {
  * write right now" (not "this statement is wrong"): 08 connection exception, 53 insufficient
  * resources (disk full, too many connections), 57P01–57P05 shutdown and crash recovery.
  */
-function isUnavailable(e: unknown): boolean {
+export function isUnavailable(e: unknown): boolean {
   const code = (e as { code?: unknown })?.code;
   if (typeof code === 'string') {
     if (/^(08|53|57P0)/.test(code)) return true;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type RequestOptions, waitFor } from '../../support/http.js';
+import { freePort } from '../../support/postgres-cluster.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
 import { spawnServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
 
@@ -151,6 +152,16 @@ describe('three instances on one PostgreSQL database', () => {
     } finally {
       await sql('DELETE FROM schema_version WHERE version = 999');
     }
+  });
+
+  it('a database that cannot be reached, or does not exist, stops the start with a message saying which (and no password)', async () => {
+    const closed = await freePort();
+    const unreachable = spawnServer({ ...env(), DATABASE_URL: `postgres://postgres:s3cret-pw@127.0.0.1:${closed}/secretpush` });
+    await expect(unreachable).rejects.toThrow(new RegExp(`Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${closed} \\(database secretpush\\) \\(ECONNREFUSED\\)`));
+    await unreachable.catch((e: Error) => expect(e.message).not.toContain('s3cret-pw'));
+    const missing = new URL(db.url);
+    missing.pathname = '/no_such_database';
+    await expect(spawnServer({ ...env(), DATABASE_URL: missing.toString() })).rejects.toThrow(/\(database no_such_database\) does not exist \(3D000\)/);
   });
 
   it('without MASTER_KEY, DATABASE_URL is refused at start with a message naming the variable', async () => {

@@ -319,6 +319,18 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.getSession(`s-${id}`)).toBeUndefined();
   });
 
+  it('deletes expired sessions in bounded batches, keeps live ones', async () => {
+    const id = `sess-user-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id, email: `${id}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
+    const now = T0 + 100 * 86_400_000;
+    for (let i = 0; i < 5; i++) await store.insertSession({ id: `old-${id}-${i}`, userId: id, createdAt: iso(T0), expiresAt: iso(now - 1000) });
+    await store.insertSession({ id: `live-${id}`, userId: id, createdAt: iso(T0), expiresAt: iso(now + 1000) });
+    expect(await store.deleteExpiredSessions(new Date(now), 3)).toBe(3);
+    expect(await store.deleteExpiredSessions(new Date(now), 3)).toBe(2);
+    for (let i = 0; i < 5; i++) expect(await store.getSession(`old-${id}-${i}`)).toBeUndefined();
+    expect(await store.getSession(`live-${id}`)).toBeDefined();
+  });
+
   it('settings: the first value stored wins, putSetting replaces it', async () => {
     const name = `probe-${randomBytes(3).toString('hex').replace(/[0-9]/g, 'x')}`;
     expect(await store.settingOrInit(name, 'first')).toBe('first');
