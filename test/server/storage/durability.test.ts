@@ -1,18 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnServer, spawnTs } from '../../support/spawn-server.js';
+import { tempDirs } from '../../support/temp-dirs.js';
 
-const dirs: string[] = [];
-const freshDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'secret-push-durability-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const freshDir = tempDirs('durability');
 
 async function createPush(url: string, payload: string) {
   const r = await fetch(`${url}/api/v2/pushes`, {

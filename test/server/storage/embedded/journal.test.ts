@@ -1,21 +1,13 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Journal } from '../../../../server/storage/embedded/journal.js';
 import { CorruptDataError, StorageUnavailableError } from '../../../../server/storage/store.js';
 import { readSnapshot } from '../../../support/snapshot.js';
+import { tempDirs } from '../../../support/temp-dirs.js';
 
 const empty = () => ({ items: {}, lists: {} });
-const dirs: string[] = [];
-const freshDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'secret-push-journal-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const freshDir = tempDirs('journal');
 
 describe('Journal (lowdb snapshot + append-only journal)', () => {
   it('replays puts, deletes and appends after a reopen', async () => {

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Journal } from '../../../../server/storage/embedded/journal.js';
+import { tempDirs } from '../../../support/temp-dirs.js';
 
 /**
  * The embedded store has no wall: a store past V8's string limit (~512 MiB) compacts and
@@ -12,15 +12,7 @@ import { Journal } from '../../../../server/storage/embedded/journal.js';
  */
 
 const empty = () => ({ items: {}, lists: {} });
-const dirs: string[] = [];
-const freshDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'secret-push-large-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const freshDir = tempDirs('large');
 
 /** Whether the file holds `needle`, read in pieces (the file may be too big for one string). */
 async function fileHolds(path: string, needle: string): Promise<boolean> {
