@@ -67,8 +67,10 @@ CREATE TABLE blob_chunks (
   FOREIGN KEY (push_token, file_id) REFERENCES blobs (push_token, file_id) ON DELETE CASCADE
 );
 
--- Rate limit: hits per key in fixed windows.
-CREATE TABLE rate_hits (
+-- Rate limit: hits per key in fixed windows. Counted on every request, so UNLOGGED: no WAL
+-- flush per request; after a database crash the counts start again from zero, which only
+-- forgives at most one minute of requests.
+CREATE UNLOGGED TABLE rate_hits (
   key       text NOT NULL,
   window_end bigint NOT NULL,
   count     integer NOT NULL,
