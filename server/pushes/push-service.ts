@@ -393,6 +393,9 @@ export class PushService {
         deleted += n;
       } while (n === SWEEP_BATCH);
     }
+    // Files of uploads whose push was never created (the process died in between); a day is far
+    // longer than any upload may take (REQUEST_TIMEOUT_SECONDS).
+    await this.store.blobs.removeOrphans(new Date(now.getTime() - 86_400_000), SWEEP_BATCH);
     await this.passphraseGuesses.prune();
     return { expired: expiredCount, filesPurged, deleted };
   }

@@ -23,6 +23,12 @@ export interface BlobStore {
   read(pushToken: string, fileId: string, start: number, end: number): Promise<Readable>;
   /** Deletes every blob of a push. */
   removeAll(pushToken: string): Promise<void>;
+  /**
+   * Deletes up to `limit` pushes' blobs that were started before `startedBefore` and belong to no
+   * stored push (an upload whose push was never created: the process died in between). Resolves
+   * with the number of pushes whose blobs were deleted.
+   */
+  removeOrphans(startedBefore: Date, limit: number): Promise<number>;
 }
 
 export type DueWork = 'expiry' | 'file-purge';

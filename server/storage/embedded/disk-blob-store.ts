@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,7 +14,11 @@ import { asStorageError } from './disk-errors.js';
 export class DiskBlobStore implements BlobStore {
   private readonly root: string;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    /** Whether a push of this token is stored (blobs of unknown pushes are orphans). */
+    private readonly isStored: (pushToken: string) => boolean,
+  ) {
     this.root = join(dataDir, 'files');
   }
 
@@ -68,6 +72,26 @@ export class DiskBlobStore implements BlobStore {
   async read(pushToken: string, fileId: string, start: number, end: number): Promise<Readable> {
     if (end <= start) return new PassThrough().end();
     return createReadStream(this.path(pushToken, fileId), { start, end: end - 1 });
+  }
+
+  async removeOrphans(startedBefore: Date, limit: number): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.root);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw e;
+    }
+    let removed = 0;
+    for (const token of names) {
+      if (removed >= limit) break;
+      if (this.isStored(token)) continue;
+      const { mtimeMs } = await stat(this.dir(token));
+      if (mtimeMs >= startedBefore.getTime()) continue; // an upload may still be under way
+      await this.removeAll(token);
+      removed++;
+    }
+    return removed;
   }
 
   async removeAll(pushToken: string): Promise<void> {

@@ -67,7 +67,7 @@ export class LowdbStore implements Store {
     private readonly dataDir: string,
     private readonly lock: DataDirLock,
   ) {
-    this.blobs = new DiskBlobStore(dataDir);
+    this.blobs = new DiskBlobStore(dataDir, (token) => Object.hasOwn(this.db.pushes, token));
     const d = this.db;
     // Only owners' lists need creation order: sort just those pushes (most are anonymous), and
     // compare ISO times as strings (localeCompare would cost a third of the start-up).

@@ -74,6 +74,18 @@ export class PostgresBlobStore implements BlobStore {
     return Readable.from(chunks(), { objectMode: false });
   }
 
+  async removeOrphans(startedBefore: Date, limit: number): Promise<number> {
+    const { rows } = await this.db.query(
+      `DELETE FROM blobs WHERE push_token IN (
+         SELECT DISTINCT b.push_token FROM blobs b
+         WHERE b.started_at < $1 AND NOT EXISTS (SELECT 1 FROM pushes p WHERE p.token = b.push_token)
+         LIMIT $2
+       ) RETURNING push_token`,
+      [startedBefore.toISOString(), limit],
+    );
+    return new Set(rows.map((r) => r.push_token)).size;
+  }
+
   async removeAll(pushToken: string): Promise<void> {
     await this.db.query('DELETE FROM blobs WHERE push_token = $1', [pushToken]);
   }

@@ -250,6 +250,18 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.blobs.size('blobpush', 'a')).toBeUndefined();
   });
 
+  it('removes orphan blobs (no stored push) started before the cutoff, and nothing else', async () => {
+    const orphan = `orphan${randomBytes(4).toString('hex')}`;
+    const owned = push();
+    await store.insertPush(owned, audit('creation'));
+    await store.blobs.write(orphan, 'f', Readable.from([Buffer.from('left behind')]));
+    await store.blobs.write(owned.token, 'f', Readable.from([Buffer.from('belongs to a push')]));
+    expect(await store.blobs.removeOrphans(new Date(Date.now() - 60_000), 100)).toBe(0); // too recent: may be uploading
+    expect(await store.blobs.removeOrphans(new Date(Date.now() + 60_000), 100)).toBeGreaterThanOrEqual(1);
+    expect(await store.blobs.size(orphan, 'f')).toBeUndefined();
+    expect(await store.blobs.size(owned.token, 'f')).toBe(17);
+  });
+
   it('counts rate-limit hits per fixed window', async () => {
     const key = `rate:${randomBytes(3).toString('hex')}`;
     const w = 60_000;
