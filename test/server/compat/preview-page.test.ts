@@ -71,7 +71,8 @@ describe('the preview page (anonymous access on)', () => {
 
   it('a token header that finds no account: 401, as the JSON preview (Authorization, or X-User-Token alone)', async () => {
     const p = await createPush(server, { payload: 'x' });
-    for (const headers of [{ authorization: 'Bearer not-a-token' }, { 'x-user-token': owner }]) {
+    const badHeaders: Array<Record<string, string>> = [{ authorization: 'Bearer not-a-token' }, { 'x-user-token': owner }];
+    for (const headers of badHeaders) {
       const page = await fetch(`${server.url}/p/${p.url_token}/preview`, { headers });
       expect(page.status).toBe(401);
       expect((await api.get(server, `/api/v2/pushes/${p.url_token}/preview`, { headers })).status).toBe(401);

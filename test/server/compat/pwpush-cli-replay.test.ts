@@ -27,11 +27,11 @@ afterAll(() => server.stop());
 
 /** The CLI's headers: logged in (with the email it was given) or not. */
 function cliHeaders(login: { email: string; token: string } | null, extra: Record<string, string> = {}): Record<string, string> {
-  const auth = login ? { Authorization: `Bearer ${login.token}`, 'X-User-Email': login.email, 'X-User-Token': login.token } : {};
+  const auth: Record<string, string> = login ? { Authorization: `Bearer ${login.token}`, 'X-User-Email': login.email, 'X-User-Token': login.token } : {};
   return { 'User-Agent': CLI_UA, 'Accept-Encoding': 'gzip, deflate', Accept: '*/*', Connection: 'keep-alive', ...auth, ...extra };
 }
 
-async function send(method: string, path: string, headers: Record<string, string>, body?: string | Buffer) {
+async function send(method: string, path: string, headers: Record<string, string>, body?: string) {
   const res = await fetch(server.url + path, { method, headers, body });
   const text = await res.text();
   let json: any;
