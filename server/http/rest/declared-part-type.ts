@@ -14,7 +14,7 @@ interface PartParser {
  * busboy exposes no part headers, so this listens to its part parser (an internal of the exactly
  * pinned @fastify/busboy) ahead of busboy's own listener, which emits 'file' synchronously from
  * the same header event. Without that internal every type counts as declared (busboy's answer
- * stands), and the compatibility test `file-content-type.test.ts` fails.
+ * stands), and the compatibility test `test/server/compat/legacy-create-rules.test.ts` fails.
  */
 export function declaredPartType(bb: BusboyInstance): () => boolean {
   let declared = true;
