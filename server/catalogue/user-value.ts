@@ -96,3 +96,14 @@ export function parseUserValue(value: string, allowed: readonly UserSubtype[]): 
   const user = classify(value);
   return user && allowed.includes(user.kind) ? user : null;
 }
+
+/** IPUtils: an IP address or CIDR range, with its family and prefix length (none for a single address). */
+export function parseIpOrRange(value: string): { family: 'IPv4' | 'IPv6'; bits?: number } | null {
+  const m = /^([^/]+)(?:\/(\d{1,3}))?$/.exec(value);
+  if (!m) return null;
+  const family = isIPv4(m[1]!) ? 'IPv4' : isIPv6(m[1]!) && !m[1]!.includes('.') ? 'IPv6' : null;
+  if (!family) return null;
+  if (m[2] === undefined) return { family };
+  const bits = Number(m[2]);
+  return bits <= (family === 'IPv4' ? 32 : 128) ? { family, bits } : null;
+}

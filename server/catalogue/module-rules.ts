@@ -1,0 +1,290 @@
+import type { ParamValue } from '../../shared/catalogue-schema.js';
+import { messages, type Message } from './messages.js';
+import { parseTitle } from './title-value.js';
+import { parseIpOrRange } from './user-value.js';
+
+/**
+ * What a query module's execute() checks in MediaWiki 1.39 before it reads the database, in the
+ * order it checks them, for an anonymous caller on a wiki whose given pages exist. Each rule
+ * names the MediaWiki class it follows. Parameter names are unprefixed; `name()` adds the
+ * prefix the module was called with (`bl`, or `gbl` in generator mode).
+ */
+export interface ModuleContext {
+  prefix: string;
+  /** A parameter's value after validation (defaults filled in). */
+  value(name: string): ParamValue | undefined;
+  /** Whether the request carries the parameter at all (WebRequest::getCheck). */
+  given(name: string): boolean;
+  /** The request's text for the parameter. */
+  raw(name: string): string | undefined;
+  /** Called as a generator (`generator=...`). */
+  generator: boolean;
+  /** The page set's sources. */
+  pages: Record<string, ParamValue | undefined>;
+  /** Whether the query names any page (titles, pageids, revids or a generator). */
+  hasPages: boolean;
+  /** The first error ends the module, as dieWithError() does. */
+  error(message: Message): void;
+  warn(message: Message): void;
+  stopped(): boolean;
+}
+
+type Rule = (c: ModuleContext) => void;
+
+// ApiBase::parameterNotEmpty: set means neither null nor false.
+const isSet = (c: ModuleContext, name: string) => {
+  const v = c.value(name);
+  return v !== undefined && v !== false;
+};
+const list = (v: ParamValue | undefined): string[] => (Array.isArray(v) ? v.map(String) : []);
+
+/** ApiBase::requireOnlyOneParameter. */
+function onlyOne(c: ModuleContext, ...names: string[]) {
+  const set = names.filter((n) => isSet(c, n));
+  if (set.length > 1) c.error(messages.invalidParamMix(set.map((n) => c.prefix + n)));
+  else if (set.length === 0) c.error(messages.missingOneOf(names.map((n) => c.prefix + n)));
+}
+
+/** ApiBase::requireMaxOneParameter. */
+function maxOne(c: ModuleContext, ...names: string[]) {
+  const set = names.filter((n) => isSet(c, n));
+  if (set.length > 1) c.error(messages.invalidParamMix(set.map((n) => c.prefix + n)));
+}
+
+/** ApiBase::requireAtLeastOneParameter. */
+function atLeastOne(c: ModuleContext, ...names: string[]) {
+  if (!names.some((n) => isSet(c, n))) c.error(messages.missingOneOf(names.map((n) => c.prefix + n)));
+}
+
+/** `show` values that contradict each other: apierror-show. */
+function showConflict(c: ModuleContext, pairs: [string, string][]) {
+  const show = new Set(list(c.value('show')));
+  if (pairs.some(([a, b]) => show.has(a) && show.has(b))) c.error(messages.show());
+}
+
+const negations = (...names: string[]): [string, string][] => names.map((n) => [n, `!${n}`]);
+
+/** Title::newFromText as a module uses it: an invalid title is apierror-invalidtitle. */
+function title(c: ModuleContext, name: string) {
+  const value = c.value(name);
+  if (typeof value !== 'string') return undefined;
+  const parsed = parseTitle(value);
+  if (!parsed || parsed.interwiki) {
+    c.error(messages.invalidTitle(value));
+    return undefined;
+  }
+  return parsed;
+}
+
+/** `continue` values are `|`-separated fields; a wrong count is badcontinue. */
+function continueFields(c: ModuleContext, count: number | ((n: number) => boolean)) {
+  const value = c.value('continue');
+  if (typeof value !== 'string') return;
+  const n = value.split('|').length;
+  if (typeof count === 'number' ? n !== count : !count(n)) c.error(messages.badContinue());
+}
+
+/** ApiBase::getTitleOrPageId / getTitleFromTitleOrPageId. */
+function titleOrPageId(c: ModuleContext) {
+  onlyOne(c, 'title', 'pageid');
+  if (c.stopped()) return undefined;
+  return isSet(c, 'title') ? title(c, 'title') : undefined;
+}
+
+/** Anonymous callers have no watchlist (ApiQueryBase::getWatchlistUser). */
+function watchlistUser(c: ModuleContext) {
+  const owner = c.value('owner');
+  if (typeof owner === 'string') {
+    // No user exists on this wiki, so no owner can be found.
+    c.error(messages.noSuchUser('bad_wlowner', owner));
+  } else c.error(messages.notLoggedInWatchlist());
+}
+
+/** Patrol flags need the patrol right, which anonymous callers lack. */
+const patrolFlags = ['patrolled', '!patrolled', 'unpatrolled', 'autopatrolled', '!autopatrolled'];
+
+/** IP ranges wider than this many bits are refused ($wgBlockCIDRLimit, $wgRangeContributionsCIDRLimit). */
+function cidrLimit(c: ModuleContext, value: string, limits: { IPv4: number; IPv6: number }, invalid: Message) {
+  const ip = parseIpOrRange(value);
+  if (!ip) {
+    c.error(invalid);
+    return;
+  }
+  if (ip.bits !== undefined && ip.bits < limits[ip.family]) c.error(messages.cidrTooBroad(ip.family, limits[ip.family]));
+}
+
+const backlinks: Rule = (c) => {
+  const root = titleOrPageId(c);
+  // ApiQueryBacklinks: imageusage wants a file.
+  void root;
+};
+
+/** ApiQueryAllLinks: unique lists titles only. */
+const allLinks = (props: string[]): Rule => (c) => {
+  if (c.value('unique') === true) {
+    const matches = list(c.value('prop')).filter((p) => props.includes(p) || p === 'ids');
+    if (matches.length > 0) {
+      c.error(messages.cannotUseWith(`${c.prefix}prop=${matches.join('|')}`, `${c.prefix}unique`));
+      return;
+    }
+    continueFields(c, 1);
+  } else continueFields(c, 2);
+};
+
+/** ApiQueryRevisionsBase::parseParameters: content limits and the legacy slot format. */
+function revisionParameters(c: ModuleContext, group: string, module: string) {
+  const prop = new Set(list(c.value('prop')));
+  const fetchContent = prop.has('content') || prop.has('parsetree') || isSet(c, 'diffto') || isSet(c, 'difftotext');
+  const parse = fetchContent && c.value('parse') === true;
+  const userMax = parse ? 1 : fetchContent ? 50 : 500;
+  const limit = c.value('limit');
+  if (typeof limit === 'number' && c.raw('limit') !== 'max' && limit > userMax) {
+    c.warn(messages.outOfRange(`${c.prefix}limit`, String(limit), 1, userMax, parse ? 1 : fetchContent ? 500 : 5000));
+  }
+  const needSlots = fetchContent || prop.has('contentmodel') || prop.has('slotsize') || prop.has('slotsha1');
+  if (needSlots && !c.given('slots')) {
+    c.warn(messages.legacySlots(`${c.prefix}slots`, `action=query&${group}=${module}&!${c.prefix}slots`));
+  }
+}
+
+export const moduleRules: Record<string, Rule> = {
+  allcategories: (c) => continueFields(c, 1),
+  alldeletedrevisions: (c) => c.error(messages.permissionDenied('deletedhistory', "view a page's deleted history")),
+  allfileusages: allLinks([]),
+  allimages: (c) => {
+    const p = c.prefix;
+    if (c.value('sort') === 'name') {
+      for (const name of ['start', 'end', 'user']) {
+        if (isSet(c, name)) return c.error(messages.mustUseWith(`${p}${name}`, `${p}sort=timestamp`));
+      }
+      if (c.value('filterbots') !== 'all') return c.error(messages.mustUseWith(`${p}filterbots`, `${p}sort=timestamp`));
+      continueFields(c, 1);
+    } else {
+      for (const name of ['from', 'to', 'prefix']) {
+        if (isSet(c, name)) return c.error(messages.mustUseWith(`${p}${name}`, `${p}sort=name`));
+      }
+      if (isSet(c, 'user') && c.value('filterbots') !== 'all') {
+        return c.error(messages.cannotUseWith(`${p}user`, `${p}filterbots`));
+      }
+      continueFields(c, 2);
+    }
+    if (c.stopped()) return;
+    const sha1 = c.value('sha1');
+    const sha1base36 = c.value('sha1base36');
+    if (typeof sha1 === 'string') {
+      if (!/^[0-9a-f]{40}$/.test(sha1.toLowerCase())) c.error(messages.invalidSha1());
+    } else if (typeof sha1base36 === 'string' && !/^[0-9a-z]{31}$/.test(sha1base36.toLowerCase())) {
+      c.error(messages.invalidSha1Base36());
+    }
+  },
+  alllinks: allLinks([]),
+  allmessages: (c) => {
+    if (isSet(c, 'title')) title(c, 'title');
+  },
+  allpages: (c) => continueFields(c, 1),
+  allredirects: allLinks(['fragment', 'interwiki']),
+  allrevisions: (c) => {
+    maxOne(c, 'user', 'excludeuser');
+    if (!c.stopped()) revisionParameters(c, 'list', 'allrevisions');
+    if (!c.stopped()) continueFields(c, 2);
+  },
+  alltransclusions: allLinks([]),
+  allusers: (c) => maxOne(c, 'group', 'excludegroup'),
+  backlinks,
+  blocks: (c) => {
+    maxOne(c, 'users', 'ip');
+    if (c.stopped()) return;
+    continueFields(c, 2);
+    const ip = c.value('ip');
+    if (!c.stopped() && typeof ip === 'string') cidrLimit(c, ip, { IPv4: 16, IPv6: 19 }, messages.paramIp());
+    if (!c.stopped()) showConflict(c, negations('account', 'ip', 'range', 'temp'));
+  },
+  categories: (c) => {
+    if (!c.hasPages) return;
+    continueFields(c, 2);
+    if (!c.stopped()) showConflict(c, negations('hidden'));
+  },
+  categorymembers: (c) => {
+    const root = titleOrPageId(c);
+    if (root && root.namespace !== 14) c.error(messages.invalidCategory());
+  },
+  deletedrevisions: (c) => {
+    if (c.hasPages) c.error(messages.permissionDenied('deletedhistory', "view a page's deleted history"));
+  },
+  deletedrevs: (c) => c.error(messages.permissionDenied('deletedhistory', "view a page's deleted history")),
+  embeddedin: backlinks,
+  filearchive: (c) => c.error(messages.permissionDenied('deletedhistory', "view a page's deleted history")),
+  fileusage: (c) => {
+    if (c.hasPages) showConflict(c, negations('redirect'));
+  },
+  imageusage: backlinks,
+  iwbacklinks: (c) => {
+    if (isSet(c, 'title') && !isSet(c, 'prefix')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}prefix`));
+  },
+  iwlinks: (c) => {
+    if (!c.hasPages) return;
+    if (isSet(c, 'title') && !isSet(c, 'prefix')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}prefix`));
+  },
+  langbacklinks: (c) => {
+    if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`, 'nolang'));
+  },
+  langlinks: (c) => {
+    if (!c.hasPages) return;
+    if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`));
+  },
+  linkshere: (c) => {
+    if (c.hasPages) showConflict(c, negations('redirect'));
+  },
+  logevents: (c) => {
+    maxOne(c, 'title', 'prefix', 'namespace');
+    if (c.stopped()) return;
+    continueFields(c, 2);
+    if (!c.stopped() && isSet(c, 'title')) title(c, 'title');
+    if (!c.stopped() && isSet(c, 'prefix')) title(c, 'prefix');
+  },
+  mystashedfiles: (c) =>
+    c.error(messages.mustBeLoggedIn('stashnotloggedin', 'upload', 'use the upload stash')),
+  random: (c) => {
+    if (c.given('filterredir')) maxOne(c, 'filterredir', 'redirect');
+    if (!c.stopped()) continueFields(c, 4);
+  },
+  recentchanges: (c) => {
+    continueFields(c, 2);
+    if (c.stopped()) return;
+    if (isSet(c, 'title')) title(c, 'title');
+    if (c.stopped()) return;
+    showConflict(c, [
+      ...negations('minor', 'bot', 'anon', 'redirect', 'patrolled', 'autopatrolled'),
+      ['patrolled', 'unpatrolled'], ['!patrolled', 'unpatrolled'], ['autopatrolled', 'unpatrolled'], ['autopatrolled', '!patrolled'],
+    ]);
+    if (!c.stopped() && list(c.value('show')).some((s) => patrolFlags.includes(s))) c.error(messages.patrolFlagDenied());
+    if (!c.stopped()) maxOne(c, 'user', 'excludeuser');
+  },
+  redirects: (c) => {
+    if (c.hasPages) showConflict(c, negations('fragment'));
+  },
+  revisions: (c) => {
+    if (!c.hasPages) return;
+    revisionParameters(c, 'prop', 'revisions');
+  },
+  stashimageinfo: (c) => c.error(messages.mustBeLoggedIn('notloggedin', 'upload', 'use the upload stash')),
+  transcludedin: (c) => {
+    if (c.hasPages) showConflict(c, negations('redirect'));
+  },
+  usercontribs: (c) => {
+    onlyOne(c, 'userprefix', 'userids', 'iprange', 'user');
+    if (c.stopped()) return;
+    const users = c.value('user');
+    if (Array.isArray(users) && users.length === 0) return c.error(messages.paramEmpty(`${c.prefix}user`));
+    const iprange = c.value('iprange');
+    if (typeof iprange === 'string') {
+      cidrLimit(c, iprange, { IPv4: 16, IPv6: 32 }, messages.invalidIpRange(iprange));
+      if (c.stopped()) return;
+    }
+    showConflict(c, [...negations('minor', 'patrolled', 'autopatrolled', 'top', 'new'), ['autopatrolled', '!patrolled']]);
+    if (!c.stopped() && list(c.value('show')).some((s) => patrolFlags.includes(s))) c.error(messages.patrolFlagDenied());
+  },
+  users: (c) => maxOne(c, 'userids', 'users'),
+  watchlist: watchlistUser,
+  watchlistraw: watchlistUser,
+};
