@@ -26,7 +26,9 @@ const decodeEntities = (text: string) =>
 
 /** ApiErrorFormatter::stripMarkup: semantic tags become quotes, other tags go, entities are decoded. */
 export function plainText(wikitext: string): string {
-  return decodeEntities(wikitext.replace(/<\/?(var|kbd|samp|code)>/g, '"').replace(/<[^>]*>/g, ''));
+  const text = decodeEntities(wikitext.replace(/<\/?(var|kbd|samp|code)>/g, '"').replace(/<[^>]*>/g, ''));
+  // Sanitizer::stripAllTags also folds runs of whitespace and trims.
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** The parser's rendering of these one-line messages: free URLs become external links. */

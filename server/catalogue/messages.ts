@@ -196,9 +196,6 @@ export const messages = {
       'You need the <code>patrol</code> or <code>patrolmarks</code> right to request the patrolled flag.'),
   notLoggedInWatchlist: (): Message =>
     msg('notloggedin', 'watchlistanontext', [], 'Please log in to view or edit items on your watchlist.'),
-  mustBeLoggedIn: (code: string, action: string, actionText: string): Message =>
-    msg(code, 'apierror-mustbeloggedin', [{ message: { key: `action-${action}`, params: [] } }],
-      `You must be logged in to ${actionText}.`),
   noSuchUser: (code: string, name: string): Message =>
     msg(code, 'nosuchusershort', [escapeWikiText(name)], `There is no user by the name "${escapeWikiText(name)}". Check your spelling.`),
   noSuchPageId: (id: string): Message =>
@@ -213,7 +210,25 @@ export const messages = {
       `The <kbd>${param}</kbd> parameter cannot be used with <kbd>${other}</kbd>.`),
   invalidUserId: (id: string): Message =>
     msg('invaliduserid', 'apierror-invaliduserid', [id], `User ID <var>${id}</var> is not valid.`),
-  paramIp: (): Message => msg('param_ip', 'apierror-blocks-param-ip-invalid' , [], 'IP parameter is not valid.'),
+  paramIp: (): Message => msg('param_ip', 'apierror-badip', [], 'IP parameter is not valid.'),
+  cantViewDeleted: (what: 'comment' | 'revision-content' | 'description' | 'metadata', text: string): Message =>
+    msg('permissiondenied', `apierror-cantview-deleted-${what}`, [], text),
+  uploadStashLoggedOut: (code: string): Message =>
+    msg(code, 'apierror-mustbeloggedin-uploadstash', [], 'The upload stash is only available to logged-in users.'),
+  imageUsageTitle: (module: string): Message =>
+    msg('bad_image_title', 'apierror-imageusage-badtitle', [module], `The title for <kbd>${module}</kbd> must be a file.`),
+  includeAllDenied: (): Message =>
+    msg('includeAllDenied', 'apierror-siteinfo-includealldenied', [],
+      "Cannot view all servers' info unless <var>$wgShowHostnames</var> is true."),
+  unrecognizedCodes: (param: string, values: readonly string[]): Message =>
+    msg('unrecognizedvalues', 'apiwarn-unrecognizedvalues', [param, { list: [...values], type: 'comma' }, values.length],
+      `Unrecognized ${plural(values.length, 'value', 'values')} for parameter <var>${param}</var>: ${values.join(', ')}.`),
+  notValidTitleWarning: (value: string): Message =>
+    msg('invalidtitle', 'apiwarn-invalidtitle', [escapeWikiText(value)], `"${escapeWikiText(value)}" is not a valid title.`),
+  notCategoryWarning: (value: string): Message =>
+    msg('invalidcategory', 'apiwarn-invalidcategory', [escapeWikiText(value)], `"${escapeWikiText(value)}" is not a category.`),
+  notFileWarning: (value: string): Message =>
+    msg('notfile', 'apiwarn-notfile', [escapeWikiText(value)], `"${escapeWikiText(value)}" is not a file.`),
   errorPrinterFailed: (): Message =>
     msg('errorprinterfailed', 'apiwarn-errorprinterfailed', [], 'Error printer failed. Will retry without params.'),
 };

@@ -114,10 +114,47 @@ function cidrLimit(c: ModuleContext, value: string, limits: { IPv4: number; IPv6
 }
 
 const backlinks: Rule = (c) => {
-  const root = titleOrPageId(c);
-  // ApiQueryBacklinks: imageusage wants a file.
-  void root;
+  titleOrPageId(c);
 };
+
+/** ApiQueryBacklinks in imageusage mode: the root must be a file. */
+const imageUsage: Rule = (c) => {
+  const root = titleOrPageId(c);
+  if (root && root.namespace !== 6) c.error(messages.imageUsageTitle('imageusage'));
+};
+
+/**
+ * ApiQueryBase::titlePartToKey: Title::makeTitleSafe( $namespace, $text . 'x' ), so the text may
+ * be empty or end in a space, but may not be an invalid title or leave the namespace.
+ */
+function titleIn(c: ModuleContext, name: string) {
+  const value = String(c.value(name));
+  const parsed = parseTitle(`${value}x`);
+  if (!parsed || parsed.namespace !== 0 || parsed.interwiki) c.error(messages.invalidTitle(value));
+}
+
+/** SHA-1 filters: 40 hex digits, or 31 base-36 digits. */
+function sha1Checks(c: ModuleContext) {
+  const sha1 = c.value('sha1');
+  const sha1base36 = c.value('sha1base36');
+  if (typeof sha1 === 'string') {
+    if (!/^[0-9a-f]{40}$/.test(sha1.toLowerCase())) c.error(messages.invalidSha1());
+  } else if (typeof sha1base36 === 'string' && !/^[0-9a-z]{31}$/.test(sha1base36.toLowerCase())) {
+    c.error(messages.invalidSha1Base36());
+  }
+}
+
+/** Deleted revisions: comments need deletedhistory, content deletedtext (anonymous callers have neither). */
+function deletedRevisionRights(c: ModuleContext) {
+  if (c.stopped()) return;
+  const prop = new Set(list(c.value('prop')));
+  if (prop.has('comment') || prop.has('parsedcomment')) {
+    return c.error(messages.cantViewDeleted('comment', "You don't have permission to view deleted comments."));
+  }
+  if (prop.has('content') || prop.has('parsetree') || isSet(c, 'diffto') || isSet(c, 'difftotext')) {
+    c.error(messages.cantViewDeleted('revision-content', "You don't have permission to view content of deleted revisions."));
+  }
+}
 
 /** ApiQueryAllLinks: unique lists titles only. */
 const allLinks = (props: string[]): Rule => (c) => {
@@ -129,6 +166,7 @@ const allLinks = (props: string[]): Rule => (c) => {
     }
     continueFields(c, 1);
   } else continueFields(c, 2);
+  for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name);
 };
 
 /** ApiQueryRevisionsBase::parseParameters: content limits and the legacy slot format. */
@@ -148,8 +186,24 @@ function revisionParameters(c: ModuleContext, group: string, module: string) {
 }
 
 export const moduleRules: Record<string, Rule> = {
-  allcategories: (c) => continueFields(c, 1),
-  alldeletedrevisions: (c) => c.error(messages.permissionDenied('deletedhistory', "view a page's deleted history")),
+  allcategories: (c) => {
+    continueFields(c, 1);
+    for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name);
+  },
+  alldeletedrevisions: (c) => {
+    const p = c.prefix;
+    if (isSet(c, 'user')) {
+      for (const name of ['from', 'to', 'prefix', 'excludeuser']) {
+        if (isSet(c, name)) return c.error(messages.cannotUseWith(`${p}${name}`, `${p}user`));
+      }
+    } else {
+      for (const name of ['start', 'end']) {
+        if (isSet(c, name)) return c.error(messages.mustUseWith(`${p}${name}`, `${p}user`));
+      }
+    }
+    revisionParameters(c, 'list', 'alldeletedrevisions');
+    deletedRevisionRights(c);
+  },
   allfileusages: allLinks([]),
   allimages: (c) => {
     const p = c.prefix;
@@ -168,20 +222,22 @@ export const moduleRules: Record<string, Rule> = {
       }
       continueFields(c, 2);
     }
-    if (c.stopped()) return;
-    const sha1 = c.value('sha1');
-    const sha1base36 = c.value('sha1base36');
-    if (typeof sha1 === 'string') {
-      if (!/^[0-9a-f]{40}$/.test(sha1.toLowerCase())) c.error(messages.invalidSha1());
-    } else if (typeof sha1base36 === 'string' && !/^[0-9a-z]{31}$/.test(sha1base36.toLowerCase())) {
-      c.error(messages.invalidSha1Base36());
-    }
+    if (!c.stopped()) sha1Checks(c);
   },
   alllinks: allLinks([]),
   allmessages: (c) => {
-    if (isSet(c, 'title')) title(c, 'title');
+    // The title only matters when messages are parsed.
+    if (c.value('enableparser') === true && isSet(c, 'title')) title(c, 'title');
   },
-  allpages: (c) => continueFields(c, 1),
+  allpages: (c) => {
+    continueFields(c, 1);
+    if (c.stopped()) return;
+    for (const name of ['from', 'continue', 'to']) if (!c.stopped() && isSet(c, name)) titleIn(c, name);
+    if (!c.stopped() && isSet(c, 'prefix')) titleIn(c, 'prefix');
+    if (c.stopped()) return;
+    // ApiQueryAllPages names these two without the module prefix.
+    if (!isSet(c, 'prtype') && isSet(c, 'prlevel')) c.error(messages.mustUseWith('prlevel', 'prtype'));
+  },
   allredirects: allLinks(['fragment', 'interwiki']),
   allrevisions: (c) => {
     maxOne(c, 'user', 'excludeuser');
@@ -190,6 +246,9 @@ export const moduleRules: Record<string, Rule> = {
   },
   alltransclusions: allLinks([]),
   allusers: (c) => maxOne(c, 'group', 'excludegroup'),
+  contributors: (c) => {
+    if (c.hasPages) maxOne(c, 'group', 'excludegroup', 'rights', 'excluderights');
+  },
   backlinks,
   blocks: (c) => {
     maxOne(c, 'users', 'ip');
@@ -209,15 +268,29 @@ export const moduleRules: Record<string, Rule> = {
     if (root && root.namespace !== 14) c.error(messages.invalidCategory());
   },
   deletedrevisions: (c) => {
-    if (c.hasPages) c.error(messages.permissionDenied('deletedhistory', "view a page's deleted history"));
+    if (!c.hasPages) return;
+    maxOne(c, 'user', 'excludeuser');
+    if (c.stopped()) return;
+    revisionParameters(c, 'prop', 'deletedrevisions');
+    deletedRevisionRights(c);
   },
   deletedrevs: (c) => c.error(messages.permissionDenied('deletedhistory', "view a page's deleted history")),
   embeddedin: backlinks,
-  filearchive: (c) => c.error(messages.permissionDenied('deletedhistory', "view a page's deleted history")),
+  filearchive: (c) => {
+    const prop = list(c.value('prop'));
+    if (prop.includes('description') || prop.includes('parseddescription')) {
+      return c.error(messages.cantViewDeleted('description', "You don't have permission to view descriptions of deleted files."));
+    }
+    if (prop.includes('metadata')) {
+      return c.error(messages.cantViewDeleted('metadata', "You don't have permission to view metadata of deleted files."));
+    }
+    continueFields(c, 3);
+    if (!c.stopped()) sha1Checks(c);
+  },
   fileusage: (c) => {
     if (c.hasPages) showConflict(c, negations('redirect'));
   },
-  imageusage: backlinks,
+  imageusage: imageUsage,
   iwbacklinks: (c) => {
     if (isSet(c, 'title') && !isSet(c, 'prefix')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}prefix`));
   },
@@ -242,8 +315,7 @@ export const moduleRules: Record<string, Rule> = {
     if (!c.stopped() && isSet(c, 'title')) title(c, 'title');
     if (!c.stopped() && isSet(c, 'prefix')) title(c, 'prefix');
   },
-  mystashedfiles: (c) =>
-    c.error(messages.mustBeLoggedIn('stashnotloggedin', 'upload', 'use the upload stash')),
+  mystashedfiles: (c) => c.error(messages.uploadStashLoggedOut('stashnotloggedin')),
   random: (c) => {
     if (c.given('filterredir')) maxOne(c, 'filterredir', 'redirect');
     if (!c.stopped()) continueFields(c, 4);
@@ -267,7 +339,7 @@ export const moduleRules: Record<string, Rule> = {
     if (!c.hasPages) return;
     revisionParameters(c, 'prop', 'revisions');
   },
-  stashimageinfo: (c) => c.error(messages.mustBeLoggedIn('notloggedin', 'upload', 'use the upload stash')),
+  stashimageinfo: (c) => c.error(messages.uploadStashLoggedOut('notloggedin')),
   transcludedin: (c) => {
     if (c.hasPages) showConflict(c, negations('redirect'));
   },

@@ -67,7 +67,8 @@ function canonicalName(raw: string): string | null {
   if (raw.includes('#')) return null;
   const name = raw.replace(/_/g, ' ').replace(/ {2,}/g, ' ').trim();
   if (name === '' || name.startsWith(':') || ILLEGAL_TITLE_CHARS.test(name) || TROUBLEMAKERS.test(name)) return null;
-  if (name.includes('/') || utf8Length(name) > 255 || isIP(name)) return null;
+  // $wgInvalidUsernameCharacters is `@:>` by default.
+  if (name.includes('/') || /[@:>]/.test(name) || utf8Length(name) > 255 || isIP(name)) return null;
   const colon = name.indexOf(':');
   if (colon > 0 && NAMESPACE_NAMES.has(name.slice(0, colon).trim().toLowerCase())) return null;
   if (name === '.' || name === '..' || name.startsWith('./') || name.startsWith('../')) return null;
@@ -76,16 +77,16 @@ function canonicalName(raw: string): string | null {
 }
 
 function classify(value: string): UserValue | null {
+  // `#0` and unknown ids are still ids (of "Unknown user").
   const id = /^#(\d+)$/.exec(value);
-  if (id) return Number(id[1]) > 0 ? { kind: 'id', value: `#${Number(id[1])}` } : null;
-  if (value.includes('>')) {
-    const [prefix, ...rest] = value.split('>');
-    const name = rest.join('>');
-    return prefix && name && !value.includes('#') ? { kind: 'interwiki', value } : null;
-  }
-  const name = canonicalName(value);
+  if (id) return { kind: 'id', value: `#${Number(id[1])}` };
+  // ExternalUserNames::isExternal: any `>` makes an interwiki name.
+  if (value.includes('>')) return value.includes('#') ? null : { kind: 'interwiki', value };
+  // getCanonical parses the name as a title in the User namespace first: `User:Foo` is Foo.
+  const name = canonicalName(value.replace(/^\s*user\s*:/i, ''));
   if (name !== null) return { kind: name.startsWith('~') ? 'temp' : 'name', value: name };
-  const spaced = value.replace(/_/g, ' ');
+  if (value.includes('#')) return null;
+  const spaced = value.replace(/^\s*user\s*:/i, '').replace(/_/g, ' ').trim();
   if (isIPv4(spaced) || (isIPv6(spaced) && !spaced.includes('.'))) return { kind: 'ip', value: sanitizeIP(spaced) };
   const range = validRange(spaced);
   if (range) return { kind: 'cidr', value: range };
