@@ -210,6 +210,12 @@ export const messages = {
       `The <kbd>${param}</kbd> parameter cannot be used with <kbd>${other}</kbd>.`),
   invalidUserId: (id: string): Message =>
     msg('invaliduserid', 'apierror-invaliduserid', [id], `User ID <var>${id}</var> is not valid.`),
+  revisionsNoRevids: (p: string): Message =>
+    msg('invalidparammix', 'apierror-revisions-norevids', [p],
+      `The <var>revids</var> parameter may not be used with the list options (<var>${p}limit</var>, <var>${p}startid</var>, <var>${p}endid</var>, <kbd>${p}dir=newer</kbd>, <var>${p}user</var>, <var>${p}excludeuser</var>, <var>${p}start</var>, and <var>${p}end</var>).`),
+  revisionsSinglePage: (p: string): Message =>
+    msg('invalidparammix', 'apierror-revisions-singlepage', [p],
+      `<var>titles</var>, <var>pageids</var> or a generator was used to supply multiple pages, but the <var>${p}limit</var>, <var>${p}startid</var>, <var>${p}endid</var>, <kbd>${p}dir=newer</kbd>, <var>${p}user</var>, <var>${p}excludeuser</var>, <var>${p}start</var>, and <var>${p}end</var> parameters may only be used on a single page.`),
   paramIp: (): Message => msg('param_ip', 'apierror-badip', [], 'IP parameter is not valid.'),
   cantViewDeleted: (what: 'comment' | 'revision-content' | 'description' | 'metadata', text: string): Message =>
     msg('permissiondenied', `apierror-cantview-deleted-${what}`, [], text),

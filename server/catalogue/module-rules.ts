@@ -11,6 +11,8 @@ import { parseIpOrRange } from './user-value.js';
  */
 export interface ModuleContext {
   prefix: string;
+  /** The module's parameter names in their defined order. */
+  order: readonly string[];
   /** A parameter's value after validation (defaults filled in). */
   value(name: string): ParamValue | undefined;
   /** Whether the request carries the parameter at all (WebRequest::getCheck). */
@@ -38,16 +40,20 @@ const isSet = (c: ModuleContext, name: string) => {
 };
 const list = (v: ParamValue | undefined): string[] => (Array.isArray(v) ? v.map(String) : []);
 
+/** The names that are set, in the module's parameter order (as array_intersect keeps it). */
+const setInOrder = (c: ModuleContext, names: readonly string[]) =>
+  c.order.filter((n) => names.includes(n) && isSet(c, n));
+
 /** ApiBase::requireOnlyOneParameter. */
 function onlyOne(c: ModuleContext, ...names: string[]) {
-  const set = names.filter((n) => isSet(c, n));
+  const set = setInOrder(c, names);
   if (set.length > 1) c.error(messages.invalidParamMix(set.map((n) => c.prefix + n)));
   else if (set.length === 0) c.error(messages.missingOneOf(names.map((n) => c.prefix + n)));
 }
 
 /** ApiBase::requireMaxOneParameter. */
 function maxOne(c: ModuleContext, ...names: string[]) {
-  const set = names.filter((n) => isSet(c, n));
+  const set = setInOrder(c, names);
   if (set.length > 1) c.error(messages.invalidParamMix(set.map((n) => c.prefix + n)));
 }
 
@@ -91,10 +97,10 @@ function titleOrPageId(c: ModuleContext) {
   return isSet(c, 'title') ? title(c, 'title') : undefined;
 }
 
-/** Anonymous callers have no watchlist (ApiQueryBase::getWatchlistUser). */
+/** Anonymous callers have no watchlist (ApiQueryBase::getWatchlistUser); an owner needs a token. */
 function watchlistUser(c: ModuleContext) {
   const owner = c.value('owner');
-  if (typeof owner === 'string') {
+  if (typeof owner === 'string' && isSet(c, 'token')) {
     // No user exists on this wiki, so no owner can be found.
     c.error(messages.noSuchUser('bad_wlowner', owner));
   } else c.error(messages.notLoggedInWatchlist());
@@ -131,6 +137,11 @@ function titleIn(c: ModuleContext, name: string) {
   const value = String(c.value(name));
   const parsed = parseTitle(`${value}x`);
   if (!parsed || parsed.namespace !== 0 || parsed.interwiki) c.error(messages.invalidTitle(value));
+}
+
+/** ApiQueryLinks: each title it filters on must be one, or it is skipped with a warning. */
+function titlesWarnings(c: ModuleContext, name: string) {
+  for (const value of list(c.value(name))) if (!parseTitle(value)) c.warn(messages.notValidTitleWarning(value));
 }
 
 /** SHA-1 filters: 40 hex digits, or 31 base-36 digits. */
@@ -245,6 +256,19 @@ export const moduleRules: Record<string, Rule> = {
     if (!c.stopped()) continueFields(c, 2);
   },
   alltransclusions: allLinks([]),
+  images: (c) => {
+    if (!c.hasPages) return;
+    for (const value of list(c.value('images'))) {
+      const t = parseTitle(value);
+      if (!t || t.namespace !== 6) c.warn(messages.notFileWarning(t ? t.text : value));
+    }
+  },
+  links: (c) => {
+    if (c.hasPages) titlesWarnings(c, 'titles');
+  },
+  templates: (c) => {
+    if (c.hasPages) titlesWarnings(c, 'templates');
+  },
   allusers: (c) => maxOne(c, 'group', 'excludegroup'),
   contributors: (c) => {
     if (c.hasPages) maxOne(c, 'group', 'excludegroup', 'rights', 'excluderights');
@@ -260,6 +284,10 @@ export const moduleRules: Record<string, Rule> = {
   },
   categories: (c) => {
     if (!c.hasPages) return;
+    for (const value of list(c.value('categories'))) {
+      const t = parseTitle(value);
+      if (!t || t.namespace !== 14) c.warn(messages.notCategoryWarning(t ? t.text : value));
+    }
     continueFields(c, 2);
     if (!c.stopped()) showConflict(c, negations('hidden'));
   },
@@ -337,7 +365,31 @@ export const moduleRules: Record<string, Rule> = {
   },
   revisions: (c) => {
     if (!c.hasPages) return;
-    revisionParameters(c, 'prop', 'revisions');
+    const p = c.prefix;
+    // ApiQueryRevisions::run: list options make it enumerate one page's revisions.
+    const enumMode = ['user', 'excludeuser', 'limit', 'startid', 'endid', 'start', 'end'].some((n) => isSet(c, n)) || c.value('dir') === 'newer';
+    const revids = list(c.pages.revids).length;
+    const pageCount = c.pages.titles !== undefined ? list(c.pages.titles).length : c.pages.pageids !== undefined ? list(c.pages.pageids).length : 1;
+    if (!c.generator && enumMode && revids > 0) return c.error(messages.revisionsNoRevids(p));
+    if (!c.generator && enumMode && revids === 0 && pageCount > 1) return c.error(messages.revisionsSinglePage(p));
+    if (!c.generator) {
+      if (isSet(c, 'slots')) {
+        if (list(c.value('prop')).includes('parsetree')) return c.error(messages.cannotUseWith(`${p}prop=parsetree`, `${p}slots`));
+        for (const name of ['expandtemplates', 'generatexml', 'parse', 'diffto', 'difftotext', 'difftotextpst', 'contentformat']) {
+          if (isSet(c, name)) return c.error(messages.cannotUseWith(`${p}${name}`, `${p}slots`));
+        }
+      }
+      revisionParameters(c, 'prop', 'revisions');
+    }
+    if (enumMode) {
+      maxOne(c, 'startid', 'start');
+      if (!c.stopped()) maxOne(c, 'endid', 'end');
+      if (!c.stopped()) maxOne(c, 'user', 'excludeuser');
+      if (!c.stopped()) continueFields(c, 2);
+    }
+  },
+  siteinfo: (c) => {
+    if (list(c.value('prop')).includes('dbrepllag') && c.value('showalldb') === true) c.error(messages.includeAllDenied());
   },
   stashimageinfo: (c) => c.error(messages.uploadStashLoggedOut('notloggedin')),
   transcludedin: (c) => {
@@ -348,11 +400,21 @@ export const moduleRules: Record<string, Rule> = {
     if (c.stopped()) return;
     const users = c.value('user');
     if (Array.isArray(users) && users.length === 0) return c.error(messages.paramEmpty(`${c.prefix}user`));
+    const ids = c.value('userids');
+    if (Array.isArray(ids)) {
+      if (ids.length === 0) return c.error(messages.paramEmpty(`${c.prefix}userids`));
+      const bad = ids.map(Number).find((id) => id <= 0);
+      if (bad !== undefined) return c.error(messages.invalidUserId(String(bad)));
+    }
     const iprange = c.value('iprange');
     if (typeof iprange === 'string') {
       cidrLimit(c, iprange, { IPv4: 16, IPv6: 32 }, messages.invalidIpRange(iprange));
       if (c.stopped()) return;
     }
+    // Named users and ids: this wiki has no users, so the query ends before its show checks
+    // (as MediaWiki's does for users that do not exist). IPs and ranges go on.
+    const anonymous = typeof iprange === 'string' || list(users).some((u) => parseIpOrRange(u) !== null);
+    if (!anonymous) return;
     showConflict(c, [...negations('minor', 'patrolled', 'autopatrolled', 'top', 'new'), ['autopatrolled', '!patrolled']]);
     if (!c.stopped() && list(c.value('show')).some((s) => patrolFlags.includes(s))) c.error(messages.patrolFlagDenied());
   },

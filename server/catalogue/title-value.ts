@@ -21,11 +21,24 @@ export const ILLEGAL_TITLE_CHARS = /[#<>[\]|{}\u0000-\u001f\u007f\ufffd]|%[0-9A-
 
 const ucfirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** Sanitizer::decodeCharReferences, which Title::newFromText applies first. */
+const decodeCharReferences = (text: string) =>
+  text.replace(/&(?:#x([0-9a-f]+)|#(\d+)|([a-z]+));/gi, (all, hex?: string, dec?: string, name?: string) => {
+    if (hex) return String.fromCodePoint(parseInt(hex, 16));
+    if (dec) return String.fromCodePoint(Number(dec));
+    return NAMED_ENTITIES[name!.toLowerCase()] ?? all;
+  });
+
 export function parseTitle(value: string): TitleValue | null {
-  // Fragments are cut off first; a title that is only a fragment is empty.
-  let text = value.replace(/[_\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g, ' ').replace(/ {2,}/g, ' ').trim();
+  let text = decodeCharReferences(value).replace(/[_\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g, ' ').replace(/ {2,}/g, ' ').trim();
+  // A fragment is cut off; a title that is only a fragment is a link to the current page.
   const hash = text.indexOf('#');
-  if (hash >= 0) text = text.slice(0, hash).trim();
+  if (hash >= 0) {
+    text = text.slice(0, hash).trim();
+    if (text === '') return { text: '', namespace: 0, interwiki: false };
+  }
   if (text.startsWith(':')) text = text.slice(1).trim();
   let namespace = 0;
   const colon = text.indexOf(':');

@@ -67,8 +67,7 @@ function canonicalName(raw: string): string | null {
   if (raw.includes('#')) return null;
   const name = raw.replace(/_/g, ' ').replace(/ {2,}/g, ' ').trim();
   if (name === '' || name.startsWith(':') || ILLEGAL_TITLE_CHARS.test(name) || TROUBLEMAKERS.test(name)) return null;
-  // $wgInvalidUsernameCharacters is `@:>` by default.
-  if (name.includes('/') || /[@:>]/.test(name) || utf8Length(name) > 255 || isIP(name)) return null;
+  if (name.includes('/') || utf8Length(name) > 255 || isIP(name)) return null;
   const colon = name.indexOf(':');
   if (colon > 0 && NAMESPACE_NAMES.has(name.slice(0, colon).trim().toLowerCase())) return null;
   if (name === '.' || name === '..' || name.startsWith('./') || name.startsWith('../')) return null;

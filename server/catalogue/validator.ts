@@ -138,7 +138,8 @@ class RequestReader {
     // ApiParamValidatorCallbacks: a value the request had to clean up is used, with a warning.
     if (raw?.changed) this.warn(module, messages.badUtf8(name));
     const featureOf = (rest: string) => (feature ? `${feature}&${rest}` : rest);
-    if (raw === undefined || (param.required && raw.value === '')) {
+    // StringDef: an empty string for a required string parameter counts as missing.
+    if (raw === undefined || (param.required && param.type === 'string' && raw.value === '')) {
       // Booleans are true when present and false otherwise.
       if (param.type === 'boolean') return false;
       if (param.required) {
@@ -168,7 +169,12 @@ class RequestReader {
       }
       const one = this.readOne(module, param, name, value, isDefault, featureOf);
       if ('value' in one) return one.value;
-      if ('unrecognized' in one) this.error(module, messages.badValue(name, value, allowedValues(param) ?? []));
+      if ('unrecognized' in one) {
+        // ApiQueryLogEvents checks leaction itself, with its own code.
+        if (module === 'query+logevents' && param.name === 'action') {
+          this.error(module, messages.unrecognizedValueOf('unknown_leaction', name, value));
+        } else this.error(module, messages.badValue(name, value, allowedValues(param) ?? []));
+      }
       return undefined;
     }
 
@@ -356,6 +362,7 @@ function runRules(
   let stopped = false;
   const context: ModuleContext = {
     prefix,
+    order: module.parameters.map((p) => p.name),
     value: (name) => values.get(name),
     given: (name) => reader.given(prefix + name),
     raw: (name) => {
