@@ -48,7 +48,6 @@ export function createApiEndpoint(catalogue: Catalogue, paraminfo: Paraminfo, no
     const echoed: { [key: string]: JsonValue } = {};
     const requestId = check.main.get('requestid');
     if (typeof requestId === 'string') echoed.requestid = requestId;
-    if (check.main.get('servedby') === true) echoed.servedby = hostname();
     if (check.main.get('curtimestamp') === true) echoed.curtimestamp = now().toISOString().replace(/\.\d{3}Z$/, 'Z');
     if (check.main.get('responselanginfo') === true) {
       // Only English is served: uselang and errorlang always resolve to it.
@@ -69,6 +68,8 @@ export function createApiEndpoint(catalogue: Catalogue, paraminfo: Paraminfo, no
     };
 
     if (check.firstError) return respond(check.firstError, check.warnings);
+    // On success only: an error names its host only where $wgShowHostnames is set, which it is not.
+    if (check.main.get('servedby') === true) echoed.servedby = hostname();
 
     const action = check.main.get('action');
     if (action === 'paraminfo') {

@@ -90,11 +90,13 @@ function continueFields(c: ModuleContext, count: number | ((n: number) => boolea
   if (typeof count === 'number' ? n !== count : !count(n)) c.error(messages.badContinue());
 }
 
-/** ApiBase::getTitleOrPageId / getTitleFromTitleOrPageId. */
+/** ApiBase::getTitleOrPageId / getTitleFromTitleOrPageId; no page id names a page of this wiki. */
 function titleOrPageId(c: ModuleContext) {
   onlyOne(c, 'title', 'pageid');
   if (c.stopped()) return undefined;
-  return isSet(c, 'title') ? title(c, 'title') : undefined;
+  if (isSet(c, 'title')) return title(c, 'title');
+  c.error(messages.noSuchPageId(String(c.value('pageid'))));
+  return undefined;
 }
 
 /** Anonymous callers have no watchlist (ApiQueryBase::getWatchlistUser); an owner needs a token. */
@@ -325,6 +327,12 @@ export const moduleRules: Record<string, Rule> = {
   iwlinks: (c) => {
     if (!c.hasPages) return;
     if (isSet(c, 'title') && !isSet(c, 'prefix')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}prefix`));
+  },
+  languageinfo: (c) => {
+    // This wiki speaks English only: other language codes are unknown to it.
+    const codes = list(c.value('code'));
+    const unknown = codes.includes('*') ? [] : codes.filter((code) => code !== 'en');
+    if (unknown.length > 0) c.warn(messages.unrecognizedCodes(`${c.prefix}code`, unknown));
   },
   langbacklinks: (c) => {
     if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`, 'nolang'));

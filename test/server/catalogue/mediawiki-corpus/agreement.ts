@@ -9,7 +9,9 @@ import type { CorpusQuery } from './corpus.js';
  * differs between two servers:
  * - `curtimestamp` (the time of the answer) and `servedby` (the host name);
  * - the api.php address inside `docref` texts (each names its own server);
- * - our `moduledisabled` error for a query we would have to run: it stands for a result.
+ * - our `moduledisabled` error for a query we would have to run: it stands for a result;
+ * - where MediaWiki answered HTML instead of JSON (its help page, or `jsonfm` when the format
+ *   is unknown), only the MediaWiki-API-Error header is compared.
  */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -54,7 +56,13 @@ export function compareAll(): Comparison[] {
       if (errors !== undefined) delete rest['*'];
       ours = { ...rest, errorHeader: null };
     }
-    const theirs = validationView(entry.body, entry.errorHeader);
+    let theirs = validationView(entry.body, entry.errorHeader);
+    // MediaWiki printed HTML (its help page, or jsonfm for an unknown format): only the
+    // MediaWiki-API-Error header can be compared.
+    if ('(not json)' in entry.body) {
+      theirs = { errorHeader: entry.errorHeader };
+      ours = { errorHeader: ours.errorHeader ?? null };
+    }
     const exact = JSON.stringify(sortKeys(ours)) === JSON.stringify(sortKeys(theirs));
     const verdict = (ours.errorHeader === null) === (theirs.errorHeader === null);
     return { entry, theirs, ours, exact, verdict };
