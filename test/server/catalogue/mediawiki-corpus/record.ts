@@ -51,10 +51,21 @@ function reduce(body: Record<string, unknown>): Record<string, unknown> {
   return outBody;
 }
 
-async function send(apiUrl: string, entry: CorpusQuery) {
+/** php -S serves one request at a time and now and then stalls on one: a second try gets through. */
+async function send(apiUrl: string, entry: CorpusQuery, attempts = 3): Promise<Record<string, unknown>> {
+  try {
+    return await sendOnce(apiUrl, entry);
+  } catch (e) {
+    if (attempts <= 1) throw e;
+    return send(apiUrl, entry, attempts - 1);
+  }
+}
+
+async function sendOnce(apiUrl: string, entry: CorpusQuery) {
   let response: Response;
+  const signal = AbortSignal.timeout(20_000);
   if (!entry.post) {
-    response = await fetch(`${apiUrl}?${entry.query}`);
+    response = await fetch(`${apiUrl}?${entry.query}`, { signal });
   } else {
     const pairs = [...new URLSearchParams(entry.query)];
     let body: URLSearchParams | FormData;
@@ -63,7 +74,7 @@ async function send(apiUrl: string, entry: CorpusQuery) {
       body = new FormData();
       for (const [name, value] of pairs) body.append(name, value);
     }
-    response = await fetch(apiUrl, { method: 'POST', body });
+    response = await fetch(apiUrl, { method: 'POST', body, signal });
   }
   const text = await response.text();
   let json: Record<string, unknown> | null = null;
