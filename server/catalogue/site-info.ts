@@ -103,10 +103,11 @@ function namespaceEntries(site: SiteContext): JsonValue {
       case: 'first-letter',
       [contentKey(site, 'name')]: ns.name,
       subpages: ns.subpages,
-      canonical: ns.canonical,
       content: ns.content,
       nonincludable: false,
     };
+    // The main namespace's canonical name is empty, and MediaWiki leaves it out.
+    if (ns.canonical !== '') entry.canonical = ns.canonical;
     if (ns.protection) entry.namespaceprotection = ns.protection;
     out[String(ns.id)] = entry;
   }
