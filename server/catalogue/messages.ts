@@ -143,10 +143,6 @@ export const messages = {
     msg('deprecation', 'apiwarn-deprecation-missingparam', [param],
       `Because <var>${param}</var> was not specified, a legacy format has been used for the output. This format is deprecated, and in the future the new format will always be used.`,
       { feature }),
-  deletedrevsDeprecated: (): Message =>
-    msg('deprecation', 'apiwarn-deprecation-deletedrevs', [],
-      '<kbd>list=deletedrevs</kbd> has been deprecated. Please use <kbd>prop=deletedrevisions</kbd> or <kbd>list=alldeletedrevisions</kbd> instead.',
-      { feature: 'action=query&list=deletedrevs' }),
   unrecognizedParams: (params: readonly { name: string; position: number }[]): Message =>
     msg('unrecognizedparams', 'apierror-unrecognizedparams',
       [{ list: Object.fromEntries(params.map((p) => [String(p.position), escapeWikiText(p.name)])), type: 'comma' }, params.length],
@@ -198,8 +194,6 @@ export const messages = {
     msg('notloggedin', 'watchlistanontext', [], 'Please log in to view or edit items on your watchlist.'),
   noSuchUser: (code: string, name: string): Message =>
     msg(code, 'nosuchusershort', [escapeWikiText(name)], `There is no user by the name "${escapeWikiText(name)}". Check your spelling.`),
-  noSuchPageId: (id: string): Message =>
-    msg('nosuchpageid', 'apierror-nosuchpageid', [id], `There is no page with ID ${id}.`),
   invalidCategory: (): Message =>
     msg('invalidcategory', 'apierror-invalidcategory', [], 'The category name you entered is not valid.'),
   invalidSha1: (): Message => msg('invalidsha1hash', 'apierror-invalidsha1hash', [], 'The SHA1 hash provided is not valid.'),

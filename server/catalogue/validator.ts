@@ -10,7 +10,7 @@ import type { Catalogue } from './catalogue.js';
 import { messages, type Message } from './messages.js';
 import { moduleRules, type ModuleContext } from './module-rules.js';
 import { explodeMultiValue, MULTI_SEPARATOR } from './multi-value.js';
-import { parseRequest, requestFromRecord, type RequestParams } from './request-params.js';
+import type { RequestParams } from './request-params.js';
 import { namespaceIds } from './site-facts.js';
 import { parseTimestamp } from './timestamp.js';
 import { parseTitle } from './title-value.js';
@@ -49,11 +49,6 @@ const MULTI_LIMIT = 50;
 const MULTI_HIGH_LIMIT = 500;
 
 type ReadOne = { value: string | number } | { unrecognized: true } | { failed: true };
-
-/** A query string as PHP reads it for $_GET (see request-params.ts). */
-export function parseQueryString(query: string): RequestParams {
-  return parseRequest(query);
-}
 
 /** Where deprecation warnings say the feature is used: `action=query&list=random&rnredirect`. */
 type FeaturePath = string;
@@ -384,15 +379,7 @@ function runRules(
   rule(context);
 }
 
-export function checkRequest(
-  catalogue: Catalogue,
-  request: RequestParams | ReadonlyMap<string, string>,
-  now: () => Date = () => new Date(),
-): RequestCheck {
-  const params: RequestParams =
-    [...request.values()].some((v) => typeof v === 'string')
-      ? requestFromRecord(Object.fromEntries(request as ReadonlyMap<string, string>))
-      : (request as RequestParams);
+export function checkRequest(catalogue: Catalogue, params: RequestParams, now: () => Date = () => new Date()): RequestCheck {
   const reader = new RequestReader(params, now);
   const main = catalogue.moduleByPath.get('main')!;
   const mainValues = reader.readModule(main, '', '').values;
