@@ -6,8 +6,8 @@ import { parseIpOrRange } from './user-value.js';
 /**
  * What a query module's execute() checks in MediaWiki 1.39 before it reads the database, in the
  * order it checks them, for an anonymous caller on a wiki whose given pages exist. Each rule
- * names the MediaWiki class it follows. Parameter names are unprefixed; `name()` adds the
- * prefix the module was called with (`bl`, or `gbl` in generator mode).
+ * names the MediaWiki class it follows. Parameter names are unprefixed; messages add
+ * `c.prefix`, the prefix the module was called with (`bl`, or `gbl` in generator mode).
  */
 export interface ModuleContext {
   prefix: string;
@@ -55,11 +55,6 @@ function onlyOne(c: ModuleContext, ...names: string[]) {
 function maxOne(c: ModuleContext, ...names: string[]) {
   const set = setInOrder(c, names);
   if (set.length > 1) c.error(messages.invalidParamMix(set.map((n) => c.prefix + n)));
-}
-
-/** ApiBase::requireAtLeastOneParameter. */
-function atLeastOne(c: ModuleContext, ...names: string[]) {
-  if (!names.some((n) => isSet(c, n))) c.error(messages.missingOneOf(names.map((n) => c.prefix + n)));
 }
 
 /** `show` values that contradict each other: apierror-show. */
