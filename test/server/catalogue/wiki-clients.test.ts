@@ -1,3 +1,5 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../support/server.js';
 
@@ -134,5 +136,36 @@ describe('pywikibot start-up', () => {
     expect(response.headers.get('mediawiki-api-error')).toBe('moduledisabled');
     const answer = await response.json();
     expect(answer.warnings.allpages.warnings).toBe('The value "1000" for parameter "aplimit" must be between 1 and 500.');
+  });
+});
+
+/** Debian's python3-mwclient, when installed (`apt-get install -y python3-mwclient`). */
+const python = '/usr/bin/python3';
+const hasMwclient = spawnSync(python, ['-c', 'import mwclient'], { stdio: 'ignore' }).status === 0;
+if (!hasMwclient) console.warn('python3-mwclient is not installed: the real mwclient test is skipped (apt-get install -y python3-mwclient).');
+
+describe('the real mwclient', () => {
+  it.skipIf(!hasMwclient)('connects, reads the site and the user, and gets API errors as APIError', async () => {
+    const script = `
+import json, sys, mwclient
+host = sys.argv[1]
+site = mwclient.Site(host, path='/', scheme='http')
+out = {'version': list(site.version), 'namespaces': {str(k): v for k, v in site.namespaces.items()},
+       'username': site.username, 'groups': site.groups, 'rights': site.rights, 'logged_in': site.logged_in,
+       'paraminfo': [m['path'] for m in site.api('paraminfo', modules='query+allpages')['paraminfo']['modules']]}
+try:
+    site.api('query', list='search', srsearch='')
+except mwclient.errors.APIError as e:
+    out['error'] = [e.code, e.info]
+print(json.dumps(out))
+`;
+    const { stdout } = await promisify(execFile)(python, ['-c', script, new URL(server.url).host]);
+    const result = JSON.parse(stdout) as Record<string, any>;
+    expect(result.version[0]).toBe(1);
+    expect(result.version[1]).toBeGreaterThanOrEqual(16);
+    expect(result.namespaces).toMatchObject({ '0': '', '4': 'Secret Push', '-1': 'Special' });
+    expect(result).toMatchObject({ username: '127.0.0.1', groups: ['*'], rights: ['read'], logged_in: false });
+    expect(result.paraminfo).toEqual(['query+allpages']);
+    expect(result.error).toEqual(['missingparam', 'The "srsearch" parameter must be set.']);
   });
 });
