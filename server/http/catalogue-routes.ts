@@ -8,8 +8,11 @@ import { sendPage } from './pages/render.js';
 import { readMultipartFields } from './multipart-fields.js';
 import { readBodyText } from './request-body.js';
 
-/** A wiki request is a few hundred bytes; mwn sends long ones as multipart, still far below this. */
-const API_PHP_MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * A wiki request is a few hundred bytes; 50 titles or module paths fit easily. mwn sends long
+ * requests as multipart, which is held to the same cap (its text fields, files aside).
+ */
+const API_PHP_MAX_BODY_BYTES = 64 * 1024;
 
 /** The query string exactly as sent (URLSearchParams would re-encode it). */
 const rawQuery = (url: string) => {
