@@ -44,7 +44,7 @@ function listEntry(message: ModuleMessage, format: ErrorFormat, formatversion: F
   const text =
     format === 'plaintext' ? plainText(message.wikitext)
     : format === 'wikitext' ? message.wikitext
-    : format === 'html' ? htmlText(message.wikitext)
+    : format === 'html' ? htmlText(message.html ?? message.wikitext)
     : undefined;
   if (format === 'raw') {
     entry.key = message.key;

@@ -18,6 +18,11 @@ export interface Message {
   params: RawParam[];
   /** English wikitext with the parameters filled in. */
   wikitext: string;
+  /**
+   * The HTML form where it is not the wikitext's: ParamValidator passes values as plain-text
+   * parameters, which the parser escapes.
+   */
+  html?: string;
   /** Extra members MediaWiki adds to the error or warning (`data`, or inline for bc errors). */
   data?: { [key: string]: JsonValue };
 }
@@ -51,34 +56,45 @@ export function escapeWikiText(text: string): string {
 const msg = (code: string, key: string, params: RawParam[], wikitext: string, data?: Message['data']): Message =>
   data ? { code, key, params, wikitext, data } : { code, key, params, wikitext };
 
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A ParamValidator message: its values are plain-text parameters, escaped in HTML. */
+const pvMsg = (
+  code: string,
+  key: string,
+  params: RawParam[],
+  render: (value: (s: string) => string) => string,
+  data?: Message['data'],
+): Message => ({ ...msg(code, key, params, render((s) => s), data), html: render(escapeHtml) });
+
 export const MAILING_LIST = 'https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/';
 
 export const messages = {
   badValue: (param: string, value: string, allowed: readonly (string | number)[]): Message =>
-    msg(
+    pvMsg(
       'badvalue',
       'paramvalidator-badvalue-enumnotmulti',
       [plain(param), plain(value), { list: allowed.map(plain), type: 'text' }, number(allowed.length)],
-      `Unrecognized value for parameter "${param}": ${value}.`,
+      (v) => `Unrecognized value for parameter "${v(param)}": ${v(value)}.`,
     ),
   notMulti: (param: string, value: string): Message =>
-    msg('badvalue', 'paramvalidator-notmulti', [plain(param), plain(value)],
-      `Parameter "${param}" accepts only a single value. U+001F multi-value separation may only be used for multi-valued parameters.`),
+    pvMsg('badvalue', 'paramvalidator-notmulti', [plain(param), plain(value)],
+      (v) => `Parameter "${v(param)}" accepts only a single value. U+001F multi-value separation may only be used for multi-valued parameters.`),
   unrecognizedValues: (param: string, raw: string, values: readonly string[]): Message =>
-    msg(
+    pvMsg(
       'unrecognizedvalues',
       'paramvalidator-unrecognizedvalues',
       [plain(param), plain(raw), { list: values.map(plain), type: 'comma' }, number(values.length)],
-      `Unrecognized ${plural(values.length, 'value', 'values')} for parameter "${param}": ${values.join(', ')}`,
+      (v) => `Unrecognized ${plural(values.length, 'value', 'values')} for parameter "${v(param)}": ${values.map(v).join(', ')}`,
       { values: [...values] },
     ),
   tooManyValues: (param: string, limit: number, highLimit: number): Message =>
-    msg('toomanyvalues', 'paramvalidator-toomanyvalues', [plain(param), number(limit)],
-      `Too many values supplied for parameter "${param}". The limit is ${num(limit)}.`,
+    pvMsg('toomanyvalues', 'paramvalidator-toomanyvalues', [plain(param), number(limit)],
+      (v) => `Too many values supplied for parameter "${v(param)}". The limit is ${num(limit)}.`,
       { limit, lowlimit: limit, highlimit: highLimit }),
   missingParam: (param: string, value?: string): Message =>
-    msg('missingparam', 'paramvalidator-missingparam', value === undefined ? [plain(param)] : [plain(param), plain(value)],
-      `The "${param}" parameter must be set.`),
+    pvMsg('missingparam', 'paramvalidator-missingparam', value === undefined ? [plain(param)] : [plain(param), plain(value)],
+      (v) => `The "${v(param)}" parameter must be set.`),
   missingOneOf: (params: readonly string[]): Message =>
     msg('missingparam', 'apierror-missingparam-one-of',
       [{ list: params.map((p) => `<var>${p}</var>`), type: 'text' }, params.length],
@@ -94,8 +110,8 @@ export const messages = {
     msg(code, 'apierror-invalidparammix-mustusewith', [param, other],
       `The <kbd>${param}</kbd> parameter may only be used with <kbd>${other}</kbd>.`),
   badInteger: (param: string, value: string): Message =>
-    msg('badinteger', 'paramvalidator-badinteger', [plain(param), plain(value)],
-      `Invalid value "${value}" for integer parameter "${param}".`),
+    pvMsg('badinteger', 'paramvalidator-badinteger', [plain(param), plain(value)],
+      (v) => `Invalid value "${v(value)}" for integer parameter "${v(param)}".`),
   outOfRange: (param: string, value: string, min: number | undefined, max: number | undefined, highmax?: number): Message => {
     const data: { [key: string]: JsonValue } = {};
     if (min !== undefined) data.min = min;
@@ -103,38 +119,38 @@ export const messages = {
     if (max !== undefined) data.max = max;
     if (highmax !== undefined) data.highmax = highmax;
     if (min !== undefined && max !== undefined) {
-      return msg('outofrange', 'paramvalidator-outofrange-minmax', [plain(param), plain(value), number(min), number(max)],
-        `The value "${value}" for parameter "${param}" must be between ${num(min)} and ${num(max)}.`, data);
+      return pvMsg('outofrange', 'paramvalidator-outofrange-minmax', [plain(param), plain(value), number(min), number(max)],
+        (v) => `The value "${v(value)}" for parameter "${v(param)}" must be between ${num(min)} and ${num(max)}.`, data);
     }
     if (min !== undefined) {
-      return msg('outofrange', 'paramvalidator-outofrange-min', [plain(param), plain(value), number(min), ''],
-        `The value "${value}" for parameter "${param}" must be no less than ${num(min)}.`, data);
+      return pvMsg('outofrange', 'paramvalidator-outofrange-min', [plain(param), plain(value), number(min), ''],
+        (v) => `The value "${v(value)}" for parameter "${v(param)}" must be no less than ${num(min)}.`, data);
     }
-    return msg('outofrange', 'paramvalidator-outofrange-max', [plain(param), plain(value), '', number(max ?? 0)],
-      `The value "${value}" for parameter "${param}" must be no greater than ${num(max ?? 0)}.`, data);
+    return pvMsg('outofrange', 'paramvalidator-outofrange-max', [plain(param), plain(value), '', number(max ?? 0)],
+      (v) => `The value "${v(value)}" for parameter "${v(param)}" must be no greater than ${num(max ?? 0)}.`, data);
   },
   badTimestamp: (param: string, value: string): Message =>
-    msg('badtimestamp', 'paramvalidator-badtimestamp', [plain(param), plain(value)],
-      `Invalid value "${value}" for timestamp parameter "${param}".`),
+    pvMsg('badtimestamp', 'paramvalidator-badtimestamp', [plain(param), plain(value)],
+      (v) => `Invalid value "${v(value)}" for timestamp parameter "${v(param)}".`),
   unclearNowTimestamp: (param: string, value: string): Message =>
-    msg('unclearnowtimestamp', 'paramvalidator-unclearnowtimestamp', [plain(param), plain(value)],
-      `Passing "${value}" for timestamp parameter "${param}" has been deprecated. If for some reason you need to explicitly specify the current time without calculating it client-side, use "now".`),
+    pvMsg('unclearnowtimestamp', 'paramvalidator-unclearnowtimestamp', [plain(param), plain(value)],
+      (v) => `Passing "${v(value)}" for timestamp parameter "${v(param)}" has been deprecated. If for some reason you need to explicitly specify the current time without calculating it client-side, use "now".`),
   badUser: (param: string, value: string): Message =>
-    msg('baduser', 'paramvalidator-baduser', [plain(param), plain(value)],
-      `Invalid value "${value}" for user parameter <var>${param}</var>.`),
+    pvMsg('baduser', 'paramvalidator-baduser', [plain(param), plain(value)],
+      (v) => `Invalid value "${v(value)}" for user parameter <var>${v(param)}</var>.`),
   /** A title parameter (TitleDef) whose value is no title. */
   badTitleParam: (param: string, value: string): Message =>
-    msg('badtitle', 'paramvalidator-badtitle', [plain(param), plain(value)],
-      `Invalid value "${value}" for title parameter <var>${param}</var>: not a valid title string.`),
+    pvMsg('badtitle', 'paramvalidator-badtitle', [plain(param), plain(value)],
+      (v) => `Invalid value "${v(value)}" for title parameter <var>${v(param)}</var>: not a valid title string.`),
   /** A module's own title check (Title::newFromText failed). */
   invalidTitle: (value: string): Message =>
     msg('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(value)], `Bad title "${escapeWikiText(value)}".`),
   deprecatedParam: (param: string, value: string, feature: string): Message =>
-    msg('deprecation', 'paramvalidator-param-deprecated', [plain(param), plain(value)],
-      `The parameter "${param}" has been deprecated.`, { feature }),
+    pvMsg('deprecation', 'paramvalidator-param-deprecated', [plain(param), plain(value)],
+      (v) => `The parameter "${v(param)}" has been deprecated.`, { feature }),
   deprecatedValue: (param: string, value: string, feature: string): Message =>
-    msg('deprecation', 'paramvalidator-deprecated-value', [plain(param), plain(value)],
-      `The value "${value}" to parameter "${param}" has been deprecated.`, { feature }),
+    pvMsg('deprecation', 'paramvalidator-deprecated-value', [plain(param), plain(value)],
+      (v) => `The value "${v(value)}" to parameter "${v(param)}" has been deprecated.`, { feature }),
   /** Said by main beside every deprecation warning. */
   deprecationHelp: (): Message =>
     msg('deprecation-help', 'api-usage-mailinglist-ref', [],
@@ -167,7 +183,8 @@ export const messages = {
   cidrTooBroad: (family: 'IPv4' | 'IPv6', limit: number): Message =>
     msg('cidrtoobroad', 'apierror-cidrtoobroad', [family, limit], `${family} CIDR ranges broader than /${limit} are not accepted.`),
   invalidIpRange: (value: string): Message =>
-    msg('invalidiprange', 'apierror-invalidiprange', [escapeWikiText(value)], `Invalid CIDR range "${escapeWikiText(value)}".`),
+    // ApiQueryUserContribs passes the range unescaped.
+    msg('invalidiprange', 'apierror-invalidiprange', [value], `Invalid CIDR range "${value}".`),
   badContinue: (): Message =>
     msg('badcontinue', 'apierror-badcontinue', [],
       'Invalid continue param. You should pass the original value returned by the previous query.'),

@@ -742,6 +742,15 @@ export const corpus: CorpusQuery[] = [
   j('action=query&titles=A&pageids=1&generator=allpages'),
   j('action=query&generator=backlinks&gbltitle=Main_Page&gblpageid=1'),
 
+  // --- Markup in values: escaped for html, kept for wikitext, stripped for plaintext.
+  ...['html', 'wikitext', 'plaintext'].flatMap((ef) => [
+    j2(`action=query&list=foo%3Cb%3E&errorformat=${ef}`),
+    j2(`action=query&list=allpages&aplimit=%3Cb%3E&errorformat=${ef}`),
+    j2(`action=query&list=backlinks&bltitle=%3Cb%3E&errorformat=${ef}`),
+    j2(`action=query&list=allpages&apfilterredir=%26amp%3B&errorformat=${ef}`),
+    j2(`action=query&foo%3Cb%3E=1&errorformat=${ef}`),
+  ]),
+
   // --- Bodies: forms and multipart as mwn and mwclient send them.
   { query: 'format=json&action=query&list=allpages&aplimit=abc', post: 'form' },
   { query: 'format=json&action=query&list=allpages&aplimit=1000&foo=1', post: 'form' },
