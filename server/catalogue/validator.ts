@@ -400,11 +400,9 @@ export function checkRequest(catalogue: Catalogue, params: RequestParams, now: (
   // The printer's parameters are read when the answer is printed, and are never "unknown".
   const formatModule = selected(catalogue, main, 'format', mainValues.get('format'));
   for (const p of formatModule?.parameters ?? []) reader.used.add(p.name);
-  const positions = [...params.keys()];
-  const unused = positions.filter((name) => !reader.used.has(name));
-  if (unused.length > 0 && reader.errors.length === 0) {
-    reader.warn('main', messages.unrecognizedParams(unused.map((name) => ({ name, position: positions.indexOf(name) }))));
-  }
+  // Named with their position among the request's parameters, as array_diff keeps PHP's keys.
+  const unused = [...params.keys()].map((name, position) => ({ name, position })).filter((p) => !reader.used.has(p.name));
+  if (unused.length > 0 && reader.errors.length === 0) reader.warn('main', messages.unrecognizedParams(unused));
 
   let format = new Map<string, ParamValue>();
   if (formatModule) {
