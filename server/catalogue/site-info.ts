@@ -11,7 +11,10 @@ import { namespaceAliases, namespaces, SITE_NAME } from './site-facts.js';
  */
 export const answeredMetaModules = ['meta=siteinfo', 'meta=userinfo', 'meta=tokens'];
 
-/** The MediaWiki release whose API the catalogue describes; clients check it against their minimum. */
+/**
+ * The release `generator` names. The spec gives no version; its modules are a recent release's
+ * (codexicons, temporary accounts), and clients only check a minimum (mwclient: 1.16).
+ */
 export const MEDIAWIKI_VERSION = '1.45.0';
 
 const list = (v: ParamValue | undefined): string[] => (Array.isArray(v) ? v.map(String) : []);
