@@ -173,8 +173,8 @@ export const messages = {
   notGenerator: (name: string): Message =>
     msg('badgenerator', 'apierror-badgenerator-notgenerator', [name], `Module <kbd>${name}</kbd> cannot be used as a generator.`),
   badSubmodule: (parent: string, name: string): Message =>
-    msg('badmodule', 'apiwarn-invalidmodule-nosuchsubmodule' , [parent, name],
-      `The module <kbd>${parent}</kbd> does not have a submodule "${name}".`),
+    msg('badmodule', 'apierror-badmodule-badsubmodule', [parent, escapeWikiText(name)],
+      `The module <kbd>${parent}</kbd> does not have a submodule "${escapeWikiText(name)}".`),
   noSubmodules: (path: string): Message =>
     msg('badmodule', 'apierror-badmodule-nosubmodules', [path], `The module <kbd>${path}</kbd> has no submodules.`),
   moduleDisabled: (name: string): Message =>
