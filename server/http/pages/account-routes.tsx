@@ -13,6 +13,7 @@ import { SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } fr
 import { DashboardPage, type DashboardEntry } from './dashboard-page.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { ErrorPage, sendPage } from './render.js';
+import { languageOf } from '../middleware/page-language.js';
 import { CsrfField } from './components.js';
 
 /** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
@@ -30,7 +31,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     sendPage(
       c,
       status,
-      'Sign in',
+      'title.signIn',
       <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup} />,
     );
 
@@ -38,11 +39,11 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     sendPage(
       c,
       status,
-      'Sign up',
+      'title.signUp',
       <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} signupEnabled={config.features.signup} />,
     );
 
-  const signUpClosed = (c: Context<AppEnv>) => sendPage(c, 403, 'Sign-up is turned off', <SignUpClosedPage />);
+  const signUpClosed = (c: Context<AppEnv>) => sendPage(c, 403, 'title.signUpClosed', <SignUpClosedPage />);
 
   app.get('/users/sign_in', session, (c) => {
     const returnTo = safeReturnPath(c.req.query('return_to'));
@@ -96,14 +97,15 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
 
   app.get('/users/sign_out', session, (c) => {
     if (!getPageSession(c).user) return c.redirect('/', 303);
+    const { t } = languageOf(c);
     return sendPage(
       c,
       200,
-      'Sign out',
-      <ErrorPage title="Sign out?" message="You will need your password to sign in again.">
+      'title.signOut',
+      <ErrorPage title={t('account.signOut.heading')} message={t('account.signOut.body')}>
         <form method="post" action="/users/sign_out">
           <CsrfField token={getPageSession(c).csrfToken} />
-          <button type="submit">Sign out</button>
+          <button type="submit">{t('account.signOut.button')}</button>
         </form>
       </ErrorPage>,
     );
@@ -119,8 +121,8 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
   app.get('/users/token', session, async (c) => {
     const user = getPageSession(c).user;
     if (!user) return signInFirst(c);
-    const notice = c.req.query('revoked') === '1' ? 'The token was revoked: it no longer works.' : undefined;
-    return sendPage(c, 200, 'API tokens', <TokenPage tokens={await accounts.listApiTokens(user)} csrfToken={getPageSession(c).csrfToken} notice={notice} />);
+    const notice = c.req.query('revoked') === '1' ? languageOf(c).t('account.tokens.revoked') : undefined;
+    return sendPage(c, 200, 'title.apiTokens', <TokenPage tokens={await accounts.listApiTokens(user)} csrfToken={getPageSession(c).csrfToken} notice={notice} />);
   });
 
   app.post('/users/token', session, async (c) => {
@@ -129,7 +131,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const user = getPageSession(c).user;
     if (!user) return signInFirst(c);
     const made = await accounts.createApiToken(user, form.get('label') ?? undefined);
-    return sendPage(c, 200, 'Your new API token', <TokenMadePage token={made.token} info={made.info} />);
+    return sendPage(c, 200, 'title.newApiToken', <TokenMadePage token={made.token} info={made.info} />);
   });
 
   app.post('/users/token/revoke', session, async (c) => {
@@ -149,7 +151,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const list = await pushes.list(actor, state, page);
     const entries: DashboardEntry[] = [];
     for (const push of list) entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
-    return sendPage(c, 200, 'My pushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} />);
+    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} />);
   });
 
   return app;
