@@ -1,0 +1,46 @@
+/**
+ * An HTTP answer that is not tRPC's own (a rate limiter, a proxy, a wrong address), or any
+ * 429: thrown by the API client's fetch so that the status and `Retry-After` survive to the
+ * message the user reads.
+ */
+export class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly retryAfterSeconds: number | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpFailure';
+  }
+}
+
+/** `Retry-After` as seconds from now: either a number of seconds or an HTTP date. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** tRPC answers errors as `{error: {...}}` (one call) or an array of them (a batch). */
+function isTrpcAnswer(body: unknown): boolean {
+  const first = Array.isArray(body) ? body[0] : body;
+  return typeof first === 'object' && first !== null && ('error' in first || 'result' in first);
+}
+
+/** Wraps fetch: tRPC's own error answers pass through (their codes and field messages are read later). */
+export function checkedFetch(fetchImpl: () => typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await fetchImpl()(input, init);
+    if (res.ok) return res;
+    const retry = retryAfterSeconds(res.headers.get('Retry-After'));
+    const body: unknown = await res
+      .clone()
+      .json()
+      .catch(() => null);
+    if (res.status !== 429 && isTrpcAnswer(body)) return res;
+    const said = body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : '';
+    throw new HttpFailure(res.status, retry, said || `HTTP ${res.status}`);
+  };
+}
