@@ -23,10 +23,15 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/** tRPC answers errors as `{error: {...}}` (one call) or an array of them (a batch). */
+/**
+ * tRPC answers errors as `{error: {code, message, data}}` (one call) or an array of them (a
+ * batch); `{error: "text"}` is the REST error shape of a middleware in front (body limit, …).
+ */
 function isTrpcAnswer(body: unknown): boolean {
-  const first = Array.isArray(body) ? body[0] : body;
-  return typeof first === 'object' && first !== null && ('error' in first || 'result' in first);
+  const first: unknown = Array.isArray(body) ? body[0] : body;
+  if (typeof first !== 'object' || first === null) return false;
+  const { error, result } = first as { error?: unknown; result?: unknown };
+  return (typeof error === 'object' && error !== null) || result !== undefined;
 }
 
 /** Wraps fetch: tRPC's own error answers pass through (their codes and field messages are read later). */
