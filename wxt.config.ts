@@ -25,7 +25,7 @@ export default defineConfig({
   manifest: ({ browser, manifestVersion }) => ({
     name: 'Secret Push',
     description: 'Push the selection, the page or a QR code of it as a self-destructing secret link.',
-    permissions: ['contextMenus', 'storage', 'activeTab', 'scripting', 'clipboardWrite', 'notifications'],
+    permissions: ['contextMenus', 'storage', 'activeTab', 'scripting', 'clipboardWrite', 'notifications', 'webRequest'],
     // The server's origin is requested at run time (Settings → Save), never all sites up front.
     // MV2 (Firefox) has no optional_host_permissions: origins go in optional_permissions there.
     ...(manifestVersion === 3

@@ -4,6 +4,7 @@ import { PAGE_SIZE, type PushApi } from '../lib/api-client';
 import { describeError, type Problem } from '../lib/errors';
 import type { PopupEnv } from '../lib/popup-env';
 import type { RememberedPush } from '../lib/kind-memory';
+import { kindLabels } from '../lib/push-options';
 import { pushLabel } from '../lib/push-label';
 import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { Notice } from './Field';
@@ -194,7 +195,10 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
     <li class="push-item" aria-labelledby={labelId}>
       <div class="push-head">
         <strong id={labelId}>{title}</strong>
-        <span class={`badge ${record.expired ? 'expired' : 'active'}`}>{record.expired ? 'Expired' : 'Active'}</span>
+        <span class="badges">
+          {known && <span class="badge">{kindLabels[known.kind] ?? known.kind}</span>}
+          <span class={`badge ${record.expired ? 'expired' : 'active'}`}>{record.expired ? 'Expired' : 'Active'}</span>
+        </span>
       </div>
       <p class="meta">
         Created <time dateTime={record.created_at}>{formatDate(record.created_at)}</time>

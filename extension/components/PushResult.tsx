@@ -6,7 +6,7 @@ import { QrCode } from './QrCode';
 
 interface Props {
   env: Pick<PopupEnv, 'copy'>;
-  record: Pick<OwnerPushRecord, 'html_url' | 'days_remaining' | 'views_remaining' | 'passphrase'>;
+  record: Pick<OwnerPushRecord, 'html_url' | 'days_remaining' | 'views_remaining' | 'passphrase'> & { name?: string | null };
   kind: string;
   copied: boolean;
   onAnother?(): void;
@@ -21,7 +21,7 @@ export function PushResult({ env, record, kind, copied: copiedAtOnce, onAnother 
   const copy = async () => setCopied(await env.copy(record.html_url));
   return (
     <section class="result" aria-labelledby="result-title">
-      <h2 id="result-title">{kindLabels[kind] ?? 'Secret'} pushed</h2>
+      <h2 id="result-title">{record.name?.trim() ? `“${record.name.trim()}” pushed` : `${kindLabels[kind] ?? 'Secret'} pushed`}</h2>
       <label for="secret-link">Secret link</label>
       <div class="copy-row">
         <input id="secret-link" ref={link} type="text" readOnly value={record.html_url} onFocus={(e) => e.currentTarget.select()} />

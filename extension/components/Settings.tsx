@@ -29,14 +29,14 @@ export function describeFeatures(version: VersionDocument): string[] {
   return out;
 }
 
-function ServerStatus({ check, onAllow }: { check: Check; onAllow(): void }) {
+function ServerStatus({ check, origin, saved, onAllow }: { check: Check; origin: string; saved: boolean; onAllow(): void }) {
   if (check.problem) {
     return (
       <Notice tone="error">
         <p>{check.problem.message}</p>
         {check.problem.kind === 'no-access' && (
           <button type="button" onClick={onAllow}>
-            Allow access
+            Allow access to {origin}
           </button>
         )}
       </Notice>
@@ -47,7 +47,7 @@ function ServerStatus({ check, onAllow }: { check: Check; onAllow(): void }) {
   return (
     <Notice tone="success">
       <p>
-        Connected to Secret Push {v.application_version} (API {v.api_version}, {v.edition}).
+        {saved ? 'Saved. ' : ''}Connected to Secret Push {v.application_version} (API {v.api_version}, {v.edition}).
       </p>
       <ul>
         {describeFeatures(v).map((line) => (
@@ -181,6 +181,11 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
 
   return (
     <form class="settings" onSubmit={save} noValidate aria-busy={busy !== null}>
+      {!settings.serverUrl && (
+        <p class="intro">
+          Welcome! Enter the address of your Secret Push server to start. The API token is optional: add it now or later.
+        </p>
+      )}
       <TextField
         id="serverUrl"
         label="Server address"
@@ -286,8 +291,8 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
           </button>
         </Notice>
       )}
-      {saved && !permissionNote && <Notice tone="success">Settings saved.</Notice>}
-      {status && <ServerStatus check={status} onAllow={allowFromCheck} />}
+      {saved && !permissionNote && !status?.info && <Notice tone="success">Settings saved.</Notice>}
+      {status && <ServerStatus check={status} saved={saved} origin={urlCheck.ok ? urlCheck.origin : 'the server'} onAllow={allowFromCheck} />}
 
       {!confirmingToken && (
         <div class="actions">

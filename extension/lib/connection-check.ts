@@ -18,7 +18,7 @@ export interface Check {
 
 /** The problem of a server the browser does not let the extension reach (not the server's fault). */
 export function noAccessProblem(origin: string): Problem {
-  return { kind: 'no-access', message: `Secret Push is not allowed to reach ${origin} yet: allow it, then check again.`, fields: {} };
+  return { kind: 'no-access', message: `Secret Push is not allowed to reach ${origin} yet. Allow it, and the connection is checked at once.`, fields: {} };
 }
 
 /** Asks the server about itself (and whether the token works); never throws. */

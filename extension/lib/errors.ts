@@ -1,4 +1,5 @@
 import { HttpFailure } from './http-failure';
+import { isTlsError } from './net-errors';
 
 /**
  * Turns whatever a server call threw into words a person understands, plus field-level
@@ -83,13 +84,14 @@ export function fieldMessages(fieldErrors: Record<string, unknown> | undefined):
 }
 
 /**
- * A failed TLS handshake. Browsers give pages only "Failed to fetch" for it; the extension
- * learns the network error from `webRequest.onErrorOccurred` (see net-errors.ts) and attaches
- * it to the error as `netError`.
+ * The browser's reason for a failed request, attached as `netError` by the API client's fetch
+ * (see net-errors.ts): pages only get "Failed to fetch".
  */
-function isTlsFailure(err: unknown): boolean {
-  const netError = err && typeof err === 'object' ? ((err as { netError?: string }).netError ?? (err as { cause?: { netError?: string } }).cause?.netError) : undefined;
-  return typeof netError === 'string' && /CERT|SSL|TLS|SEC_ERROR|PKIX/i.test(netError);
+function netErrorOf(err: unknown): string | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  const own = (err as { netError?: unknown }).netError;
+  const cause = (err as { cause?: { netError?: unknown } }).cause?.netError;
+  return typeof own === 'string' ? own : typeof cause === 'string' ? cause : undefined;
 }
 
 function isNetworkFailure(err: unknown): boolean {
@@ -155,10 +157,11 @@ export function describeError(err: unknown, serverUrl: string, signedIn = false)
   }
 
   if (!data) {
-    if (isTlsFailure(err)) {
+    const netError = netErrorOf(err);
+    if (isTlsError(netError)) {
       return {
         kind: 'tls',
-        message: `The secure connection to ${serverUrl} failed: its certificate is not trusted (expired, self-signed or for another name). Fix the certificate, or check the address in Settings.`,
+        message: `The secure connection to ${serverUrl} failed: the browser does not trust its certificate (${netError?.replace(/\.$/, '')}). Fix the server's certificate, or check the address in Settings.`,
         fields,
       };
     }

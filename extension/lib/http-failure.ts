@@ -1,3 +1,5 @@
+import { watchNetError } from './net-errors';
+
 /**
  * An HTTP answer that is not tRPC's own (a rate limiter, a proxy, a wrong address), or any
  * 429: thrown by the API client's fetch so that the status and `Retry-After` survive to the
@@ -37,7 +39,19 @@ function isTrpcAnswer(body: unknown): boolean {
 /** Wraps fetch: tRPC's own error answers pass through (their codes and field messages are read later). */
 export function checkedFetch(fetchImpl: () => typeof fetch): typeof fetch {
   return async (input, init) => {
-    const res = await fetchImpl()(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const net = watchNetError(url);
+    let res: Response;
+    try {
+      res = await fetchImpl()(input, init);
+    } catch (err) {
+      // Keep the browser's reason (a certificate, a refused connection) for the message.
+      const reason = err instanceof TypeError ? await net.reason() : undefined;
+      if (reason !== undefined) Object.assign(err as object, { netError: reason });
+      throw err;
+    } finally {
+      net.stop();
+    }
     if (res.ok) return res;
     const retry = retryAfterSeconds(res.headers.get('Retry-After'));
     const body: unknown = await res

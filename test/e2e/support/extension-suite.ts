@@ -19,7 +19,7 @@ import {
   type ExtensionHarness,
   type Theme,
 } from './extension-harness';
-import { flakyProxy, listen, pageServer } from './local-http';
+import { flakyProxy, listen, pageServer, untrustedHttps } from './local-http';
 
 /**
  * The extension's end-to-end suite, run by extension-chromium.test.ts and
@@ -337,6 +337,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       const rateLimited = await startServer({ RATE_LIMIT_PER_MINUTE: '2', MAX_JSON_BODY_BYTES: '1024' });
       const { token: limitedToken } = await createUserWithToken(rateLimited, `limits-${b.build}@example.org`);
       const proxy = await flakyProxy(server.url);
+      const tls = await untrustedHttps();
       const closed = await listen(() => undefined);
       const closedUrl = closed.url;
       await closed.close(); // nothing listens there any more
@@ -350,6 +351,16 @@ export function extensionSuite(b: BrowserUnderTest) {
         await useServer(closedUrl, token);
         let popup = await ext.openPopup('');
         await waitForText(popup, new RegExp(`The server cannot be reached at ${closedUrl.replace(/\./g, '\\.')}`));
+        await popup.close();
+
+        // A certificate the browser does not trust: said as such, not as a server that is down.
+        await ext.approveNextPrompt('https://127.0.0.1/*');
+        await useServer(tls.url, token);
+        popup = await ext.openPopup('');
+        await click(popup, { button: 'Allow access to .*' });
+        await waitForText(popup, new RegExp(`The secure connection to ${tls.url.replace(/\./g, '\\.')} failed: the browser does not trust its certificate`));
+        expect(await pageText(popup)).not.toMatch(/cannot be reached/);
+        await shot(popup, 'error-tls');
         await popup.close();
 
         // A proxy whose application is down (502), which then comes back.
@@ -388,7 +399,7 @@ export function extensionSuite(b: BrowserUnderTest) {
         await popup.close();
       } finally {
         await useServer(server.url, token);
-        await Promise.all([rateLimited.stop(), proxy.close()]);
+        await Promise.all([rateLimited.stop(), proxy.close(), tls.close()]);
       }
     });
 
@@ -471,7 +482,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       await click(popup, { button: 'More options' });
       await fill(popup, 'Name \\(only you see it\\)', 'Wi-Fi password');
       await click(popup, { button: 'Push secret' });
-      await waitForText(popup, /Text pushed/);
+      await waitForText(popup, /“Wi-Fi password” pushed/);
       views['push result'] = await unreadableText(popup, 13);
       await shot(popup, 'push-result');
 

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 /** A plain HTTP server on an ephemeral port of 127.0.0.1, for what the Secret Push server is not. */
 export async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; close(): Promise<void> }> {
@@ -41,4 +44,19 @@ export async function flakyProxy(target: string) {
     req.pipe(forward);
   });
   return { ...http, state };
+}
+
+/**
+ * An HTTPS server whose certificate no browser trusts (self-signed, committed for tests only in
+ * fixtures/; valid for 100 years so the test never breaks on a date).
+ */
+export async function untrustedHttps(): Promise<{ url: string; close(): Promise<void> }> {
+  const fixtures = join(import.meta.dirname, 'fixtures');
+  const server = createHttpsServer(
+    { key: readFileSync(join(fixtures, 'self-signed-key.pem')), cert: readFileSync(join(fixtures, 'self-signed-cert.pem')) },
+    (_req, res) => res.end('{}'),
+  );
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { url: `https://127.0.0.1:${port}`, close: () => new Promise<void>((done) => server.close(() => done())) };
 }
