@@ -80,8 +80,8 @@ describe('handleMenuClick', () => {
     expect(env.copy).toHaveBeenCalledWith(link, 9);
     // Named, never shown: notifications stay in the system's history.
     expect(env.notify).toHaveBeenCalledWith('Link copied', 'Text push from wiki.example.org. Expires in 7 days or after 5 views, whichever comes first.');
-    expect(JSON.stringify(env.notify.mock.calls)).not.toContain(link);
-    expect(JSON.stringify(env.notify.mock.calls)).not.toContain('line one');
+    expect(JSON.stringify(vi.mocked(env.notify).mock.calls)).not.toContain(link);
+    expect(JSON.stringify(vi.mocked(env.notify).mock.calls)).not.toContain('line one');
     expect(env.pushed).toHaveBeenCalledWith(expect.objectContaining({ html_url: link }), 'text', 'from wiki.example.org');
   });
 
@@ -139,7 +139,7 @@ describe('handleMenuClick', () => {
     const outcome = await handleMenuClick(env, { menuItemId: menuIds.selection, selectionText: 'x' }, { id: 1 });
     expect(outcome).toMatchObject({ ok: true, copied: false });
     expect(env.notify).toHaveBeenCalledWith('Pushed: copy the link from Secret Push', expect.stringContaining('open Secret Push to copy the link'));
-    expect(JSON.stringify(env.notify.mock.calls)).not.toContain('/p/');
+    expect(JSON.stringify(vi.mocked(env.notify).mock.calls)).not.toContain('/p/');
   });
 
   it('ignores items that are not its own', async () => {

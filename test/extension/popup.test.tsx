@@ -236,7 +236,7 @@ describe('popup: Settings', () => {
     // close the popup, asked while the user gesture lasts.
     expect(env.saveSettings).toHaveBeenCalledTimes(1);
     expect(requestOrigin.mock.calls).toEqual([['http://127.0.0.1/*']]);
-    expect(env.saveSettings.mock.invocationCallOrder[0]).toBeLessThan(requestOrigin.mock.invocationCallOrder[0]);
+    expect(vi.mocked(env.saveSettings).mock.invocationCallOrder[0]).toBeLessThan(requestOrigin.mock.invocationCallOrder[0]);
 
     expect(await screen.findByText(/Connected to Secret Push 1\.2\.3/)).toBeTruthy();
     expect(screen.getByText('Pushes: text, URL')).toBeTruthy();
