@@ -146,7 +146,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       await fill(popup, 'Server address', `  http//127.0.0.1:${port}/ `);
       await click(popup, { button: 'Check connection' });
       await waitForText(popup, new RegExp(`not allowed to reach http://127\\.0\\.0\\.1:${port} yet`));
-      expect(await has(popup, { button: 'Allow access' })).toBe(true);
+      expect(await has(popup, { button: `Allow access to http://127\\.0\\.0\\.1:${port}` })).toBe(true);
       expect(await pageText(popup)).not.toMatch(/cannot be reached|not like a Secret Push server/);
 
       // The token's destination is shown before it is sent anywhere.
