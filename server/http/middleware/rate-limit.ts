@@ -28,7 +28,7 @@ function counterStore(counters: LimitCounters): RateLimitStore<AppEnv> {
  * Requests per client IP per minute (hono-rate-limiter over the store's counters). The key is
  * the resolved client IP, which honours X-Forwarded-For only with TRUST_PROXY set.
  */
-export function rateLimit(perMinute: number, counters: LimitCounters): MiddlewareHandler<AppEnv> {
+export function rateLimit(perMinute: number, counters: LimitCounters, onRejected: () => void = () => {}): MiddlewareHandler<AppEnv> {
   if (perMinute <= 0) return async (_c, next) => next();
   return rateLimiter<AppEnv>({
     windowMs: WINDOW_MS,
@@ -37,6 +37,7 @@ export function rateLimit(perMinute: number, counters: LimitCounters): Middlewar
     store: counterStore(counters),
     keyGenerator: (c) => c.get('ctx').client.ip || 'unknown',
     handler: (c) => {
+      onRejected();
       const reset = c.res.headers.get('RateLimit-Reset');
       c.header('Retry-After', reset ?? '60');
       if (wantsPage(c.req.path, c.req.header('accept'))) return tooManyRequestsPage(c);
