@@ -55,9 +55,12 @@ export async function finishSetup(
   env: ConnectionEnv & { loadSettings(): Promise<Settings>; saveServerInfo(info: ServerInfo): Promise<void> },
   addedOrigins: string[],
 ): Promise<Check | null> {
+  if (addedOrigins.length === 0) return null;
   const settings = await env.loadSettings();
+  // Whatever pattern was granted (the server's own, or a wider one from the browser's site
+  // settings), what counts is whether the saved server is now reachable.
   const target = checkServerUrl(settings.serverUrl);
-  if (!target.ok || !addedOrigins.includes(target.originPattern)) return null;
+  if (!target.ok || !(await env.hasOrigin(target.originPattern).catch(() => false))) return null;
   const check = await checkConnection(env, settings);
   if (check.info) await env.saveServerInfo(check.info);
   return check;
