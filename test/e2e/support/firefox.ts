@@ -16,6 +16,31 @@ const base = `moz-extension://${uuid}/`;
 
 const driven = (page: Page) => page as unknown as DrivenPage;
 
+/** Whether a protocol error caused this one (anywhere down the `cause` chain). */
+function fromProtocol(err: unknown): boolean {
+  for (let e = err; e; e = (e as { cause?: unknown }).cause) if ((e as Error).name === 'ProtocolError') return true;
+  return false;
+}
+
+/**
+ * Waits for `selector` in a page that is still navigating away from about:blank. Firefox fails
+ * a poll that lands between the two documents with a protocol error (the old realm is gone)
+ * until puppeteer has heard of the new realm, and BiDi gives no event for "extension page
+ * ready" to wait on instead; so the wait starts again a little later, a few times. Any other
+ * failure is the test's.
+ */
+async function waitForContent(page: Page, selector: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.waitForSelector(selector, { timeout: 20_000 });
+      return;
+    } catch (err) {
+      if (attempt >= 8 || !fromProtocol(err)) throw err;
+      await new Promise((retry) => setTimeout(retry, 100 * attempt));
+    }
+  }
+}
+
 /**
  * The extension in Firefox, driven by puppeteer-core over WebDriver BiDi (playwright-core's
  * Firefox does not work with Debian's firefox-esr). The add-on is installed as a temporary one,
@@ -43,7 +68,7 @@ export async function firefoxHarness(extensionDir: string, theme: Theme = 'light
     await page.setViewport({ width: 460, height: 720 });
     // Extension pages never report their navigation as finished over BiDi: wait for content.
     void page.goto(url).catch(() => undefined);
-    if (ready) await page.waitForSelector(ready, { timeout: 20_000 });
+    if (ready) await waitForContent(page, ready);
     return page;
   };
 
