@@ -226,8 +226,9 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
       />
       <CheckField id="showToken" label="Show the token" checked={showToken} onChange={setShowToken} />
 
-      <fieldset>
-        <legend>Default options of new pushes</legend>
+      {/* Folded until wanted: the popup is at most 600 px tall, and the first run needs only the address. */}
+      <details class="defaults" open={Object.keys(settings.defaults).length > 0 || Boolean(errors.expire_after_days || errors.expire_after_views)}>
+        <summary>Default options of new pushes</summary>
         <div class="row">
           <NumberField
             id="default_days"
@@ -264,7 +265,7 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
           checked={defaults.deletable_by_viewer ?? limits.deletable_by_viewer}
           onChange={(v) => setDefault('deletable_by_viewer', v)}
         />
-      </fieldset>
+      </details>
 
       {confirmingToken && urlCheck.ok && (
         <div class="notice confirm" role="alertdialog" aria-labelledby="token-confirm-title">
@@ -304,10 +305,12 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
           </button>
         </div>
       )}
-      <p class="hint">
-        Saving asks your browser for access to {urlCheck.ok ? urlCheck.origin : 'the server'} only, so that Secret Push can
-        talk to it.
-      </p>
+      {!status?.info && (
+        <p class="hint">
+          Saving asks your browser for access to {urlCheck.ok ? urlCheck.origin : 'the server'} only, so that Secret Push can
+          talk to it.
+        </p>
+      )}
     </form>
   );
 }
