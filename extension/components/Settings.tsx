@@ -47,7 +47,7 @@ function ServerStatus({ check, origin, saved, onAllow }: { check: Check; origin:
   return (
     <Notice tone="success">
       <p>
-        {saved ? 'Saved. ' : ''}Connected to Secret Push {v.application_version} (API {v.api_version}, {v.edition}).
+        {saved ? 'Saved. ' : ''}Connected to Secret Push {v.secret_push_version ?? v.application_version} (API {v.api_version}, {v.edition}).
       </p>
       <ul>
         {describeFeatures(v).map((line) => (
