@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { ApiTokenInfo } from '../../accounts/account-service.js';
-import { CopyButton, CsrfField, FieldErrors, Notice } from './components.js';
+import { CopyableValue, CsrfField, FieldErrors, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 
 export interface CredentialsFormProps {
@@ -152,13 +152,7 @@ export function TokenMadePage({ token, info }: { token: string; info: ApiTokenIn
       <p>
         {t('account.tokenMade.label')} <strong>{info.label}</strong>
       </p>
-      <p class="link-box">
-        <code id="api-token">{token}</code>
-      </p>
-      <div class="row">
-        <CopyButton target="api-token" label={t('account.tokenMade.copy')} />
-        <span class="muted" data-copy-status aria-live="polite"></span>
-      </div>
+      <CopyableValue id="api-token" value={token} copyLabel={t('account.tokenMade.copy')} />
       <p>
         <a href="/users/token">{t('account.tokenMade.back')}</a>
       </p>

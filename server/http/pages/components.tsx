@@ -23,6 +23,21 @@ export function CopyButton({ target, label }: { target: string; label?: string }
   );
 }
 
+/** A value to hand on (a secret link, an API token) in a box, with its copy button and the script's answer beside it. */
+export function CopyableValue({ id, value, copyLabel }: { id: string; value: string; copyLabel: string }) {
+  return (
+    <>
+      <p class="link-box">
+        <code id={id}>{value}</code>
+      </p>
+      <div class="row">
+        <CopyButton target={id} label={copyLabel} />
+        <span class="muted" data-copy-status aria-live="polite"></span>
+      </div>
+    </>
+  );
+}
+
 /** The messages of one field from a validation error (`{field: [messages]}`). */
 export function FieldErrors({ errors, field }: { errors?: Record<string, string[]>; field: string }) {
   const { t } = useLanguage();

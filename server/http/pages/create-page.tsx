@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { OwnerPushRecord, PushLimits } from '../../../shared/push-schema.js';
-import { CopyButton, CsrfField, FieldErrors, Notice, OtherErrors } from './components.js';
+import { CopyableValue, CsrfField, FieldErrors, Notice, OtherErrors } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 
 export type Kind = 'text' | 'url' | 'qr' | 'file';
@@ -176,13 +176,7 @@ export function CreatedPage({ push }: { push: OwnerPushRecord }) {
     <section class="card">
       <h1>{t('create.ready.heading')}</h1>
       <p>{t('create.ready.send')}</p>
-      <p class="link-box">
-        <code id="secret-link">{push.html_url}</code>
-      </p>
-      <div class="row">
-        <CopyButton target="secret-link" label={t('create.ready.copy')} />
-        <span class="muted" data-copy-status aria-live="polite"></span>
-      </div>
+      <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} />
       <p class="muted">
         {t('create.ready.expires', { days, views })}
         {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { PushRecordBase } from '../../../shared/push-schema.js';
-import { CopyButton, Notice } from './components.js';
+import { CopyableValue, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import { qrSvg } from './qr-svg.js';
 
@@ -18,13 +18,7 @@ export function PreviewPage({ push }: { push: PushRecordBase }) {
       <h1>{t('preview.heading')}</h1>
       {push.expired && <Notice kind="error">{t('preview.expired')}</Notice>}
       <p>{t('create.ready.send')}</p>
-      <p class="link-box">
-        <code id="secret-link">{push.html_url}</code>
-      </p>
-      <div class="row">
-        <CopyButton target="secret-link" label={t('create.ready.copy')} />
-        <span class="muted" data-copy-status aria-live="polite"></span>
-      </div>
+      <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} />
       {/* Generated markup of our own (modules of the link, no text of it), never user input. */}
       <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg(push.html_url, t('preview.qrAlt')) }} />
       <p class="muted">{t('preview.scan')}</p>
