@@ -48,7 +48,8 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     if (rec.expired || (rec.payload === null && push.kind !== 'file')) return expiredPage(c);
     if (push.kind === 'url') {
       const target = rec.payload ?? '';
-      if (!/^https?:\/\//i.test(target)) return expiredPage(c);
+      // Never a control character in a Location header (pushes made before they were refused).
+      if (!/^https?:\/\//i.test(target) || /[\u0000-\u001f\u007f-\u009f]/.test(target)) return expiredPage(c);
       return c.redirect(target, 303);
     }
     const mayDelete = pushes.mayDelete(push, pageActor(c));
