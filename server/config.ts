@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { HashingLimits } from './crypto/hashing-queue.js';
 
 /**
  * Every setting comes from the environment (documented in the README's configuration table).
@@ -48,6 +49,8 @@ const envSchema = z
     PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
     SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: int(5, 1, 1000),
     SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
+    HASHING_CONCURRENCY: int(2, 1, 256),
+    HASHING_QUEUE: int(64, 0, 100_000),
     HEADERS_TIMEOUT_SECONDS: int(15, 1, 3600),
     REQUEST_TIMEOUT_SECONDS: int(600, 1, 86_400),
     EXPIRY_SWEEP_SECONDS: int(60, 1, 86_400),
@@ -127,6 +130,8 @@ export interface Config {
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
   signIn: SignInLimits;
+  /** Concurrent scrypt computations, and how many may wait (more: 503). */
+  hashing: HashingLimits;
   wikiBaseUrl: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
   features: Features;
@@ -159,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     signIn: { perAccountPerMinute: e.SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE, perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE },
+    hashing: { concurrency: e.HASHING_CONCURRENCY, maxWaiting: e.HASHING_QUEUE },
     wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     features: {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { AccountService } from './accounts/account-service.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
+import { HashingQueue } from './crypto/hashing-queue.js';
 import { KeyRing } from './crypto/key-ring.js';
 import { loadMasterKey, parseKey, verifyKeyRing } from './crypto/master-key.js';
 import { createApp } from './http/app.js';
@@ -34,8 +35,9 @@ export async function openServices(config: Config, logger: Logger) {
     );
     await verifyKeyRing(store, keys, where);
     const vault = new FileVault(store.blobs, keys);
-    const pushes = new PushService({ store, keys, vault, config, logger });
-    const accounts = new AccountService({ store, keys, signIn: config.signIn });
+    const hashing = new HashingQueue(config.hashing);
+    const pushes = new PushService({ store, keys, vault, config, logger, hashing });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
     return { keys, store, pushes, accounts, close: () => store.close() };
   } catch (e) {
     await store.close();

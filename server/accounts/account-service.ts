@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { KeyRing } from '../crypto/key-ring.js';
-import { digest, hashSecret, safeEqual, verifySecret } from '../crypto/secret-hash.js';
+import { HashingQueue } from '../crypto/hashing-queue.js';
+import { digest, safeEqual } from '../crypto/secret-hash.js';
 import type { SignInLimits } from '../config.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { ServiceError } from '../service-error.js';
@@ -29,6 +30,8 @@ export interface AccountServiceDeps {
   /** Sign-in guessing limits (defaults: 5 failures per account and 20 per IP a minute). */
   signIn?: SignInLimits;
   clock?: () => Date;
+  /** Bounds concurrent scrypt work (shared with the push service). */
+  hashing?: HashingQueue;
 }
 
 export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts. Please wait a minute, then try again.';
@@ -44,7 +47,10 @@ export class AccountService {
   /** Sign-in guessing, per account and per client address. */
   private readonly signInGuesses: GuessLimit;
 
+  private readonly hashing: HashingQueue;
+
   constructor(private readonly deps: AccountServiceDeps) {
+    this.hashing = deps.hashing ?? new HashingQueue();
     this.now = deps.clock ?? (() => new Date());
     this.csrfKey = deps.keys.deriveKey('csrf');
     const clock = () => this.now().getTime();
@@ -74,7 +80,7 @@ export class AccountService {
     const email = this.normaliseEmail(rawEmail);
     const password = this.checkPassword(rawPassword);
     if (await this.deps.store.getUserByEmail(email)) throw ServiceError.validation({ email: ['has already been taken'] });
-    const user = { id: randomUUID(), email, passwordHash: await hashSecret(password), createdAt: this.now().toISOString() };
+    const user = { id: randomUUID(), email, passwordHash: await this.hashing.hash(password), createdAt: this.now().toISOString() };
     await this.deps.store.insertUser(user);
     return this.toUser(user);
   }
@@ -88,7 +94,7 @@ export class AccountService {
     const password = this.checkPassword(rawPassword);
     const existing = await this.deps.store.getUserByEmail(email);
     if (!existing) throw new ServiceError('not_found', `There is no account ${email}.`);
-    await this.deps.store.updateUser({ ...existing, passwordHash: await hashSecret(password) });
+    await this.deps.store.updateUser({ ...existing, passwordHash: await this.hashing.hash(password) });
     return this.toUser(existing);
   }
 
@@ -118,7 +124,7 @@ export class AccountService {
     const ok = await this.signInGuesses.attempt(accountKey, clientIp, async () => {
       user = await this.deps.store.getUserByEmail(email);
       // Hash even for an unknown account so the response time does not tell which emails exist.
-      return user?.passwordHash ? verifySecret(password, user.passwordHash) : (await hashSecret(password), false);
+      return user?.passwordHash ? this.hashing.verify(password, user.passwordHash) : (await this.hashing.hash(password), false);
     });
     if (!ok || !user) throw new ServiceError('unauthorized', 'Invalid email or password.');
     return this.toUser(user);

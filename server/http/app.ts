@@ -26,6 +26,9 @@ import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
 import { createAppRouter } from './trpc/app-router.js';
 
+/** Calls a tRPC batch may carry; larger batches are refused with 400 before any call runs. */
+export const TRPC_MAX_BATCH_SIZE = 10;
+
 export interface AppDeps {
   config: Config;
   pushes: PushService;
@@ -70,6 +73,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       req: c.req.raw,
       router: appRouter,
       createContext: () => c.get('ctx'),
+      // One request must not carry unbounded work (each call also counts against the rate limit).
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
+      // A 429 or 503 says when to come back, as on REST.
+      responseMeta: ({ errors }) => {
+        const retryAfter = errors.map((e) => (e.cause instanceof ServiceError ? e.cause.retryAfter : undefined)).find((s) => s !== undefined);
+        return retryAfter ? { headers: new Headers({ 'Retry-After': String(retryAfter) }) } : {};
+      },
       onError: ({ error }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') logger.error('tRPC procedure failed', error.cause ?? error);
       },

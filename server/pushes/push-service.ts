@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import type { AttachedFile, OwnerPushRecord, PushLimits, PushRecordBase, RetrievedPush, VersionDocument } from '../../shared/push-schema.js';
 import type { Config } from '../config.js';
 import { DecryptionError, type KeyRing } from '../crypto/key-ring.js';
-import { hashSecret, safeEqual, verifySecret } from '../crypto/secret-hash.js';
+import { HashingQueue } from '../crypto/hashing-queue.js';
+import { safeEqual } from '../crypto/secret-hash.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
 import { ServiceError } from '../service-error.js';
@@ -35,6 +36,8 @@ export interface PushServiceDeps {
   clock?: () => Date;
   /** Files of a push whose last view was just used stay this long for that viewer. */
   filesGraceMs?: number;
+  /** Bounds concurrent scrypt work (shared with the account service). */
+  hashing?: HashingQueue;
 }
 
 export interface FileDownload {
@@ -57,8 +60,10 @@ export class PushService {
   private readonly passphraseGuesses: GuessLimit;
   private readonly ticketKey: Buffer;
   private readonly filesGraceMs: number;
+  private readonly hashing: HashingQueue;
 
   constructor(private readonly deps: PushServiceDeps) {
+    this.hashing = deps.hashing ?? new HashingQueue();
     this.store = deps.store;
     this.keys = deps.keys;
     this.now = deps.clock ?? (() => new Date());
@@ -163,7 +168,7 @@ export class PushService {
         name: fields.name,
         payload: fields.payload !== null && fields.payload !== '' ? this.keys.seal(fields.payload) : null,
         note: fields.note !== null ? this.keys.seal(fields.note) : null,
-        passphrase: fields.passphrase !== null ? this.keys.seal(await hashSecret(fields.passphrase)) : null,
+        passphrase: fields.passphrase !== null ? this.keys.seal(await this.hashing.hash(fields.passphrase)) : null,
         hasPassphrase: fields.passphrase !== null,
         files: upload?.files ?? [],
         filesPurgeAt: null,
@@ -284,7 +289,7 @@ export class PushService {
 
   private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined) {
     const stored = this.keys.openText(push.passphrase!);
-    const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && verifySecret(given, stored));
+    const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && this.hashing.verify(given, stored));
     if (!ok) {
       await this.store.appendAudit(push.token, this.auditRecord('failed_passphrase', actor, this.now()));
       throw new ServiceError('unauthorized', 'That passphrase is incorrect.');

@@ -47,8 +47,8 @@ export type FailureClaim = { allowed: true; ids: string[] } | { allowed: false; 
  * backend, across every instance.
  */
 export interface LimitCounters {
-  /** Counts a request of `key` in the fixed window of `windowMs` containing `now`. */
-  hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /** Counts `amount` (default 1) requests of `key` in the fixed window of `windowMs` containing `now`. */
+  hit(key: string, windowMs: number, now: number, amount?: number): Promise<{ count: number; resetAt: number }>;
   /** Takes back one hit of `key` (hono-rate-limiter's skip options use it). */
   unhit(key: string, windowMs: number, now: number): Promise<void>;
   /** Forgets the hits of `key`. */

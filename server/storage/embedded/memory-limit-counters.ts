@@ -12,14 +12,14 @@ export class MemoryLimitCounters implements LimitCounters {
   private readonly failureKeyOf = new Map<string, string>();
   private nextId = 0;
 
-  async hit(key: string, windowMs: number, now: number) {
+  async hit(key: string, windowMs: number, now: number, amount = 1) {
     const start = now - (now % windowMs);
     let entry = this.hits.get(key);
     if (!entry || entry.resetAt <= now) {
       entry = { count: 0, resetAt: start + windowMs };
       this.hits.set(key, entry);
     }
-    entry.count++;
+    entry.count += amount;
     return { ...entry };
   }
 

@@ -10,12 +10,12 @@ import type { Queryable } from './unavailable.js';
 export class PostgresLimitCounters implements LimitCounters {
   constructor(private readonly db: Queryable) {}
 
-  async hit(key: string, windowMs: number, now: number) {
+  async hit(key: string, windowMs: number, now: number, amount = 1) {
     const windowEnd = now - (now % windowMs) + windowMs;
     const { rows } = await this.db.query(
-      `INSERT INTO rate_hits (key, window_end, count) VALUES ($1, $2, 1)
-       ON CONFLICT (key, window_end) DO UPDATE SET count = rate_hits.count + 1 RETURNING count`,
-      [key, windowEnd],
+      `INSERT INTO rate_hits (key, window_end, count) VALUES ($1, $2, $3)
+       ON CONFLICT (key, window_end) DO UPDATE SET count = rate_hits.count + EXCLUDED.count RETURNING count`,
+      [key, windowEnd, amount],
     );
     return { count: Number(rows[0].count), resetAt: windowEnd };
   }

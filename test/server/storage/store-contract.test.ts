@@ -273,6 +273,8 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.counters.hit(key, w, T0 + w)).toEqual({ count: 1, resetAt: T0 + 2 * w }); // next window
     await store.counters.resetHits(key);
     expect((await store.counters.hit(key, w, T0 + w + 1)).count).toBe(1);
+    // A tRPC batch counts once per call it carries.
+    expect((await store.counters.hit(key, w, T0 + w + 2, 9)).count).toBe(10);
   });
 
   it('claims failures atomically against every key limit; forgives; frees slots as they age; prunes', async () => {
