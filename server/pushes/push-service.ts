@@ -17,6 +17,7 @@ import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput } from './push-input.js';
 import { auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
 import { newUrlToken } from './url-token.js';
+import type { UrlTokenIds } from './url-token-id.js';
 
 export const APPLICATION_VERSION = '1.0.0';
 export const PAGE_SIZE = 50;
@@ -38,6 +39,8 @@ export interface PushServiceDeps {
   filesGraceMs?: number;
   /** Bounds concurrent scrypt work (shared with the account service). */
   hashing?: HashingQueue;
+  /** Storage ids of URL tokens (the store never sees a token). */
+  ids: UrlTokenIds;
 }
 
 export interface FileDownload {
@@ -136,7 +139,8 @@ export class PushService {
   /** Checks that the caller may attach files, before any byte of them is read. */
   openFileUpload(actor: Actor): FileUpload {
     this.assertMayAttachFiles(actor);
-    return new FileUpload(newUrlToken(), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
+    const token = newUrlToken();
+    return new FileUpload(token, this.deps.ids.of(token), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
   }
 
   private assertMayAttachFiles(actor: Actor) {
@@ -161,8 +165,10 @@ export class PushService {
       });
       const now = this.now();
       const iso = now.toISOString();
+      const token = upload?.token ?? newUrlToken();
       const push: StoredPush = {
-        token: upload?.token ?? newUrlToken(),
+        token: this.deps.ids.of(token),
+        urlToken: actor.user ? this.keys.seal(token) : null,
         kind: fields.kind,
         ownerId: actor.user?.id ?? null,
         name: fields.name,
@@ -184,7 +190,7 @@ export class PushService {
         deleted: false,
       };
       await this.store.insertPush(push, this.auditRecord('creation', actor, now));
-      return ownerRecord(push, fields.note, now, actor.baseUrl);
+      return ownerRecord(withUrlToken(push, token), fields.note, now, actor.baseUrl);
     } catch (e) {
       await upload?.discard();
       throw e;
@@ -205,8 +211,13 @@ export class PushService {
     return actor.user !== null && push.ownerId !== null && safeEqual(push.ownerId, actor.user.id);
   }
 
+  /** The id a push is stored under, from its URL token (for tools and tests that read the store). */
+  storageId(token: string): string {
+    return this.deps.ids.of(token);
+  }
+
   private async find(token: string): Promise<StoredPush> {
-    const push = await this.store.getPush(token);
+    const push = await this.store.getPush(this.storageId(token));
     if (!push) throw new ServiceError('not_found', 'not-found');
     return push;
   }
@@ -231,7 +242,7 @@ export class PushService {
 
   /** Whether a viewer who knows the link may see details before revealing (no view counted). */
   async peek(token: string): Promise<StoredPush | undefined> {
-    const push = await this.store.getPush(token);
+    const push = await this.store.getPush(this.storageId(token));
     return push ? this.expireIfDue(push) : undefined;
   }
 
@@ -247,21 +258,21 @@ export class PushService {
     const push = await this.expireIfDue(await this.find(token));
     const now = () => this.now();
     if (push.expiredAt) {
-      await this.store.appendAudit(token, this.auditRecord('failed_view', actor, now()));
-      return retrievedRecord(push, null, [], now(), actor.baseUrl);
+      await this.store.appendAudit(push.token, this.auditRecord('failed_view', actor, now()));
+      return retrievedRecord(withUrlToken(push, token), null, [], now(), actor.baseUrl);
     }
     const owner = this.isOwner(push, actor);
     if (push.passphrase && !owner) await this.checkPassphrase(push, actor, passphrase);
 
     type Opened = { payload: string | null; files: AttachedFile[] };
-    const outcome = await this.store.updatePush<{ push: StoredPush; delivered: StoredPush | null; opened: Opened | null }>(token, (p) => {
+    const outcome = await this.store.updatePush<{ push: StoredPush; delivered: StoredPush | null; opened: Opened | null }>(push.token, (p) => {
       const at = now();
       if (p.expiredAt) return { audit: this.auditRecord('failed_view', actor, at), result: { push: p, delivered: null, opened: null } };
       // Decrypt before the view is committed: a push the server cannot read (a wrong MASTER_KEY)
       // must not lose a view, let alone its payload, to a request that then fails.
       const opened: Opened = {
         payload: p.payload ? this.keys.openText(p.payload) : p.kind === 'file' ? '' : null,
-        files: this.fileLinks(p, actor.baseUrl),
+        files: this.fileLinks(p, token, actor.baseUrl),
       };
       if (owner) return { audit: this.auditRecord('owner_view', actor, at), result: { push: p, delivered: p, opened } };
       const counted: StoredPush = { ...p, views: p.views + 1, updatedAt: at.toISOString() };
@@ -271,9 +282,9 @@ export class PushService {
     });
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;
-    if (!delivered || !opened) return retrievedRecord(after, null, [], now(), actor.baseUrl);
+    if (!delivered || !opened) return retrievedRecord(withUrlToken(after, token), null, [], now(), actor.baseUrl);
     const shown = after.expiredAt ? { ...delivered, expiredAt: null } : after;
-    return retrievedRecord(shown, opened.payload, opened.files, now(), actor.baseUrl);
+    return retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
   }
 
   /** Stored data the key ring cannot open (a wrong MASTER_KEY): say so, instead of a bare 500. */
@@ -300,12 +311,12 @@ export class PushService {
     return createHmac('sha256', this.ticketKey).update(`${token}.${fileId}.${exp}`).digest('base64url');
   }
 
-  private fileLinks(push: StoredPush, baseUrl: string): AttachedFile[] {
+  private fileLinks(push: StoredPush, token: string, baseUrl: string): AttachedFile[] {
     const exp = this.now().getTime() + DOWNLOAD_TICKET_MS;
     return push.files.map((f) => ({
       filename: this.keys.openText(f.name),
       content_type: f.contentType,
-      url: `${baseUrl}/p/${push.token}/files/${f.id}?exp=${exp}&ticket=${this.ticket(push.token, f.id, exp)}`,
+      url: `${baseUrl}/p/${token}/files/${f.id}?exp=${exp}&ticket=${this.ticket(token, f.id, exp)}`,
     }));
   }
 
@@ -331,20 +342,20 @@ export class PushService {
       filename: this.keys.openText(file.name),
       contentType: file.contentType,
       size: file.size,
-      stream: await this.deps.vault.read(token, fileId),
+      stream: await this.deps.vault.read(push.token, fileId),
     };
   }
 
   async preview(actor: Actor, token: string): Promise<{ url: string }> {
     const push = await this.find(token);
-    return { url: baseRecord(push, this.now(), actor.baseUrl).html_url };
+    return { url: baseRecord(withUrlToken(push, token), this.now(), actor.baseUrl).html_url };
   }
 
   async auditLog(actor: Actor, token: string, page: number) {
     const push = await this.find(token);
     if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
     if (!this.isOwner(push, actor)) throw new ServiceError('forbidden', "That push doesn't belong to you.");
-    const entries = await this.store.listAudit(token, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    const entries = await this.store.listAudit(push.token, (page - 1) * PAGE_SIZE, PAGE_SIZE);
     return { logs: entries.map(auditJson) };
   }
 
@@ -359,14 +370,14 @@ export class PushService {
       if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
       throw new ServiceError('forbidden', "That push doesn't belong to you.");
     }
-    const after = await this.store.updatePush(token, (p) => {
+    const after = await this.store.updatePush(push.token, (p) => {
       const at = this.now();
       if (p.expiredAt && p.deleted) return { result: p };
       const e = expired(p, at, { deleted: true });
       return { next: e, audit: this.auditRecord('expire', actor, at), result: e };
     });
-    await this.deps.vault.removeAll(token);
-    return baseRecord(after ?? push, this.now(), actor.baseUrl);
+    await this.deps.vault.removeAll(push.token);
+    return baseRecord(withUrlToken(after ?? push, token), this.now(), actor.baseUrl);
   }
 
   async list(actor: Actor, state: 'active' | 'expired', page: number): Promise<OwnerPushRecord[]> {
@@ -376,7 +387,9 @@ export class PushService {
     // just because the sweeper has not come round yet.
     const pushes = state === 'active' ? (await Promise.all(listed.map((p) => this.expireIfDue(p)))).filter((p) => !p.expiredAt) : listed;
     const now = this.now();
-    return this.decrypting(async () => pushes.map((p) => ownerRecord(p, p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl)));
+    return this.decrypting(async () =>
+      pushes.map((p) => ownerRecord(withUrlToken(p, p.urlToken ? this.keys.openText(p.urlToken) : ''), p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl)),
+    );
   }
 
   /**
@@ -416,6 +429,14 @@ export class PushService {
     }
     return total;
   }
+}
+
+/**
+ * The record as its Password Pusher shape shows it: with the URL token (which the store never
+ * holds) in place of the storage id.
+ */
+function withUrlToken(push: StoredPush, token: string): StoredPush {
+  return { ...push, token };
 }
 
 /** Pushes handled per statement by the sweep: bounded work per step, however much is due. */

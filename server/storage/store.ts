@@ -103,6 +103,12 @@ export interface Store {
    */
   deleteExpiredBefore(expiredBefore: Date, limit: number): Promise<number>;
   countPushes(): Promise<{ active: number; total: number }>;
+  /**
+   * Moves every push for which `rename` returns a new record with another `token` to that token,
+   * with its audit trail and blobs, each push atomically (a crash leaves it under one token or
+   * the other, whole). Pushes for which it returns undefined stay. Resolves with how many moved.
+   */
+  renamePushes(rename: (push: StoredPush) => StoredPush | undefined): Promise<number>;
 
   insertUser(user: StoredUser): Promise<void>;
   /** Replaces an existing account (same id and email). */

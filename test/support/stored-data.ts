@@ -20,8 +20,9 @@ async function withDb<T>(url: string, run: (c: pg.Client) => Promise<T>): Promis
   }
 }
 
-/** The stored blobs (encrypted files), as "push/file" names. */
-export async function storedBlobs(server: TestServer, pushToken?: string): Promise<string[]> {
+/** The stored blobs (encrypted files), as "push/file" names (of one push: by its URL token). */
+export async function storedBlobs(server: TestServer, urlToken?: string): Promise<string[]> {
+  const pushToken = urlToken === undefined ? undefined : server.server.pushes.storageId(urlToken);
   if (server.databaseUrl) {
     return withDb(server.databaseUrl, async (c) => {
       const { rows } = await c.query('SELECT push_token, file_id FROM blobs WHERE $1::text IS NULL OR push_token = $1 ORDER BY 1, 2', [pushToken ?? null]);

@@ -51,6 +51,7 @@ function isDue(due: DueWork, p: StoredPush, nowIso: string): boolean {
  */
 export class LowdbStore implements Store {
   readonly blobs: BlobStore;
+  private readonly diskBlobs: DiskBlobStore;
   readonly counters: LimitCounters = new MemoryLimitCounters();
   /** Owner id → push tokens in creation order. */
   private readonly byOwner = new Map<string, string[]>();
@@ -67,7 +68,7 @@ export class LowdbStore implements Store {
     private readonly dataDir: string,
     private readonly lock: DataDirLock,
   ) {
-    this.blobs = new DiskBlobStore(dataDir, (token) => Object.hasOwn(this.db.pushes, token));
+    this.blobs = this.diskBlobs = new DiskBlobStore(dataDir, (token) => Object.hasOwn(this.db.pushes, token));
     const d = this.db;
     // Only owners' lists need creation order: sort just those pushes (most are anonymous), and
     // compare ISO times as strings (localeCompare would cost a third of the start-up).
@@ -228,6 +229,39 @@ export class LowdbStore implements Store {
     }
     this.journal.requestCompaction();
     return doomed.length;
+  }
+
+  async renamePushes(rename: (push: StoredPush) => StoredPush | undefined): Promise<number> {
+    let moved = 0;
+    for (const token of Object.keys(this.db.pushes)) {
+      moved += await this.withLock(token, async () => {
+        const current = Object.hasOwn(this.db.pushes, token) ? this.db.pushes[token]! : undefined;
+        const next = current && rename(structuredClone(current));
+        if (!current || !next || next.token === token) return 0;
+        // Files first: a crash after this step leaves the record under its old token, and the
+        // next run moves it (the files are already in place, which move() accepts).
+        await this.diskBlobs.move(token, next.token);
+        const trail = Object.hasOwn(this.db.audit, token) ? [...this.db.audit[token]!] : [];
+        await this.journal.commit([
+          { c: 'pushes', k: next.token, v: next },
+          { c: 'audit', k: next.token, v: trail },
+          { c: 'pushes', k: token, v: null },
+          { c: 'audit', k: token, v: null },
+        ]);
+        this.active.delete(token);
+        if (this.owned.delete(token) && current.ownerId) {
+          // Same place in the owner's list: it keeps creation order.
+          const list = this.byOwner.get(current.ownerId)!;
+          list[list.indexOf(token)] = next.token;
+          this.owned.add(next.token);
+        }
+        this.index(next);
+        return 1;
+      });
+    }
+    // The old tokens also leave the journal file.
+    if (moved) this.journal.requestCompaction();
+    return moved;
   }
 
   async countPushes() {

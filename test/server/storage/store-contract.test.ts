@@ -262,6 +262,31 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.blobs.size(owned.token, 'f')).toBe(17);
   });
 
+  it('renames pushes with their audit trails, blobs and place in the owner list, atomically per push, and keeps it across a reopen', async () => {
+    const owner = `rename-owner-${randomBytes(3).toString('hex')}`;
+    const first = push({ ownerId: owner, createdAt: iso(T0 + 1) });
+    const second = push({ ownerId: owner, createdAt: iso(T0 + 2) });
+    const third = push({ ownerId: owner, createdAt: iso(T0 + 3) });
+    for (const [i, p] of [first, second, third].entries()) await store.insertPush(p, audit('creation', i));
+    await store.appendAudit(second.token, audit('view', 9));
+    await store.blobs.write(second.token, 'f', Readable.from([Buffer.from('moves along')]));
+    const renamed = `Hrenamed-${second.token}`;
+    expect(await store.renamePushes((p) => (p.token === second.token ? { ...p, token: renamed, views: 1 } : undefined))).toBe(1);
+    expect(await store.getPush(second.token)).toBeUndefined();
+    expect(await store.getPush(renamed)).toMatchObject({ token: renamed, views: 1 });
+    expect((await store.listAudit(renamed, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view']);
+    expect(await store.listAudit(second.token, 0, 10)).toEqual([]);
+    expect(await store.blobs.size(second.token, 'f')).toBeUndefined();
+    expect((await readAll(await store.blobs.read(renamed, 'f', 0, 11))).toString()).toBe('moves along');
+    expect((await store.listPushesByOwner(owner, false, 0, 10)).map((p) => p.token)).toEqual([third.token, renamed, first.token]);
+    // Nothing to rename: nothing changes.
+    expect(await store.renamePushes(() => undefined)).toBe(0);
+    await store.close();
+    store = await backend.open();
+    expect((await store.listPushesByOwner(owner, false, 0, 10)).map((p) => p.token)).toEqual([third.token, renamed, first.token]);
+    expect((await store.listAudit(renamed, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view']);
+  });
+
   it('counts rate-limit hits per fixed window', async () => {
     const key = `rate:${randomBytes(3).toString('hex')}`;
     const w = 60_000;
