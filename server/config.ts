@@ -47,8 +47,10 @@ const envSchema = z
     MAX_JSON_BODY_BYTES: int(4 * 1_048_576, 1024, 256 * 1_048_576),
     PASSPHRASE_ATTEMPTS_PER_MINUTE: int(5, 1, 1000),
     PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
-    SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: int(5, 1, 1000),
+    SIGN_IN_FAILURES_BEFORE_BACKOFF: int(5, 1, 1000),
+    SIGN_IN_BACKOFF_MAX_SECONDS: int(3600, 1, 86_400),
     SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
+    SIGN_UPS_PER_IP_PER_HOUR: int(10, 1, 100_000),
     HASHING_CONCURRENCY: int(2, 1, 256),
     HASHING_QUEUE: int(64, 0, 100_000),
     HEADERS_TIMEOUT_SECONDS: int(15, 1, 3600),
@@ -93,10 +95,16 @@ export interface Limits {
 }
 
 export interface SignInLimits {
-  /** Failed sign-ins per account (typed email, whether or not it exists) per minute. */
-  perAccountPerMinute: number;
+  /**
+   * Failed sign-ins per client address and account (typed email, whether or not it exists)
+   * before back-off: each further one waits 1, 2, 4… minutes, at most `backoffMaxSeconds`.
+   */
+  failuresBeforeBackoff: number;
+  backoffMaxSeconds: number;
   /** Failed sign-ins per client IP per minute. */
   perIpPerMinute: number;
+  /** Accounts made per client address per hour. */
+  signUpsPerIpPerHour: number;
 }
 
 export interface Features {
@@ -163,7 +171,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } : undefined,
     headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
-    signIn: { perAccountPerMinute: e.SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE, perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE },
+    signIn: {
+      failuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
+      backoffMaxSeconds: e.SIGN_IN_BACKOFF_MAX_SECONDS,
+      perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE,
+      signUpsPerIpPerHour: e.SIGN_UPS_PER_IP_PER_HOUR,
+    },
     hashing: { concurrency: e.HASHING_CONCURRENCY, maxWaiting: e.HASHING_QUEUE },
     wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

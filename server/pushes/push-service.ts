@@ -73,8 +73,14 @@ export class PushService {
     this.passphraseGuesses = new GuessLimit(
       deps.store.counters,
       'passphrase',
-      deps.config.limits.passphraseAttemptsPerMinute,
-      deps.config.limits.passphraseAttemptsPerIpPerMinute,
+      {
+        perTargetPerMinute: deps.config.limits.passphraseAttemptsPerMinute,
+        perIpPerMinute: deps.config.limits.passphraseAttemptsPerIpPerMinute,
+        // The per-push limit already holds every address to a few guesses a minute.
+        freePerIpAndTarget: deps.config.limits.passphraseAttemptsPerMinute,
+        backoffBaseSeconds: 60,
+        backoffMaxSeconds: 3600,
+      },
       'Too many passphrase attempts. Please try again in a minute.',
       () => this.now().getTime(),
     );

@@ -52,8 +52,8 @@ export function SignUpPage({ csrfToken, returnTo, email = '', errors, error }: C
         <label for="email">Email</label>
         <input type="email" id="email" name="email" value={email} autocomplete="username" required autofocus />
         <FieldErrors errors={errors} field="email" />
-        <label for="password">Password (at least 8 characters)</label>
-        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={8} />
+        <label for="password">Password (at least 12 characters, not a common one)</label>
+        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={12} />
         <FieldErrors errors={errors} field="password" />
         <p>
           <button type="submit">Create the account</button>
@@ -61,6 +61,30 @@ export function SignUpPage({ csrfToken, returnTo, email = '', errors, error }: C
       </form>
       <p class="muted">
         Already have an account? <a href="/users/sign_in">Sign in</a>
+      </p>
+    </section>
+  );
+}
+
+export function PasswordPage({ csrfToken, notice, errors }: { csrfToken: string; notice?: { kind: 'ok' | 'error'; text: string }; errors?: Record<string, string[]> }) {
+  return (
+    <section class="card narrow">
+      <h1>Change your password</h1>
+      <p class="muted">Every other browser signed in to this account is signed out. API tokens keep working.</p>
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      <form method="post" action="/users/password" class="stack">
+        <CsrfField token={csrfToken} />
+        <label for="current_password">Current password</label>
+        <input type="password" id="current_password" name="current_password" autocomplete="current-password" required />
+        <label for="password">New password (at least 12 characters, not a common one)</label>
+        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={12} />
+        <FieldErrors errors={errors} field="password" />
+        <p>
+          <button type="submit">Change the password</button>
+        </p>
+      </form>
+      <p>
+        <a href="/users/token">Back to your tokens</a>
       </p>
     </section>
   );
@@ -88,6 +112,9 @@ export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[
           when it is made; revoke it when a device is lost.
         </p>
         {notice && <Notice kind="ok">{notice}</Notice>}
+        <p>
+          <a href="/users/password">Change your password</a>
+        </p>
         <form method="post" action="/users/token" class="stack">
           <CsrfField token={csrfToken} />
           <label for="label">Label (where you will use it)</label>

@@ -9,7 +9,7 @@ import { PAGE_SIZE, type PushService } from '../../pushes/push-service.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import { endPageSession, getPageSession, pageActor, pageSession, safeReturnPath, startPageSession, verifyPageCsrf } from '../middleware/session.js';
-import { SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } from './account-pages.js';
+import { PasswordPage, SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } from './account-pages.js';
 import { DashboardPage, type DashboardEntry } from './dashboard-page.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { ErrorPage, sendPage } from './render.js';
@@ -34,13 +34,16 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup} />,
     );
 
-  const signUpForm = (c: Context<AppEnv>, status: 200 | 422, returnTo: string | null, email?: string, errors?: Record<string, string[]>) =>
+  const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string) =>
     sendPage(
       c,
       status,
       'Sign up',
-      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} signupEnabled={config.features.signup} />,
+      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={config.features.signup} />,
     );
+
+  const passwordForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, notice?: { kind: 'ok' | 'error'; text: string }, errors?: Record<string, string[]>) =>
+    sendPage(c, status, 'Change your password', <PasswordPage csrfToken={getPageSession(c).csrfToken} notice={notice} errors={errors} />);
 
   const signUpClosed = (c: Context<AppEnv>) => sendPage(c, 403, 'Sign-up is turned off', <SignUpClosedPage />);
 
@@ -85,9 +88,15 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const email = form.get('email') ?? '';
     let user: User;
     try {
-      user = await accounts.signUp(email, form.get('password') ?? '');
+      ({ user } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip));
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors);
+      // An existing email with another password: what sign-in would answer, on the sign-up form.
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return signUpForm(c, 401, returnTo, email, undefined, e.message);
+      if (e instanceof ServiceError && e.kind === 'too_many_requests') {
+        c.header('Retry-After', String(e.retryAfter ?? 60));
+        return signUpForm(c, 429, returnTo, email, undefined, e.message);
+      }
       throw e;
     }
     await startPageSession(c, accounts, user);
@@ -114,6 +123,31 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
     await endPageSession(c, accounts);
     return c.redirect('/', 303);
+  });
+
+  app.get('/users/password', session, (c) => {
+    if (!getPageSession(c).user) return signInFirst(c);
+    return passwordForm(c, 200);
+  });
+
+  app.post('/users/password', session, async (c) => {
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    const { user, sessionSecret } = getPageSession(c);
+    if (!user) return signInFirst(c);
+    try {
+      const ended = await accounts.changePassword(user, form.get('current_password') ?? '', form.get('password') ?? '', c.get('ctx').client.ip, sessionSecret);
+      const others = ended === 1 ? '1 other session was' : `${ended} other sessions were`;
+      return passwordForm(c, 200, { kind: 'ok', text: `Your password was changed; ${others} signed out. Your API tokens still work.` });
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'validation') return passwordForm(c, 422, undefined, e.fieldErrors);
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return passwordForm(c, 401, { kind: 'error', text: 'Your current password is not right.' });
+      if (e instanceof ServiceError && e.kind === 'too_many_requests') {
+        c.header('Retry-After', String(e.retryAfter ?? 60));
+        return passwordForm(c, 429, { kind: 'error', text: e.message });
+      }
+      throw e;
+    }
   });
 
   app.get('/users/token', session, async (c) => {

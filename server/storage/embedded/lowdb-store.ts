@@ -329,6 +329,12 @@ export class LowdbStore implements Store {
     return ids.length;
   }
 
+  async deleteSessionsOfUser(userId: string, exceptId?: string): Promise<number> {
+    const ids = Object.keys(this.db.sessions).filter((id) => id !== exceptId && this.db.sessions[id]!.userId === userId);
+    if (ids.length) await this.journal.commit(ids.map((id) => ({ c: 'sessions', k: id, v: null })));
+    return ids.length;
+  }
+
   async deleteSession(id: string): Promise<void> {
     if (!Object.hasOwn(this.db.sessions, id)) return;
     await this.journal.commit([{ c: 'sessions', k: id, v: null }]);

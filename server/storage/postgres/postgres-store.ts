@@ -250,6 +250,11 @@ export class PostgresStore implements Store {
     return rows[0] ? parse(storedSessionSchema)(rows[0]) : undefined;
   }
 
+  async deleteSessionsOfUser(userId: string, exceptId?: string): Promise<number> {
+    const { rowCount } = await this.db.query('DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2', [userId, exceptId ?? null]);
+    return rowCount ?? 0;
+  }
+
   async deleteSession(id: string): Promise<void> {
     await this.db.query('DELETE FROM sessions WHERE id = $1', [id]);
   }
