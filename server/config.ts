@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { HashingLimits } from './crypto/hashing-queue.js';
+import type { StorageLimits } from './security/storage-quota.js';
 
 /**
  * Every setting comes from the environment (documented in the README's configuration table).
@@ -51,6 +52,9 @@ const envSchema = z
     SIGN_IN_BACKOFF_MAX_SECONDS: int(3600, 1, 86_400),
     SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
     SIGN_UPS_PER_IP_PER_HOUR: int(10, 1, 100_000),
+    MAX_STORAGE_MB: int(1024, 0, 16 * 1024 * 1024),
+    ACCOUNT_STORAGE_MB_PER_DAY: int(256, 0, 16 * 1024 * 1024),
+    ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: int(32, 0, 16 * 1024 * 1024),
     HASHING_CONCURRENCY: int(2, 1, 256),
     HASHING_QUEUE: int(64, 0, 100_000),
     HEADERS_TIMEOUT_SECONDS: int(15, 1, 3600),
@@ -138,6 +142,8 @@ export interface Config {
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
   signIn: SignInLimits;
+  /** Storage quotas: the whole store, and per account / anonymous address per day. */
+  storage: StorageLimits;
   /** Concurrent scrypt computations, and how many may wait (more: 503). */
   hashing: HashingLimits;
   wikiBaseUrl: string;
@@ -177,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE,
       signUpsPerIpPerHour: e.SIGN_UPS_PER_IP_PER_HOUR,
     },
+    storage: { maxStorageMb: e.MAX_STORAGE_MB, accountMbPerDay: e.ACCOUNT_STORAGE_MB_PER_DAY, anonymousMbPerIpPerDay: e.ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY },
     hashing: { concurrency: e.HASHING_CONCURRENCY, maxWaiting: e.HASHING_QUEUE },
     wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

@@ -5,6 +5,7 @@ import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
 import { HashingQueue } from './crypto/hashing-queue.js';
 import { KeyRing } from './crypto/key-ring.js';
+import { StorageQuota } from './security/storage-quota.js';
 import { loadMasterKey, parseKey, verifyKeyRing } from './crypto/master-key.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
@@ -40,7 +41,8 @@ export async function openServices(config: Config, logger: Logger) {
     if (moved) logger.info(`Stored ${moved} pushes under keyed hashes of their URL tokens (the tokens themselves are no longer stored).`);
     const vault = new FileVault(store.blobs, keys);
     const hashing = new HashingQueue(config.hashing);
-    const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids });
+    const quota = new StorageQuota(store, store.counters, config.storage);
+    const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
     return { keys, store, pushes, accounts, close: () => store.close() };
   } catch (e) {

@@ -18,6 +18,7 @@ import { validatePushInput } from './push-input.js';
 import { auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
 import { newUrlToken } from './url-token.js';
 import type { UrlTokenIds } from './url-token-id.js';
+import type { StorageQuota } from '../security/storage-quota.js';
 
 export const APPLICATION_VERSION = '1.0.0';
 export const PAGE_SIZE = 50;
@@ -41,6 +42,8 @@ export interface PushServiceDeps {
   hashing?: HashingQueue;
   /** Storage ids of URL tokens (the store never sees a token). */
   ids: UrlTokenIds;
+  /** Storage quotas (default: none). */
+  quota?: StorageQuota;
 }
 
 export interface FileDownload {
@@ -142,6 +145,11 @@ export class PushService {
     return n;
   }
 
+  /** Refuses (507) when the store is at its size cap: called before a create request's body is read. */
+  async assertStorageRoom(): Promise<void> {
+    await this.deps.quota?.assertRoom();
+  }
+
   /** Checks that the caller may attach files, before any byte of them is read. */
   openFileUpload(actor: Actor): FileUpload {
     this.assertMayAttachFiles(actor);
@@ -195,7 +203,15 @@ export class PushService {
         expiredAt: null,
         deleted: false,
       };
-      await this.store.insertPush(push, this.auditRecord('creation', actor, now));
+      // Stored bytes count against the quotas before anything is written (files already streamed
+      // in are discarded below when this refuses).
+      const reservation = await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, storedSize(push));
+      try {
+        await this.store.insertPush(push, this.auditRecord('creation', actor, now));
+      } catch (e) {
+        await reservation?.release();
+        throw e;
+      }
       return ownerRecord(withUrlToken(push, token), fields.note, now, actor.baseUrl);
     } catch (e) {
       await upload?.discard();
@@ -435,6 +451,11 @@ export class PushService {
     }
     return total;
   }
+}
+
+/** What a new push costs in storage: its record as stored, and its files. */
+function storedSize(push: StoredPush): number {
+  return Buffer.byteLength(JSON.stringify(push)) + push.files.reduce((sum, f) => sum + f.size, 0);
 }
 
 /**

@@ -128,6 +128,11 @@ export interface Store {
   deleteExpiredBefore(expiredBefore: Date, limit: number): Promise<number>;
   countPushes(): Promise<{ active: number; total: number }>;
   /**
+   * Bytes the store occupies (the embedded store's files in DATA_DIR; PostgreSQL's tables with
+   * their indexes and TOAST). May take a moment on a large store: callers cache it.
+   */
+  storedBytes(): Promise<number>;
+  /**
    * Moves every push for which `rename` returns a new record with another `token` to that token,
    * with its audit trail and blobs, each push atomically (a crash leaves it under one token or
    * the other, whole). Pushes for which it returns undefined stay. Resolves with how many moved.

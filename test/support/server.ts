@@ -55,8 +55,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     PORT: '0',
     HOST: '127.0.0.1',
     RATE_LIMIT_PER_MINUTE: '0',
-    // Suites make many accounts from 127.0.0.1; the sign-up limit has its own tests.
+    // Suites make many accounts and pushes from 127.0.0.1; these limits have their own tests.
     SIGN_UPS_PER_IP_PER_HOUR: '100000',
+    ACCOUNT_STORAGE_MB_PER_DAY: '0',
+    ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0',
     PURGE_COMPACTION_SECONDS: '0',
     LOG_LEVEL: 'debug',
     ...env,

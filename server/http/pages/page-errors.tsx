@@ -23,7 +23,9 @@ export function pageErrorResponse(c: Context<AppEnv>, error: unknown, logger?: P
       too_many_requests: 'Too many attempts',
       payload_too_large: 'That is too large',
       unavailable: 'Temporarily unavailable',
+      insufficient_storage: 'Storage is full',
     };
+    if (error.retryAfter) c.header('Retry-After', String(error.retryAfter));
     const message = error.kind === 'not_found' ? 'There is nothing at this address.' : error.message;
     return sendPage(c, error.status as ContentfulStatusCode, titles[error.kind] ?? 'Error', <ErrorPage title={titles[error.kind] ?? 'Error'} message={message} />);
   }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DiskBlobStore } from './disk-blob-store.js';
@@ -262,6 +263,19 @@ export class LowdbStore implements Store {
     // The old tokens also leave the journal file.
     if (moved) this.journal.requestCompaction();
     return moved;
+  }
+
+  async storedBytes(): Promise<number> {
+    let total = 0;
+    for (const entry of await readdir(this.dataDir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      try {
+        total += (await stat(join(entry.parentPath ?? entry.path, entry.name))).size;
+      } catch {
+        // removed meanwhile (a temp file, an expired push's files)
+      }
+    }
+    return total;
   }
 
   async countPushes() {

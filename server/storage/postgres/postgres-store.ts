@@ -188,6 +188,14 @@ export class PostgresStore implements Store {
     }
   }
 
+  async storedBytes(): Promise<number> {
+    const { rows } = await this.db.query(
+      `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c
+       WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'`,
+    );
+    return Number(rows[0].bytes);
+  }
+
   async countPushes() {
     const { rows } = await this.db.query('SELECT count(*) FILTER (WHERE expired_at IS NULL) AS active, count(*) AS total FROM pushes');
     return { active: Number(rows[0].active), total: Number(rows[0].total) };

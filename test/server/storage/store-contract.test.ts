@@ -287,6 +287,13 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect((await store.listAudit(renamed, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view']);
   });
 
+  it('reports the bytes it occupies, growing as data is stored', async () => {
+    const before = await store.storedBytes();
+    expect(before).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < 20; i++) await store.insertPush(push({ payload: `v1.${randomBytes(20_000).toString('base64url')}` }), audit('creation'));
+    expect(await store.storedBytes()).toBeGreaterThan(before + 400_000);
+  });
+
   it('counts rate-limit hits per fixed window', async () => {
     const key = `rate:${randomBytes(3).toString('hex')}`;
     const w = 60_000;
