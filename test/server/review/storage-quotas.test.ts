@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, createPush, secret } from '../../support/http.js';
+import { api, createPush, secret, type ApiResponse } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 import { storedBlobs, storedContaining } from '../../support/stored-data.js';
 import { Browser } from '../pages/browser.js';
@@ -26,7 +26,7 @@ describe('MAX_STORAGE_MB', () => {
   it('once the store is at its cap: 507 naming the limit, nothing stored (text, files, tRPC, the page); the server still restarts and serves what it holds', async () => {
     const server = await start({ MAX_STORAGE_MB: '1', FILES_REQUIRE_AUTH: 'false' });
     const kept: { url_token: string }[] = [];
-    let refused: Awaited<ReturnType<typeof api.post>> | undefined;
+    let refused: ApiResponse | undefined;
     const marker = secret('over-cap');
     for (let i = 0; i < 10 && !refused; i++) {
       const res = await api.post(server, '/api/v2/pushes', { json: { push: { payload: big(`${marker}-${i}`) } } });
