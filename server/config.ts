@@ -22,6 +22,7 @@ const envSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().min(1).default('./data'),
     BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    ALLOWED_HOSTS: z.string().optional(),
     MASTER_KEY: z.string().optional(),
     /** Comma-separated retired keys, still used to decrypt (key rotation). */
     MASTER_KEY_OLD: z.string().optional(),
@@ -58,7 +59,7 @@ const envSchema = z
     HASHING_CONCURRENCY: int(2, 1, 256),
     HASHING_QUEUE: int(64, 0, 100_000),
     HEADERS_TIMEOUT_SECONDS: int(15, 1, 3600),
-    REQUEST_TIMEOUT_SECONDS: int(600, 1, 86_400),
+    REQUEST_TIMEOUT_SECONDS: int(30, 1, 86_400),
     EXPIRY_SWEEP_SECONDS: int(60, 1, 86_400),
     PURGE_COMPACTION_SECONDS: int(60, 0, 86_400),
     PURGE_EXPIRED_AFTER_DAYS: int(30, 0, 36_500),
@@ -126,6 +127,8 @@ export interface Config {
   dataDir: string;
   /** Public origin used in secret URLs; when unset, derived from the request's Host. */
   baseUrl: string | undefined;
+  /** Without BASE_URL: Host values (besides the listen address) that links may be built on. */
+  allowedHosts: string[];
   masterKey: string | undefined;
   oldMasterKeys: string[];
   rateLimitPerMinute: number;
@@ -155,7 +158,10 @@ export interface Config {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  // REQUEST_TIMEOUT_S is accepted as another spelling of REQUEST_TIMEOUT_SECONDS.
+  if (given.REQUEST_TIMEOUT_SECONDS === undefined && given.REQUEST_TIMEOUT_S !== undefined) given.REQUEST_TIMEOUT_SECONDS = given.REQUEST_TIMEOUT_S;
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -166,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     baseUrl: e.BASE_URL?.replace(/\/+$/, ''),
+    allowedHosts: (e.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     masterKey: e.MASTER_KEY,
     oldMasterKeys: (e.MASTER_KEY_OLD ?? '').split(',').map((k) => k.trim()).filter(Boolean),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

@@ -12,6 +12,7 @@ import type { PushService } from '../pushes/push-service.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
+import { neutraliseBidi } from './neutralise-bidi.js';
 import { createPageRoutes } from './page-routes.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
@@ -46,7 +47,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use(requestLog(logger, config.logLevel === 'debug'));
   app.use(securityHeaders());
-  app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy }));
+  app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy, allowedHosts: new Set(config.allowedHosts) }));
   app.use(rateLimit(config.rateLimitPerMinute, deps.counters));
   // REST and page bodies are read with a byte cap (request-body.ts); tRPC reads the Fetch
   // Request itself, so Hono's body limit guards it.
@@ -89,11 +90,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/p/:token/files/:fileId', async (c) => {
     const token = urlToken(c.req.param('token'));
     const file = await pushes.downloadFile(token, c.req.param('fileId'), c.req.query('exp'), c.req.query('ticket'));
-    const asciiName = file.filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    // The name a browser saves under: no bidirectional controls (a disguised extension).
+    const filename = neutraliseBidi(file.filename, '_');
+    const asciiName = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
     return c.body(Readable.toWeb(file.stream) as ReadableStream, 200, {
       'Content-Type': 'application/octet-stream',
       'Content-Length': String(file.size),
-      'Content-Disposition': `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+      'Content-Disposition': `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
     });
   });
 

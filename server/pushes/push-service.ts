@@ -22,6 +22,8 @@ import type { StorageQuota } from '../security/storage-quota.js';
 
 export const APPLICATION_VERSION = '1.0.0';
 export const PAGE_SIZE = 50;
+/** 50 million entries: more than any push can gather before retention deletes it. */
+const AUDIT_MAX_PAGE = 1_000_000;
 const FIELD_MAX = 255;
 /** How long a file download link handed out by a view stays valid. */
 const DOWNLOAD_TICKET_MS = 15 * 60_000;
@@ -44,6 +46,12 @@ export interface PushServiceDeps {
   ids: UrlTokenIds;
   /** Storage quotas (default: none). */
   quota?: StorageQuota;
+}
+
+/** Proof, handed to the recipient page, that its viewer gave the push's passphrase. */
+export interface DeleteTicket {
+  exp: string;
+  ticket: string;
 }
 
 export interface FileDownload {
@@ -136,13 +144,21 @@ export class PushService {
     }
   }
 
-  /** Parses a `page` query value: an integer in 1..200, default 1. */
-  parsePage(raw: unknown): number {
+  /** Parses a `page` query value of a push list: an integer in 1..200, default 1. */
+  parsePage(raw: unknown, maxPage = 200): number {
     if (raw === undefined || raw === null || raw === '') return 1;
     const text = String(raw);
-    const n = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isInteger(n) || n < 1 || n > 200) throw new ServiceError('bad_request', 'Invalid page parameter');
+    const n = /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > maxPage) throw new ServiceError('bad_request', 'Invalid page parameter');
     return n;
+  }
+
+  /**
+   * Parses the `page` of an audit log. The whole trail is kept (no entry is dropped, however many
+   * views and failed attempts a push sees), so every page of it can be asked for.
+   */
+  parseAuditPage(raw: unknown): number {
+    return this.parsePage(raw, AUDIT_MAX_PAGE);
   }
 
   /** Refuses (507) when the store is at its size cap: called before a create request's body is read. */
@@ -273,7 +289,18 @@ export class PushService {
    * and expires the push on the view that uses up the last one, which still gets the payload.
    */
   async retrieve(actor: Actor, token: string, passphrase: string | undefined): Promise<RetrievedPush> {
-    return this.decrypting(() => this.retrieveReadable(actor, token, passphrase));
+    return (await this.retrieveWithDeleteTicket(actor, token, passphrase)).push;
+  }
+
+  /**
+   * Retrieval for the recipient page: also a ticket for its "delete now" form when the push
+   * has a passphrase, which proves that this viewer gave it (the page never holds the passphrase).
+   */
+  async retrieveWithDeleteTicket(actor: Actor, token: string, passphrase: string | undefined): Promise<{ push: RetrievedPush; deleteTicket: DeleteTicket | null }> {
+    const push = await this.decrypting(() => this.retrieveReadable(actor, token, passphrase));
+    if (!push.passphrase || push.expired) return { push, deleteTicket: null };
+    const exp = this.now().getTime() + DOWNLOAD_TICKET_MS;
+    return { push, deleteTicket: { exp: String(exp), ticket: this.ticket(token, 'delete', exp) } };
   }
 
   private async retrieveReadable(actor: Actor, token: string, passphrase: string | undefined): Promise<RetrievedPush> {
@@ -329,6 +356,12 @@ export class PushService {
     }
   }
 
+  /** A ticket this service handed out for `purpose` (a file id, or "delete"), not yet expired. */
+  private validTicket(token: string, purpose: string, exp: unknown, ticket: unknown): boolean {
+    const expMs = Number(exp);
+    return typeof ticket === 'string' && Number.isSafeInteger(expMs) && expMs >= this.now().getTime() && safeEqual(ticket, this.ticket(token, purpose, expMs));
+  }
+
   private ticket(token: string, fileId: string, exp: number) {
     return createHmac('sha256', this.ticketKey).update(`${token}.${fileId}.${exp}`).digest('base64url');
   }
@@ -349,13 +382,7 @@ export class PushService {
   async downloadFile(token: string, fileId: string, exp: unknown, ticket: unknown): Promise<FileDownload> {
     // The ticket is checked before the push is looked up: without one, an unknown token and a
     // real one get the same answer, so this address does not tell which tokens exist.
-    const expMs = Number(exp);
-    const valid =
-      typeof ticket === 'string' &&
-      Number.isSafeInteger(expMs) &&
-      expMs >= this.now().getTime() &&
-      safeEqual(ticket, this.ticket(token, fileId, expMs));
-    if (!valid) throw new ServiceError('forbidden', 'This download link is invalid or has expired. Open the secret link again.');
+    if (!this.validTicket(token, fileId, exp, ticket)) throw new ServiceError('forbidden', 'This download link is invalid or has expired. Open the secret link again.');
     const push = await this.expireIfDue(await this.find(token));
     const file = push.files.find((f) => f.id === fileId);
     const purged = push.expiredAt && (!push.filesPurgeAt || push.filesPurgeAt <= this.now().toISOString());
@@ -364,7 +391,7 @@ export class PushService {
       filename: this.keys.openText(file.name),
       contentType: file.contentType,
       size: file.size,
-      stream: await this.deps.vault.read(push.token, fileId),
+      stream: await this.decrypting(() => this.deps.vault.read(push.token, fileId)),
     };
   }
 
@@ -386,11 +413,22 @@ export class PushService {
     return this.isOwner(push, actor) || push.deletableByViewer === true;
   }
 
-  async expire(actor: Actor, token: string): Promise<PushRecordBase> {
+  /**
+   * Expires a push now. A viewer who is not the owner may delete a push with a passphrase only
+   * after giving it: the passphrase itself (API, checked under the guess limits) or the ticket a
+   * retrieval with the passphrase handed to the recipient page.
+   */
+  async expire(actor: Actor, token: string, proof: { passphrase?: string; ticket?: DeleteTicket } = {}): Promise<PushRecordBase> {
     const push = await this.find(token);
     if (!this.mayDelete(push, actor)) {
       if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
       throw new ServiceError('forbidden', "That push doesn't belong to you.");
+    }
+    if (push.passphrase && !push.expiredAt && !this.isOwner(push, actor) && !this.validTicket(token, 'delete', proof.ticket?.exp, proof.ticket?.ticket)) {
+      if (proof.passphrase === undefined || proof.passphrase === '') {
+        throw new ServiceError('unauthorized', 'This push has a passphrase: give it (passphrase=…) to delete the push.');
+      }
+      await this.checkPassphrase(push, actor, proof.passphrase);
     }
     const after = await this.store.updatePush(push.token, (p) => {
       const at = this.now();

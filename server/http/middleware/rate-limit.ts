@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimiter, type Store as RateLimitStore } from 'hono-rate-limiter';
+import { clientKey } from '../../security/client-key.js';
 import type { LimitCounters } from '../../storage/store.js';
 import type { AppEnv } from '../app-env.js';
 import { tooManyRequestsPage } from '../pages/too-many-requests-page.js';
@@ -11,8 +12,8 @@ function wantsPage(path: string, accept: string | undefined): boolean {
   return (accept ?? '').includes('text/html') && !path.startsWith('/api') && !path.startsWith('/trpc') && !path.endsWith('.json');
 }
 
-/** Whose budget a request spends: its client address. */
-const rateKey = (c: Context<AppEnv>) => c.get('ctx').client.ip || 'unknown';
+/** Whose budget a request spends: its client (an IPv4 address, or an IPv6 /64: client-key.ts). */
+const rateKey = (c: Context<AppEnv>) => clientKey(c.get('ctx').client.ip);
 
 /** hono-rate-limiter's counting, kept in the store's counters so every instance shares them. */
 function counterStore(counters: LimitCounters): RateLimitStore<AppEnv> {

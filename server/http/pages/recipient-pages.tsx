@@ -2,6 +2,8 @@
 /** @jsxImportSource preact */
 import type { RetrievedPush } from '../../../shared/push-schema.js';
 import { renderSVG } from 'uqr';
+import type { DeleteTicket } from '../../pushes/push-service.js';
+import { neutraliseBidi } from '../neutralise-bidi.js';
 import { CopyButton, CsrfField, Notice, plural } from './components.js';
 
 /** Retrieval step: nothing is counted here, so link previewers cannot burn a view. */
@@ -72,9 +74,11 @@ export interface SecretPageProps {
   kind: 'text' | 'qr' | 'file' | 'url';
   mayDelete: boolean;
   csrfToken: string;
+  /** Proof that this viewer gave the passphrase (a push with one is deleted only with it). */
+  deleteTicket?: DeleteTicket | null;
 }
 
-export function SecretPage({ push, token, kind, mayDelete, csrfToken }: SecretPageProps) {
+export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTicket }: SecretPageProps) {
   const payload = push.payload ?? '';
   return (
     <section class="card">
@@ -109,8 +113,8 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken }: SecretPa
             <ul class="files">
               {push.files.map((f) => (
                 <li>
-                  <a href={f.url} download={f.filename}>
-                    {f.filename}
+                  <a href={f.url} download={neutraliseBidi(f.filename, '_')}>
+                    {neutraliseBidi(f.filename)}
                   </a>{' '}
                   <span class="muted">({f.content_type})</span>
                 </li>
@@ -126,6 +130,8 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken }: SecretPa
       {mayDelete && push.views_remaining > 0 && (
         <form method="post" action={`/p/${token}/delete`} class="delete-form">
           <CsrfField token={csrfToken} />
+          {deleteTicket && <input type="hidden" name="exp" value={deleteTicket.exp} />}
+          {deleteTicket && <input type="hidden" name="ticket" value={deleteTicket.ticket} />}
           <p>Done with it? Delete it now so that nobody else can open this link.</p>
           <button type="submit" class="danger" id="delete-now">
             Delete this secret now

@@ -20,8 +20,11 @@ import {
 } from '../records.js';
 import type { BlobStore, DueWork, LimitCounters, PushChange, Store } from '../store.js';
 
-/** Reference keeps at most this many audit entries per push. */
-export const MAX_AUDIT_ENTRIES = 2000;
+/**
+ * Audit trails are kept whole (Password Pusher caps them; a silently truncated trail hides who
+ * opened a secret): the journal's append needs a bound, and this one is never reached.
+ */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 const dataSchema = z.object({
   pushes: z.record(z.string(), storedPushSchema),
@@ -139,7 +142,7 @@ export class LowdbStore implements Store {
   async insertPush(push: StoredPush, creation: AuditRecord): Promise<void> {
     await this.journal.commit([
       { c: 'pushes', k: push.token, v: push },
-      { c: 'audit', k: push.token, a: creation, max: MAX_AUDIT_ENTRIES },
+      { c: 'audit', k: push.token, a: creation, max: UNBOUNDED },
     ]);
     this.index(push);
   }
@@ -155,7 +158,7 @@ export class LowdbStore implements Store {
       const { next, audit, result } = change(structuredClone(current));
       const changes: Change[] = [];
       if (next) changes.push({ c: 'pushes', k: token, v: next });
-      if (audit) changes.push({ c: 'audit', k: token, a: audit, max: MAX_AUDIT_ENTRIES });
+      if (audit) changes.push({ c: 'audit', k: token, a: audit, max: UNBOUNDED });
       if (changes.length) await this.journal.commit(changes);
       if (next) {
         this.index(next);
@@ -166,7 +169,7 @@ export class LowdbStore implements Store {
   }
 
   async appendAudit(token: string, entry: AuditRecord): Promise<void> {
-    await this.journal.commit([{ c: 'audit', k: token, a: entry, max: MAX_AUDIT_ENTRIES }]);
+    await this.journal.commit([{ c: 'audit', k: token, a: entry, max: UNBOUNDED }]);
   }
 
   async listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]> {
