@@ -115,7 +115,17 @@ async function storeEnv(fillWith = 0): Promise<{ env: Record<string, string>; cl
   };
 }
 
-const serverEnv = { PORT: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', NODE_ENV: 'production' };
+// Throughput is measured without the per-client limits (rate limit, storage quotas), which a
+// load generator on one address would hit at once.
+const serverEnv = {
+  PORT: '0',
+  RATE_LIMIT_PER_MINUTE: '0',
+  MAX_STORAGE_MB: '0',
+  ACCOUNT_STORAGE_MB_PER_DAY: '0',
+  ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0',
+  LOG_LEVEL: 'error',
+  NODE_ENV: 'production',
+};
 
 async function main() {
   const results: Record<string, unknown> = { date: new Date().toISOString(), store: STORE, duration_s: DURATION, connections: CONNECTIONS };
