@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { HashingLimits } from './crypto/hashing-queue.js';
+import type { LogFormat, LogLevel } from './logger.js';
 import type { StorageLimits } from './security/storage-quota.js';
 
 /**
@@ -70,6 +71,12 @@ const envSchema = z
     DATABASE_POOL_SIZE: int(10, 1, 1000),
     WIKI_BASE_URL: z.url().default('https://www.mediawiki.org/wiki'),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+    /** Unset: no /metrics. Set: /metrics answers with `Authorization: Bearer <METRICS_TOKEN>`. */
+    METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters (generate one with: openssl rand -hex 32)' }).optional(),
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+    /** The same setting under the short name operators also use. */
+    SHUTDOWN_TIMEOUT_S: z.coerce.number().int().min(0).max(3600).optional(),
   })
   .refine((e) => e.MIN_EXPIRE_DAYS <= e.DEFAULT_EXPIRE_DAYS && e.DEFAULT_EXPIRE_DAYS <= e.MAX_EXPIRE_DAYS, {
     message: 'DEFAULT_EXPIRE_DAYS must lie between MIN_EXPIRE_DAYS and MAX_EXPIRE_DAYS',
@@ -150,7 +157,12 @@ export interface Config {
   /** Concurrent scrypt computations, and how many may wait (more: 503). */
   hashing: HashingLimits;
   wikiBaseUrl: string;
-  logLevel: 'silent' | 'error' | 'info' | 'debug';
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  /** The bearer token /metrics asks for; metrics are off without one. */
+  metricsToken: string | undefined;
+  /** On SIGTERM, requests in flight get this long to finish before their connections are cut. */
+  shutdownTimeoutSeconds: number;
   features: Features;
   limits: Limits;
 }
@@ -194,6 +206,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hashing: { concurrency: e.HASHING_CONCURRENCY, maxWaiting: e.HASHING_QUEUE },
     wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? e.SHUTDOWN_TIMEOUT_S ?? 20,
     features: {
       anonymousAccess: e.ALLOW_ANONYMOUS,
       signup: e.ALLOW_SIGNUP,

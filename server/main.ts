@@ -18,18 +18,29 @@ async function main() {
     }
     throw e;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
   try {
     const server = await startServer(config, logger);
-    // On stdout whatever LOG_LEVEL says: scripts and supervisors wait for this line.
-    process.stdout.write(`Secret Push listening on ${server.url} (data in ${config.dataDir})\n`);
+    let stopping = false;
     const stop = async (signal: string) => {
-      logger.info(`${signal} received, shutting down`);
-      await server.close();
+      if (stopping) {
+        logger.error(`${signal} received again: exiting without waiting for requests in flight`);
+        logger.flush();
+        process.exit(1);
+      }
+      stopping = true;
+      const graceMs = config.shutdownTimeoutSeconds * 1000;
+      logger.info(`${signal} received: not ready, finishing requests in flight (up to ${config.shutdownTimeoutSeconds} s)`);
+      await server.close({ graceMs });
+      logger.info('shutdown complete: store flushed and closed');
+      logger.flush();
       process.exit(0);
     };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
+    process.on('SIGINT', () => void stop('SIGINT'));
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    // Only now, with the handlers in place: a supervisor that signals as soon as it reads this
+    // line must get a graceful shutdown, not the default kill. On stdout whatever LOG_LEVEL says.
+    process.stdout.write(`Secret Push listening on ${server.url} (data in ${config.dataDir})\n`);
   } catch (e) {
     if (
       e instanceof DataDirLockedError ||

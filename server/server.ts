@@ -15,6 +15,9 @@ import { startExpirySweeper } from './pushes/expiry-sweeper.js';
 import { FileVault } from './storage/file-vault.js';
 import { openStore } from './storage/open-store.js';
 import type { Store } from './storage/store.js';
+import { Metrics } from './observability/metrics.js';
+import { observedStore } from './observability/observed-store.js';
+import { Readiness } from './observability/readiness.js';
 
 export interface RunningServer {
   url: string;
@@ -22,14 +25,21 @@ export interface RunningServer {
   pushes: PushService;
   accounts: AccountService;
   store: Store;
-  close(): Promise<void>;
+  /**
+   * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503, no new
+   * connections are accepted, requests in flight get up to `graceMs` to finish (their answers
+   * close their connections), then the store is flushed and closed. Without, at once.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Opens the store (embedded or PostgreSQL), checks the key against it, and builds the services on it. */
-export async function openServices(config: Config, logger: Logger) {
+export async function openServices(config: Config, logger: Logger, metrics?: Metrics) {
   // Everything this process writes (store, temp files, encrypted files) is for its user only.
   process.umask(0o077);
-  const { store, where } = await openStore(config, logger);
+  const opened = await openStore(config, logger);
+  const { where } = opened;
+  const store = metrics ? observedStore(opened.store, metrics) : opened.store;
   try {
     const keys = new KeyRing(
       loadMasterKey(config.dataDir, config.masterKey, logger),
@@ -70,10 +80,22 @@ export function slowClientLimits(config: Pick<Config, 'headersTimeoutSeconds' | 
 
 /** The whole server: services, HTTP on HOST:PORT, and the expiry sweeper. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const services = await openServices(config, logger);
+  // Metrics cost nothing unless asked for: without a token there is no registry and no timing.
+  const metrics = config.metricsToken ? new Metrics() : undefined;
+  const services = await openServices(config, logger, metrics);
   try {
     const catalogue = createCatalogueService({ wikiBaseUrl: config.wikiBaseUrl });
-    const app = createApp({ config, pushes: services.pushes, accounts: services.accounts, catalogue, counters: services.store.counters, logger });
+    const readiness = new Readiness(services.store, logger);
+    const app = createApp({
+      config,
+      pushes: services.pushes,
+      accounts: services.accounts,
+      catalogue,
+      counters: services.store.counters,
+      logger,
+      readiness,
+      metrics,
+    });
     const server: ServerType = await new Promise((resolve, reject) => {
       const s = serve(
         {
@@ -101,13 +123,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       pushes: services.pushes,
       accounts: services.accounts,
       store: services.store,
-      close() {
+      close({ graceMs = 0 } = {}) {
         closing ??= (async () => {
+          readiness.drain();
           sweeper.stop();
-          await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-          });
+          const inFlight = await drainConnections(server, graceMs);
+          if (inFlight > 0) logger.error(`shutdown: ${inFlight} connection(s) still busy after ${graceMs} ms were cut off`);
           await services.close();
         })();
         return closing;
@@ -117,4 +138,30 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     await services.close();
     throw e;
   }
+}
+
+/**
+ * Stops accepting connections and waits until every open one has closed: idle keep-alive
+ * connections are closed at once (and again as requests finish, since an answer may leave its
+ * connection idle), busy ones after `graceMs`. Resolves with the number cut off that way.
+ */
+function drainConnections(server: ServerType, graceMs: number): Promise<number> {
+  const http = server as unknown as { closeIdleConnections(): void; closeAllConnections(): void; getConnections(cb: (e: Error | null, n: number) => void): void };
+  return new Promise((resolve) => {
+    let cut = 0;
+    const sweep = setInterval(() => http.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => {
+      http.getConnections((_e, n) => {
+        cut = n;
+        http.closeAllConnections();
+      });
+    }, graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve(cut);
+    });
+    http.closeIdleConnections();
+    if (graceMs <= 0) http.closeAllConnections();
+  });
 }

@@ -6,5 +6,5 @@ import type { RequestContext } from './request-context.js';
 export interface AppEnv {
   Bindings: HttpBindings;
   /** `pageSession` is set by the session middleware on page routes only. */
-  Variables: { ctx: RequestContext; pageSession?: PageSession };
+  Variables: { ctx: RequestContext; requestId: string; pageSession?: PageSession };
 }

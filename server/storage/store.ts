@@ -166,8 +166,24 @@ export interface Store {
   /** Replaces a setting (after a key rotation, the check re-sealed under the new key). */
   putSetting(name: string, value: string): Promise<void>;
 
+  /**
+   * Resolves when the store can take writes now: reachable, writable, schema current. Cheap
+   * enough for a load balancer's probe every few seconds. Rejects with StoreNotReady.
+   */
+  checkReady(): Promise<void>;
+
   /** Writes everything out and releases files and connections. */
   close(): Promise<void>;
+}
+
+/** Why a store cannot take writes: a category fit to show anyone, and the detail for the log. */
+export class StoreNotReady extends Error {
+  constructor(
+    readonly category: 'the store is unreachable' | 'the store cannot be written' | 'the store schema is not current' | 'the store is closed',
+    detail: string,
+  ) {
+    super(`${category}: ${detail}`);
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ export const testStore: 'embedded' | 'postgres' = process.env.TEST_STORE === 'po
  */
 const databases = new Map<string, { db: TestDatabase; masterKey: string }>();
 
-async function storeEnv(dataDir: string, env: Record<string, string>): Promise<Record<string, string>> {
+export async function storeEnv(dataDir: string, env: Record<string, string> = {}): Promise<Record<string, string>> {
   if (testStore !== 'postgres' || env.DATABASE_URL) return {};
   let entry = databases.get(dataDir);
   if (!entry) {
@@ -66,7 +66,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     DATA_DIR: dataDir,
   });
   const logs: string[] = [];
-  const server = await start(config, createLogger('debug', (line) => logs.push(line)));
+  const server = await start(config, createLogger(config.logLevel, (line) => logs.push(line)));
   return {
     url: server.url,
     dataDir,
@@ -76,6 +76,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     close: () => server.close(),
     async stop() {
       await server.close();
+      assertStructuredLog(logs);
       if (!env.DATA_DIR) {
         rmSync(dataDir, { recursive: true, force: true });
         await dropDatabase(dataDir);
@@ -89,4 +90,24 @@ export async function createUserWithToken(server: TestServer, email: string): Pr
   const { user } = await server.server.accounts.ensureUser(email);
   const { token } = await server.server.accounts.createApiToken(user, 'test');
   return { token, userId: user.id };
+}
+
+/**
+ * Every line the server logged, in every test that uses this harness, is one JSON object with a
+ * level, a time and a message: log shippers parse them, and a value a client sent cannot have
+ * broken one into two (a forged line).
+ */
+function assertStructuredLog(lines: string[]) {
+  for (const line of lines) {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      throw new Error(`a log line is not JSON: ${line.slice(0, 200)}`);
+    }
+    const e = entry as Record<string, unknown>;
+    if (typeof e.level !== 'string' || typeof e.time !== 'string' || typeof e.msg !== 'string') {
+      throw new Error(`a log line lacks level, time or msg: ${line.slice(0, 200)}`);
+    }
+  }
 }

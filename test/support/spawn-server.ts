@@ -11,11 +11,18 @@ export interface SpawnedServer {
   exited: Promise<number | string>;
 }
 
+type Spawned = { child: ChildProcess; output: () => string; exited: Promise<number | string> };
+
 /** Runs a Node/TypeScript entry point of this repo in a child process (tsx as a loader). */
-export function spawnTs(script: string, args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
+export function spawnTs(script: string, args: string[], env: Record<string, string>): Spawned {
+  return spawnNode(['--import', 'tsx', script, ...args], env);
+}
+
+/** Runs node with `args` from the repo's root, collecting its stdout and stderr. */
+export function spawnNode(args: string[], env: Record<string, string>): Spawned {
   // Vite/Vitest put BASE_URL, MODE, DEV… into process.env: not ours, so not passed on.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'VITEST', 'TEST'].includes(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...inherited, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,8 +35,18 @@ export function spawnTs(script: string, args: string[], env: Record<string, stri
 }
 
 /** `npm start`'s entry point in a child process, resolved once it prints its URL. */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<SpawnedServer> {
-  const proc = spawnTs('server/main.ts', [], { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', ...env });
+export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<SpawnedServer> {
+  return listening(spawnTs('server/main.ts', [], serverDefaults(env)), timeoutMs);
+}
+
+/** The compiled server (`npm run build` into `outDir`) run by plain node, as the container runs it. */
+export function spawnCompiledServer(outDir: string, env: Record<string, string>, timeoutMs = 20_000): Promise<SpawnedServer> {
+  return listening(spawnNode([`${outDir}/server/main.js`], serverDefaults(env)), timeoutMs);
+}
+
+const serverDefaults = (env: Record<string, string>) => ({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', ...env });
+
+async function listening(proc: Spawned, timeoutMs: number): Promise<SpawnedServer> {
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${proc.output()}`)), timeoutMs);
     const check = () => {

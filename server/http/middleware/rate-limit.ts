@@ -40,7 +40,7 @@ export function callsInRequest(path: string, batch: string | undefined): number 
  * counts once per call it carries: the calls beyond the first are counted here, the first by
  * the limiter, which then judges the total (a batch of 1,000 creates is 1,000 requests).
  */
-export function rateLimit(perMinute: number, counters: LimitCounters): MiddlewareHandler<AppEnv> {
+export function rateLimit(perMinute: number, counters: LimitCounters, onRejected: () => void = () => {}): MiddlewareHandler<AppEnv> {
   if (perMinute <= 0) return async (_c, next) => next();
   const limiter = rateLimiter<AppEnv>({
     windowMs: WINDOW_MS,
@@ -49,6 +49,7 @@ export function rateLimit(perMinute: number, counters: LimitCounters): Middlewar
     store: counterStore(counters),
     keyGenerator: rateKey,
     handler: (c) => {
+      onRejected();
       const reset = c.res.headers.get('RateLimit-Reset');
       c.header('Retry-After', reset ?? '60');
       if (wantsPage(c.req.path, c.req.header('accept'))) return tooManyRequestsPage(c);

@@ -1,20 +1,22 @@
 import type { MiddlewareHandler } from 'hono';
-import { routePath } from 'hono/route';
 import type { Logger } from '../../logger.js';
+import type { AppEnv } from '../app-env.js';
+import { routePattern } from './route-pattern.js';
 
 /**
- * One debug line per request; nothing at all (not even timing) unless LOG_LEVEL=debug.
- * URL tokens are secrets (whoever has one can open the push), so the line never holds the
- * requested path, only the pattern of the route that answered (`/api/v2/pushes/:token`), or
- * `(no route)`; query strings are never logged.
+ * One line per request at `info`: method, route pattern, status, duration and request id. Never
+ * the path, query string, headers or body (see routePattern for why not even the path).
  */
-export function requestLog(logger: Logger, enabled: boolean): MiddlewareHandler {
-  if (!enabled) return async (_c, next) => next();
+export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     await next();
-    const pattern = routePath(c, -1);
-    const shown = !pattern || pattern.endsWith('*') ? '(no route)' : pattern;
-    logger.debug(`${c.req.method} ${shown} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms`);
+    logger.info('request', {
+      request_id: c.get('requestId'),
+      method: c.req.method,
+      route: routePattern(c),
+      status: c.res.status,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+    });
   };
 }

@@ -86,6 +86,8 @@ export class Journal {
   private currentJournalStale = false;
   /** Bytes of a failed write may remain past `size` (its cut-back failed too). */
   private tailDirty = false;
+  /** Why the last write failed (an errno code), until a write succeeds again. */
+  private lastWriteFailure: string | null = null;
 
   private constructor(
     private readonly dir: string,
@@ -334,14 +336,21 @@ export class Journal {
         this.tailDirty = true;
       });
       const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      this.lastWriteFailure = code;
       const err = new StorageUnavailableError(`could not write to the data directory (${code})`);
       for (const p of batch) p.reject(err);
       return;
     }
+    this.lastWriteFailure = null;
     this.size += buf.length;
     this.seq = n;
     for (const p of batch) for (const c of p.changes) this.apply(c);
     for (const p of batch) p.resolve();
+  }
+
+  /** 'closed', the errno code of the last write if it failed, or null when writes go through. */
+  writeProblem(): string | null {
+    return this.closed ? 'closed' : this.lastWriteFailure;
   }
 
   private journalTooBig() {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DiskBlobStore } from './disk-blob-store.js';
@@ -18,7 +18,7 @@ import {
   type StoredSession,
   type StoredUser,
 } from '../records.js';
-import type { BlobStore, DueWork, LimitCounters, PushChange, Store } from '../store.js';
+import { StoreNotReady, type BlobStore, type DueWork, type LimitCounters, type PushChange, type Store } from '../store.js';
 
 /**
  * Audit trails are kept whole (Password Pusher caps them; a silently truncated trail hides who
@@ -53,6 +53,9 @@ function isDue(due: DueWork, p: StoredPush, nowIso: string): boolean {
  * The embedded default store: lowdb's in-memory data made durable by a journal (journal.ts),
  * with the indexes the services need kept in memory and rebuilt on open.
  */
+/** Below this much free space the store reports itself not ready: a push would not fit. */
+const READY_MIN_FREE_BYTES = 1024 * 1024;
+
 export class LowdbStore implements Store {
   readonly blobs: BlobStore;
   private readonly diskBlobs: DiskBlobStore;
@@ -384,6 +387,29 @@ export class LowdbStore implements Store {
 
   async putSetting(name: string, value: string): Promise<void> {
     writeFileSync(this.settingPath(name), value + '\n', { mode: 0o600 });
+  }
+
+  /**
+   * Ready unless closed, the disk is (nearly) full, or the last journal write failed and a
+   * small write of our own fails too (the journal itself retries only when a change comes).
+   */
+  async checkReady(): Promise<void> {
+    const problem = this.journal.writeProblem();
+    if (problem === 'closed') throw new StoreNotReady('the store is closed', 'close() was called');
+    const { bavail, bsize } = await statfs(this.dataDir);
+    if (bavail * bsize < READY_MIN_FREE_BYTES) {
+      throw new StoreNotReady('the store cannot be written', `${bavail * bsize} bytes free in ${this.dataDir}`);
+    }
+    if (problem) {
+      const probe = join(this.dataDir, '.ready-probe');
+      try {
+        await writeFile(probe, Buffer.alloc(4096), { mode: 0o600, flush: true });
+        await unlink(probe);
+      } catch (e) {
+        await unlink(probe).catch(() => {});
+        throw new StoreNotReady('the store cannot be written', `the last write failed (${problem}), and so does a test write (${(e as NodeJS.ErrnoException).code})`);
+      }
+    }
   }
 
   async close(): Promise<void> {

@@ -12,7 +12,7 @@ import {
   type StoredSession,
   type StoredUser,
 } from '../records.js';
-import { StorageUnavailableError, type DueWork, type PushChange, type Store } from '../store.js';
+import { StorageUnavailableError, StoreNotReady, type DueWork, type PushChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
 import { migrate } from './migrate.js';
@@ -46,7 +46,11 @@ export class PostgresStore implements Store {
   readonly counters: PostgresLimitCounters;
   private readonly db: Queryable;
 
-  private constructor(private readonly pool: pg.Pool) {
+  private constructor(
+    private readonly pool: pg.Pool,
+    /** The schema version this server migrated to (or found) at start. */
+    private readonly schemaVersion: number,
+  ) {
     this.db = unavailableAware(pool);
     this.blobs = new PostgresBlobStore(this.db);
     this.counters = new PostgresLimitCounters(this.db);
@@ -64,14 +68,16 @@ export class PostgresStore implements Store {
     // An idle connection that the server drops (a restart) is reported here; without a
     // listener it would crash the process. The pool replaces it on the next checkout.
     pool.on('error', (e) => options.logger.error('PostgreSQL connection lost (the pool reconnects on the next request)', e));
+    let schemaVersion: number;
     try {
       const { applied, version } = await migrate(pool);
       if (applied.length) options.logger.info(`PostgreSQL schema migrated to version ${version} (${applied.join(', ')})`);
+      schemaVersion = version;
     } catch (e) {
       await pool.end();
       throw startupError(e, options.url);
     }
-    return new PostgresStore(pool);
+    return new PostgresStore(pool, schemaVersion);
   }
 
   async insertPush(push: StoredPush, creation: AuditRecord): Promise<void> {
@@ -330,6 +336,24 @@ export class PostgresStore implements Store {
   async auditCount(token: string): Promise<number> {
     const { rows } = await this.db.query('SELECT count(*)::int AS n FROM audit WHERE token = $1', [token]);
     return rows[0].n as number;
+  }
+
+  /** One round trip: reachable, accepting writes (not a standby, not read-only), schema as at start. */
+  async checkReady(): Promise<void> {
+    let row: { read_only: boolean; version: number | null };
+    try {
+      const { rows } = await this.db.query(
+        `SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on' AS read_only,
+                (SELECT max(version) FROM schema_version) AS version`,
+      );
+      row = rows[0];
+    } catch (e) {
+      throw new StoreNotReady('the store is unreachable', (e as Error).message);
+    }
+    if (row.read_only) throw new StoreNotReady('the store cannot be written', 'the database is read-only (a standby, or read-only by setting)');
+    if (row.version !== this.schemaVersion) {
+      throw new StoreNotReady('the store schema is not current', `schema version ${row.version}, this server runs ${this.schemaVersion}`);
+    }
   }
 
   async close(): Promise<void> {

@@ -219,8 +219,14 @@ describe(`fault: a full disk (${mode})`, () => {
     expect(leftFiles, 'files left by a refused upload').toEqual([]);
     await checkJournalFiles(dataDir);
     expect(readFileSync(join(dataDir, 'db.json'), 'utf8')).toBe(snapshotBefore);
-    // The server still answers what needs no write.
+    // The server still answers what needs no write; it is alive, and says it should get no traffic.
     expect((await api.get(url, '/api/v2/version')).status).toBe(200);
+    expect((await api.get(url, '/healthz')).status).toBe(200);
+    if (mounted) {
+      const ready = await api.get(url, '/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ status: 'not ready', reason: 'the store cannot be written' });
+    }
     expect((await api.get(url, `/api/v2/pushes/${early[3]}/preview`)).status).toBe(200);
 
     // A compaction on a nearly full disk (a little space back: a DELETE fits, the snapshot does not).
@@ -252,6 +258,7 @@ describe(`fault: a full disk (${mode})`, () => {
       rmSync(filler);
     }
     else restoreWrites();
+    if (mounted) expect((await api.get(url, '/readyz')).body).toEqual({ status: 'ready' });
     for (let i = 0; i < 5; i++) {
       const res = await create(big(`after${i}`, 8192));
       expect(res.status, `create after space returned: ${res.text}`).toBe(201);

@@ -54,15 +54,20 @@ describe('URL pushes with control characters', () => {
     expect(view.headers.get('location')).toBe('https://example.com/ok');
   });
 
-  it('whatever reaches a log line stays on one line (a forged line is escaped)', () => {
-    const lines: string[] = [];
-    const logger = createLogger('debug', (l) => lines.push(l));
-    logger.info('user said: hi\n2026-01-01T00:00:00.000Z ERROR forged');
+  it('whatever reaches a log line cannot forge another line (JSON lines, and the pretty format escapes)', () => {
+    const forged = 'user said: hi\n2026-01-01T00:00:00.000Z ERROR forged';
+    const json: string[] = [];
+    const logger = createLogger('debug', (l) => json.push(l));
+    logger.info(forged);
     logger.error('failed', new TypeError('bad header "x\r\nSet-Cookie: a=1"'));
-    expect(lines[0]).not.toContain('\n');
-    expect(lines[0]).toContain('\\u000a');
-    const [first, ...frames] = lines[1]!.split('\n');
-    expect(first).toContain('\\u000d\\u000a');
-    for (const f of frames) expect(f).toMatch(/^\s+at /);
+    expect(json).toHaveLength(2);
+    for (const line of json) expect(line).not.toMatch(/[\r\n]/);
+    expect(JSON.parse(json[0]!).msg).toBe(forged);
+    const pretty: string[] = [];
+    const readable = createLogger('debug', { format: 'pretty', write: (l) => pretty.push(l) });
+    readable.info(forged);
+    readable.error('failed', new TypeError('bad header "x\r\nSet-Cookie: a=1"'));
+    expect(pretty.some((l) => l.includes('hi\\u000a2026-01-01T00:00:00.000Z ERROR forged'))).toBe(true);
+    expect(pretty.some((l) => /^\s*(2026-01-01T00:00:00.000Z ERROR forged|Set-Cookie)/.test(l))).toBe(false);
   });
 });

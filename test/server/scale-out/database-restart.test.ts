@@ -51,7 +51,14 @@ describe('PostgreSQL restarts under load', () => {
     await waitFor(() => (statuses.get(503) ?? 0) >= 5, 20_000, '503 answers while the database is down');
     const version = await api.get(server, '/api/v2/version'); // needs no database
     expect(version.status).toBe(200);
+    // Alive, but not to be sent traffic; the answer names no host, port or driver error.
+    expect((await api.get(server, '/healthz')).status).toBe(200);
+    const down = await api.get(server, '/readyz');
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBeTruthy();
+    expect(down.body).toEqual({ status: 'not ready', reason: 'the store is unreachable' });
     await cluster.start();
+    await waitFor(async () => (await api.get(server, '/readyz')).status === 200, 30_000, 'ready again after the restart');
     const before = acknowledged.size;
     await waitFor(() => acknowledged.size >= before + 50, 30_000, 'creates after the restart');
     stop = true;

@@ -8,7 +8,7 @@ import { createLogger } from '../../../server/logger.js';
 import { LowdbStore } from '../../../server/storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../../../server/storage/postgres/postgres-store.js';
 import type { AuditRecord, StoredPush } from '../../../server/storage/records.js';
-import type { Store } from '../../../server/storage/store.js';
+import { StoreNotReady, type Store } from '../../../server/storage/store.js';
 import { createTestDatabase } from '../../support/postgres-database.js';
 
 /**
@@ -431,5 +431,17 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.getPush(p.token)).toEqual(p);
     expect(await store.countPushes()).toEqual(before);
     expect((await readAll(await store.blobs.read(p.token, 'f', 0, 10))).toString()).toBe('kept bytes');
+  });
+
+  it('checkReady resolves while the store takes writes, and rejects with StoreNotReady once closed', async () => {
+    await expect(store.checkReady()).resolves.toBeUndefined();
+    const other = await backend.open().catch(() => undefined);
+    // The embedded store's directory lock refuses a second handle; PostgreSQL opens a second pool.
+    const closing = other ?? store;
+    await closing.close();
+    const refused = await closing.checkReady().then(() => null, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(StoreNotReady);
+    expect((refused as StoreNotReady).category).toMatch(/^the store is (closed|unreachable)$/);
+    if (!other) store = await backend.open();
   });
 });

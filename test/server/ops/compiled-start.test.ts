@@ -1,0 +1,74 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { api } from '../../support/http.js';
+import { storeEnv } from '../../support/server.js';
+import { spawnCompiledServer, spawnNode } from '../../support/spawn-server.js';
+
+/**
+ * The start path the Dockerfile and compose.yaml rely on, as they run it: `npm run build`, then
+ * plain `node dist/server/main.js` (no TypeScript loader), with the same variables. On both
+ * stores (on PostgreSQL the migrations must have been copied into the build).
+ */
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+// Inside the repo (test-artifacts/ is ignored by git), so that node finds node_modules as it
+// does for dist/; one directory per run, since both store projects build at once.
+mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+const out = mkdtempSync(join(ROOT, 'test-artifacts', 'build-'));
+const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-compiled-'));
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the compiled server (npm run build && node dist/server/main.js)', () => {
+  it('builds, starts without tsx, serves API, pages and health, and stops cleanly on SIGTERM', async () => {
+    const build = spawnNode(['scripts/build-server.mjs'], { BUILD_OUT_DIR: out });
+    expect(await build.exited, build.output()).toBe(0);
+    // What the container image runs is what package.json's scripts name.
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.scripts.build).toBe('node scripts/build-server.mjs');
+    expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toMatch(/CMD \["node", "dist\/server\/main\.js"\]/);
+    // The image installs production dependencies only: every package the build imports must be one.
+    const imported = new Set<string>();
+    for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'))) {
+      for (const m of readFileSync(join(out, file), 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"./][^'"]*)['"]|import\(\s*['"]([^'"./][^'"]*)['"]\s*\)/g)) {
+        const spec = (m[1] ?? m[2])!;
+        if (spec.startsWith('node:')) continue;
+        imported.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      }
+    }
+    expect(imported.size).toBeGreaterThan(5);
+    expect([...imported].filter((p) => !pkg.dependencies[p]).sort(), 'imported but not a production dependency').toEqual([]);
+
+    const metricsToken = 'compiled-metrics-token-123456';
+    const server = await spawnCompiledServer(out, {
+      DATA_DIR: dataDir,
+      MASTER_KEY: 'cd'.repeat(32),
+      METRICS_TOKEN: metricsToken,
+      ...(await storeEnv(dataDir, { MASTER_KEY: 'cd'.repeat(32) })),
+    });
+    try {
+      expect(server.output()).not.toMatch(/tsx/);
+      expect((await api.get(server.url, '/healthz')).body).toEqual({ status: 'ok' });
+      expect((await api.get(server.url, '/readyz')).body).toEqual({ status: 'ready' });
+      const made = await api.post(server.url, '/api/v2/pushes', { json: { push: { payload: 'from the compiled server', expire_after_views: 1 } } });
+      expect(made.status).toBe(201);
+      const seen = await api.get(server.url, `/api/v2/pushes/${made.body.url_token}`);
+      expect(seen.body.payload).toBe('from the compiled server');
+      const page = await fetch(`${server.url}/`);
+      expect(page.status).toBe(200);
+      const css = await fetch(`${server.url}/assets/style.css`);
+      expect(css.status).toBe(200);
+      expect((await css.text()).length).toBeGreaterThan(100);
+      const metrics = await api.get(server.url, '/metrics', { token: metricsToken });
+      expect(metrics.text).toMatch(/secretpush_pushes_created_total\{kind="text"\} 1/);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+  });
+});
