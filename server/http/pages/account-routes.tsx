@@ -10,7 +10,8 @@ import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import { endPageSession, getPageSession, pageActor, pageSession, safeReturnPath, startPageSession, verifyPageCsrf } from '../middleware/session.js';
 import { PasswordPage, SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } from './account-pages.js';
-import { DashboardPage, type DashboardEntry } from './dashboard-page.js';
+import { AuditLogPage, DashboardPage, type DashboardEntry } from './dashboard-page.js';
+import { urlToken } from '../rest/api-guards.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { ErrorPage, sendPage } from './render.js';
 import { CsrfField } from './components.js';
@@ -184,6 +185,15 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const entries: DashboardEntry[] = [];
     for (const push of list) entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
     return sendPage(c, 200, 'My pushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} />);
+  });
+
+  app.get('/dashboard/audit/:token', session, async (c) => {
+    if (!getPageSession(c).user) return signInFirst(c);
+    const actor = pageActor(c);
+    const token = urlToken(c.req.param('token'));
+    const page = pushes.parseAuditPage(c.req.query('page'));
+    const { logs } = await pushes.auditLog(actor, token, page);
+    return sendPage(c, 200, 'Audit log', <AuditLogPage token={token} page={page} logs={logs} />);
   });
 
   return app;

@@ -19,6 +19,28 @@ const EVENT_LABELS: Record<string, string> = {
   edit: 'Edited',
 };
 
+/** Audit entries a page shows (the service's page size). */
+const AUDIT_PAGE_SIZE = 50;
+const auditLink = (token: string, page: number) => `/dashboard/audit/${token}?page=${page}`;
+
+/** One page of a push's whole audit trail (none is ever dropped), with links to the others. */
+export function AuditLogPage({ token, page, logs }: { token: string; page: number; logs: AuditEntry[] }) {
+  return (
+    <section>
+      <h1>Audit log</h1>
+      <p>
+        <a href="/dashboard">← My pushes</a>
+      </p>
+      <AuditTable logs={logs} />
+      <nav class="row pager" aria-label="Pages">
+        {page > 1 && <a href={auditLink(token, page - 1)}>← Earlier</a>}
+        <span class="muted">Page {page}</span>
+        {logs.length === AUDIT_PAGE_SIZE && <a href={auditLink(token, page + 1)}>Later →</a>}
+      </nav>
+    </section>
+  );
+}
+
 function AuditTable({ logs }: { logs: AuditEntry[] }) {
   if (!logs.length) return <p class="muted">No events.</p>;
   return (
@@ -69,8 +91,13 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
       )}
       {p.note && <p class="note">{p.note}</p>}
       <details>
-        <summary>Audit log ({plural(entry.logs.length, 'event')})</summary>
+        <summary>Audit log ({entry.logs.length === AUDIT_PAGE_SIZE ? `the first ${AUDIT_PAGE_SIZE} events` : plural(entry.logs.length, 'event')})</summary>
         <AuditTable logs={entry.logs} />
+        {entry.logs.length === AUDIT_PAGE_SIZE && (
+          <p>
+            <a href={auditLink(p.url_token, 2)}>More events →</a>
+          </p>
+        )}
       </details>
     </article>
   );

@@ -69,6 +69,19 @@ describe('audit history', () => {
     expect(last.body.logs[0].user_agent).toBe('ua 2099');
     expect((await page(1)).body.logs[0].kind).toBe('creation');
     expect((await page(44)).body.logs).toEqual([]);
+    // The dashboard says there is more, and pages through all of it.
+    const b = new Browser(server);
+    await b.signUp('audit-pages@example.com');
+    const mine = (await api.post(server, '/api/v2/pushes', { token: await b.submit('/users/token', '/users/token', { label: 'x' }).then((r) => /sp_[A-Za-z0-9_-]{43}/.exec(r.text)![0]), json: { push: { payload: 'mine' } } })).body;
+    const mineId = server.server.pushes.storageId(mine.url_token);
+    for (let i = 0; i < 60; i++) await server.server.store.appendAudit(mineId, { kind: 'failed_passphrase', ip: '192.0.2.1', userAgent: `ua ${i}`, referrer: '', at: new Date().toISOString() });
+    const dashboard = await b.get('/dashboard');
+    expect(dashboard.text).toContain('the first 50 events');
+    expect(dashboard.text).toContain(`/dashboard/audit/${mine.url_token}?page=2`);
+    const second = await b.get(`/dashboard/audit/${mine.url_token}?page=2`);
+    expect(second.status).toBe(200);
+    expect(second.text).toContain('ua 59');
+    expect((await new Browser(server).get(`/dashboard/audit/${mine.url_token}?page=2`)).status).toBe(303); // signed out
   });
 });
 
