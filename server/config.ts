@@ -173,6 +173,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   // REQUEST_TIMEOUT_S is accepted as another spelling of REQUEST_TIMEOUT_SECONDS.
   if (given.REQUEST_TIMEOUT_SECONDS === undefined && given.REQUEST_TIMEOUT_S !== undefined) given.REQUEST_TIMEOUT_SECONDS = given.REQUEST_TIMEOUT_S;
+  // A setting whose meaning changed is refused, not silently ignored.
+  if (given.SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE !== undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: no longer exists (it let anyone lock an account). Use SIGN_IN_FAILURES_BEFORE_BACKOFF (failures per client address and account before back-off).',
+    );
+  }
   const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../server/config.js';
 import { api } from '../../support/http.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { Browser } from '../pages/browser.js';
@@ -52,6 +53,10 @@ describe('changing the password', () => {
 });
 
 describe('sign-in lockout', () => {
+  it('the old per-account setting is refused at start, naming its replacement', () => {
+    expect(() => loadConfig({ SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: '5' })).toThrow(/SIGN_IN_FAILURES_BEFORE_BACKOFF/);
+  });
+
   it("a stranger's failures make the stranger wait, never the account's owner", async () => {
     await at('192.0.2.20').signUp('target@example.com', PASSWORD);
     const stranger = '203.0.113.66';
