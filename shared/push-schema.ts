@@ -126,6 +126,7 @@ export const tokenSchema = z.object({ url_token: z.string().min(1).max(200) });
 export const retrieveInputSchema = tokenSchema.extend({ passphrase: z.string().optional() });
 
 export const versionDocumentSchema = z.object({
+  /** The Password Pusher release whose API this server matches (clients gate features on it). */
   application_version: z.string(),
   api_version: z.string(),
   edition: z.string(),
@@ -142,6 +143,11 @@ export const versionDocumentSchema = z.object({
     }),
     requests: z.object({ enabled: z.boolean() }),
   }),
+  /**
+   * Secret Push's own release. Not in Password Pusher's document, and absent from Secret Push
+   * servers older than this field, so readers must not require it.
+   */
+  secret_push_version: z.string().optional(),
 });
 export type VersionDocument = z.infer<typeof versionDocumentSchema>;
 

@@ -61,7 +61,7 @@ function ServerStatus({ check }: { check: Check }) {
   return (
     <Notice tone="success">
       <p>
-        Connected to Secret Push {v.application_version} (API {v.api_version}, {v.edition}).
+        Connected to Secret Push {v.secret_push_version ?? v.application_version} (API {v.api_version}, {v.edition}).
       </p>
       <ul>
         {describeFeatures(v).map((line) => (

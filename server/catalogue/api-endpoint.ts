@@ -1,14 +1,20 @@
-import type { CatalogueMessage, FormatVersion, ParamValue } from '../../shared/catalogue-schema.js';
+import { hostname } from 'node:os';
+import type { FormatVersion, ParamValue } from '../../shared/catalogue-schema.js';
+import { errorFormats, messageMembers, type ErrorFormat, type ModuleMessage } from './api-envelope.js';
 import { encodeJson, toFormatVersion1, type JsonValue } from './api-json.js';
 import type { Catalogue } from './catalogue.js';
-import { messages } from './messages.js';
+import { MAILING_LIST, messages } from './messages.js';
 import type { OutputVariant, Paraminfo } from './paraminfo.js';
-import { checkRequest, parseQueryString } from './validator.js';
+import type { RequestParams } from './request-params.js';
+import { answerMetaModules, answeredMetaModules } from './site-info.js';
+import { checkRequest } from './validator.js';
 
 /**
- * `GET /api.php`: reads the request with the validator (the same rules as
- * /api/catalogue/validate), answers `action=paraminfo`, and writes errors and warnings in
- * MediaWiki's envelopes (`errorformat=bc` by default, or the list form of `plaintext`).
+ * `/api.php`: reads the request with the validator (the same rules as /api/catalogue/validate),
+ * answers `action=paraminfo` and the meta modules wiki clients start with (siteinfo, userinfo),
+ * and writes errors and warnings in the envelope the request asks for (api-envelope.ts), with
+ * the members MediaWiki echoes: `requestid`, `curtimestamp`, `servedby`, `uselang`/`errorlang`.
+ * Any other query is validated and then answered `moduledisabled`: this wiki runs no queries.
  */
 export interface ApiAnswer {
   /** JSON text. */
@@ -19,67 +25,75 @@ export interface ApiAnswer {
   anyOrigin: boolean;
 }
 
-const announceList =
-  'https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/';
-
 const strings = (value: ParamValue | undefined): string[] => (Array.isArray(value) ? value.map(String) : []);
 
 export function createApiEndpoint(catalogue: Catalogue, paraminfo: Paraminfo, now: () => Date = () => new Date()) {
-  return function answer(query: string, apiUrl: string): ApiAnswer {
-    const check = checkRequest(catalogue, parseQueryString(query), now);
-    const formatversion: FormatVersion = ['2', 'latest'].includes(String(check.format.get('formatversion'))) ? 2 : 1;
+  return function answer(request: RequestParams, apiUrl: string, clientIp?: string): ApiAnswer {
+    const check = checkRequest(catalogue, request, now);
+    // A printer that failed on its own parameters retries with its defaults.
+    const printerFailed = check.firstError?.module === 'json';
+    const formatversion: FormatVersion =
+      !printerFailed && ['2', 'latest'].includes(String(check.format.get('formatversion'))) ? 2 : 1;
     const variant: OutputVariant = {
       formatversion,
       asciiOnly: formatversion === 1 ? check.format.get('utf8') !== true : check.format.get('ascii') === true,
     };
-    const errorformat = String(check.main.get('errorformat') ?? 'bc');
+    const requested = String(check.main.get('errorformat') ?? 'bc');
+    const errorformat: ErrorFormat = (errorFormats as readonly string[]).includes(requested) ? (requested as ErrorFormat) : 'bc';
     const anyOrigin = check.main.get('origin') === '*';
     const encode = (value: JsonValue) => encodeJson(formatversion === 1 ? toFormatVersion1(value) : value, variant);
-    const docref = `See ${apiUrl} for API usage. Subscribe to the mediawiki-api-announce mailing list at &lt;${announceList}&gt; for notice of API deprecations and breaking changes.`;
+    const docref = `See ${apiUrl} for API usage. Subscribe to the mediawiki-api-announce mailing list at &lt;${MAILING_LIST}&gt; for notice of API deprecations and breaking changes.`;
 
-    const fail = (error: CatalogueMessage): ApiAnswer => {
-      // A wiki stops at its first error; so does api.php (the validator lists them all).
-      const value: JsonValue =
-        errorformat === 'bc'
-          ? { error: { code: error.code, info: error.text, [formatversion === 1 ? '*' : 'docref']: docref } }
-          : { errors: [plainMessage(error, errorformat)], docref };
-      return { body: encode(value), errorCode: error.code, anyOrigin };
+    // ApiMain echoes these whether or not the request fails.
+    const echoed: { [key: string]: JsonValue } = {};
+    const requestId = check.main.get('requestid');
+    if (typeof requestId === 'string') echoed.requestid = requestId;
+    if (check.main.get('curtimestamp') === true) echoed.curtimestamp = now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (check.main.get('responselanginfo') === true) {
+      // Only English is served: uselang and errorlang always resolve to it.
+      echoed.uselang = 'en';
+      echoed.errorlang = 'en';
+    }
+
+    const respond = (
+      error: ModuleMessage | undefined,
+      warnings: readonly ModuleMessage[],
+      result?: { key: string; json: string; batchcomplete?: boolean },
+    ): ApiAnswer => {
+      const members = { ...messageMembers(error, warnings, errorformat, formatversion, docref), ...echoed };
+      const head: { [key: string]: JsonValue } = result?.batchcomplete ? { batchcomplete: true } : {};
+      let body = encode({ ...head, ...members });
+      if (result) body = `${body.slice(0, -1)}${body.length > 2 ? ',' : ''}"${result.key}":${result.json}}`;
+      return { body, errorCode: error?.code, anyOrigin };
     };
 
-    if (check.result.errors.length > 0) return fail(check.result.errors[0]!);
-    if (check.main.get('action') === 'query') return fail({ ...messages.moduleDisabled('query'), module: 'main' });
+    if (check.firstError) return respond(check.firstError, check.warnings);
+    // On success only: an error names its host only where $wgShowHostnames is set, which it is not.
+    if (check.main.get('servedby') === true) echoed.servedby = hostname();
 
-    const { json, warnings } = paraminfo.render(
-      {
-        modules: strings(check.action.get('modules')),
-        querymodules: strings(check.action.get('querymodules')),
-        formatmodules: strings(check.action.get('formatmodules')),
-        mainmodule: check.action.has('mainmodule'),
-      },
-      variant,
-    );
-    const allWarnings = [...check.result.warnings, ...warnings.map((w) => ({ ...w, module: 'paraminfo' }))];
-    const head = allWarnings.length > 0 ? `"warnings":${encode(warningsValue(allWarnings, errorformat, formatversion))},` : '';
-    return { body: `{${head}"paraminfo":${json}}`, anyOrigin };
+    const action = check.main.get('action');
+    if (action === 'paraminfo') {
+      const { json, warnings } = paraminfo.render(
+        {
+          modules: strings(check.action.get('modules')),
+          querymodules: strings(check.action.get('querymodules')),
+          formatmodules: strings(check.action.get('formatmodules')),
+          mainmodule: check.action.has('mainmodule'),
+        },
+        variant,
+      );
+      const all = [...check.warnings, ...warnings.map((w) => ({ ...w, module: 'paraminfo' }))];
+      return respond(undefined, all, { key: 'paraminfo', json });
+    }
+
+    // action=query: the meta modules that describe this wiki are answered, nothing else is run.
+    const asked = ['prop', 'list', 'meta'].flatMap((group) => strings(check.action.get(group)).map((name) => `${group}=${name}`));
+    const pageSet = ['titles', 'pageids', 'revids', 'generator'].some((name) => check.action.has(name));
+    if (!pageSet && asked.length > 0 && asked.every((a) => answeredMetaModules.includes(a))) {
+      const query = answerMetaModules(check.modules, { apiUrl, now, clientIp, formatversion });
+      return respond(undefined, check.warnings, { key: 'query', json: encode(query), batchcomplete: true });
+    }
+    if (asked.length === 0 && !pageSet) return respond(undefined, check.warnings, { key: 'query', json: '{}', batchcomplete: true });
+    return respond({ ...messages.moduleDisabled('query'), module: 'main' }, check.warnings);
   };
-}
-
-function plainMessage(message: CatalogueMessage, errorformat: string): JsonValue {
-  // errorformat=none keeps only the code; the other non-bc formats carry the text.
-  return errorformat === 'none'
-    ? { code: message.code, module: message.module }
-    : { code: message.code, text: message.text, module: message.module };
-}
-
-function warningsValue(warnings: CatalogueMessage[], errorformat: string, formatversion: FormatVersion): JsonValue {
-  if (errorformat !== 'bc') return warnings.map((w) => plainMessage(w, errorformat));
-  // bc: one entry per module name, several texts joined by newlines.
-  const byModule: Record<string, { [key: string]: JsonValue }> = {};
-  const key = formatversion === 1 ? '*' : 'warnings';
-  for (const warning of warnings) {
-    const name = warning.module.slice(warning.module.lastIndexOf('+') + 1);
-    const entry = (byModule[name] ??= {});
-    entry[key] = entry[key] === undefined ? warning.text : `${String(entry[key])}\n${warning.text}`;
-  }
-  return byModule;
 }

@@ -11,7 +11,9 @@ import { createApiEndpoint, type ApiAnswer } from './api-endpoint.js';
 import type { JsonValue } from './api-json.js';
 import { loadCatalogue } from './catalogue.js';
 import { createParaminfo } from './paraminfo.js';
-import { checkRequest, parseQueryString } from './validator.js';
+import { messageText } from './api-envelope.js';
+import { parseRequest, requestFromRecord } from './request-params.js';
+import { checkRequest } from './validator.js';
 
 /**
  * The one place holding the catalogue's rules. REST routes, tRPC procedures and pages are thin
@@ -95,7 +97,7 @@ export function createCatalogueService(options: CatalogueServiceOptions) {
       const { value, warnings } = paraminfo.build({ modules: input.modules }, input.formatversion);
       const result: { [key: string]: JsonValue } = {};
       if (warnings.length > 0) {
-        result.warnings = warnings.map((w) => ({ code: w.code, text: w.text, module: 'paraminfo' }));
+        result.warnings = warnings.map((w) => ({ code: w.code, text: messageText(w), module: 'paraminfo' }));
       }
       result.paraminfo = value;
       return result;
@@ -103,13 +105,17 @@ export function createCatalogueService(options: CatalogueServiceOptions) {
 
     /** Checks a wiki query (query string or parameter record) without running it. */
     validate(input: ValidateInput): ValidationResult {
-      const request = typeof input === 'string' ? parseQueryString(input) : new Map(Object.entries(input));
+      const request = typeof input === 'string' ? parseRequest(input) : requestFromRecord(input);
       return checkRequest(catalogue, request, now).result;
     },
 
-    /** Answers a GET /api.php query string; `apiUrl` is named in error texts. */
-    answerApi(query: string, apiUrl: string): ApiAnswer {
-      return answerApi(query, apiUrl);
+    /**
+     * Answers an /api.php request: its query string and, for a POST, its body (form text or
+     * multipart fields). `apiUrl` is named in error texts; `clientIp` is an anonymous caller's name.
+     */
+    answerApi(request: { query: string; body?: string | readonly [string, string][]; apiUrl: string; clientIp?: string }): ApiAnswer {
+      return answerApi(parseRequest(request.query, request.body), request.apiUrl, request.clientIp);
     },
+
   };
 }

@@ -27,13 +27,8 @@ export function frameModules(queryModules: readonly ApiModuleInput[]): ApiModule
       generator: false,
       deprecated: false,
       readRights: false,
-      helpUrls: [
-        `${helpBase}API:Main_page`,
-        `${helpBase}API:FAQ`,
-        'https://lists.wikimedia.org/hyperkitty/list/mediawiki-api@lists.wikimedia.org/',
-        'https://lists.wikimedia.org/hyperkitty/list/mediawiki-api-announce@lists.wikimedia.org/',
-        'https://phabricator.wikimedia.org/maniphest/query/GebfyV4uCaLd/#R',
-      ],
+      // ApiMain lists its help links in the help page's header only; paraminfo gives none.
+      helpUrls: [],
       parameters: [
         // No `help` module here, so no default of `help`: a missing action is a missingparam.
         submodules('action', { paraminfo: 'paraminfo', query: 'query' }, { required: true }),
@@ -114,7 +109,8 @@ export function frameModules(queryModules: readonly ApiModuleInput[]): ApiModule
       className: 'ApiFormatJson',
       generator: false,
       deprecated: false,
-      readRights: false,
+      // ApiFormatBase::isReadMode is true: printing a result is reading.
+      readRights: true,
       helpUrls: [`${helpBase}API:Data_formats`],
       // No `callback`: JSONP is not offered.
       parameters: [bool('utf8'), bool('ascii'), oneOf('formatversion', ['1', '2', 'latest'], { default: '1' })],

@@ -13,7 +13,11 @@ const fixedZones: Record<string, number> = {
 function fromParts(
   y: string, mo: string, d: string, h: string, mi: string, s: string, offsetMinutes = 0,
 ): number {
-  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) - offsetMinutes * 60_000;
+  // Date.UTC would read years 0–99 as 1900–1999; setUTCFullYear keeps them where they are.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  date.setUTCHours(Number(h), Number(mi), Number(s), 0);
+  return date.getTime() - offsetMinutes * 60_000;
 }
 
 function parseMillis(value: string, now: () => Date): number | null {

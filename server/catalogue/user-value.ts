@@ -76,16 +76,16 @@ function canonicalName(raw: string): string | null {
 }
 
 function classify(value: string): UserValue | null {
+  // `#0` and unknown ids are still ids (of "Unknown user").
   const id = /^#(\d+)$/.exec(value);
-  if (id) return Number(id[1]) > 0 ? { kind: 'id', value: `#${Number(id[1])}` } : null;
-  if (value.includes('>')) {
-    const [prefix, ...rest] = value.split('>');
-    const name = rest.join('>');
-    return prefix && name && !value.includes('#') ? { kind: 'interwiki', value } : null;
-  }
-  const name = canonicalName(value);
+  if (id) return { kind: 'id', value: `#${Number(id[1])}` };
+  // ExternalUserNames::isExternal: any `>` makes an interwiki name.
+  if (value.includes('>')) return value.includes('#') ? null : { kind: 'interwiki', value };
+  // getCanonical parses the name as a title in the User namespace first: `User:Foo` is Foo.
+  const name = canonicalName(value.replace(/^\s*user\s*:/i, ''));
   if (name !== null) return { kind: name.startsWith('~') ? 'temp' : 'name', value: name };
-  const spaced = value.replace(/_/g, ' ');
+  if (value.includes('#')) return null;
+  const spaced = value.replace(/^\s*user\s*:/i, '').replace(/_/g, ' ').trim();
   if (isIPv4(spaced) || (isIPv6(spaced) && !spaced.includes('.'))) return { kind: 'ip', value: sanitizeIP(spaced) };
   const range = validRange(spaced);
   if (range) return { kind: 'cidr', value: range };
@@ -95,4 +95,15 @@ function classify(value: string): UserValue | null {
 export function parseUserValue(value: string, allowed: readonly UserSubtype[]): UserValue | null {
   const user = classify(value);
   return user && allowed.includes(user.kind) ? user : null;
+}
+
+/** IPUtils: an IP address or CIDR range, with its family and prefix length (none for a single address). */
+export function parseIpOrRange(value: string): { family: 'IPv4' | 'IPv6'; bits?: number } | null {
+  const m = /^([^/]+)(?:\/(\d{1,3}))?$/.exec(value);
+  if (!m) return null;
+  const family = isIPv4(m[1]!) ? 'IPv4' : isIPv6(m[1]!) && !m[1]!.includes('.') ? 'IPv6' : null;
+  if (!family) return null;
+  if (m[2] === undefined) return { family };
+  const bits = Number(m[2]);
+  return bits <= (family === 'IPv4' ? 32 : 128) ? { family, bits } : null;
 }

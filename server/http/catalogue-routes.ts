@@ -5,9 +5,13 @@ import type { CatalogueService } from '../catalogue/catalogue-service.js';
 import type { AppEnv } from './app-env.js';
 import { CatalogueListPage, CatalogueModulePage, CatalogueNotFoundPage } from './pages/catalogue-pages.js';
 import { sendPage } from './pages/render.js';
+import { readMultipartFields } from './multipart-fields.js';
 import { readBodyText } from './request-body.js';
 
-/** A paraminfo or validation request is a few hundred bytes; 50 module paths fit easily. */
+/**
+ * A wiki request is a few hundred bytes; 50 titles or module paths fit easily. mwn sends long
+ * requests as multipart, which is held to the same cap (its text fields, files aside).
+ */
 const API_PHP_MAX_BODY_BYTES = 64 * 1024;
 
 /** The query string exactly as sent (URLSearchParams would re-encode it). */
@@ -26,8 +30,13 @@ const zodMessage = (error: { issues: { path: PropertyKey[]; message: string }[] 
 export function createCatalogueRoutes(catalogue: CatalogueService): Hono {
   const app = new Hono<AppEnv>();
 
-  const answerApi = (c: Context<AppEnv>, query: string) => {
-    const answer = catalogue.answerApi(query, `${c.get('ctx')?.baseUrl ?? new URL(c.req.url).origin}/api.php`);
+  const answerApi = (c: Context<AppEnv>, body?: string | [string, string][]) => {
+    const answer = catalogue.answerApi({
+      query: rawQuery(c.req.url),
+      body,
+      apiUrl: `${c.get('ctx')?.baseUrl ?? new URL(c.req.url).origin}/api.php`,
+      clientIp: c.get('ctx')?.client.ip,
+    });
     const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
     // A wiki answers errors with 200 and names the code in this header.
     if (answer.errorCode) headers['MediaWiki-API-Error'] = answer.errorCode;
@@ -35,15 +44,15 @@ export function createCatalogueRoutes(catalogue: CatalogueService): Hono {
     return c.body(answer.body, 200, headers);
   };
 
-  app.get('/api.php', (c) => answerApi(c, rawQuery(c.req.url)));
+  app.get('/api.php', (c) => answerApi(c));
 
-  // Wiki clients POST too (mwclient's Site.api(), mediawiki-js' post()): a form-encoded body
-  // adds to the query string, and, as PHP's $_POST over $_GET, its values win (the later value of
-  // a repeated name wins when the query is read).
+  // Wiki clients POST too (mwclient's Site.api(), mwn's long requests as multipart/form-data):
+  // the body's fields add to the query string and, as PHP's $_POST over $_GET, win over it.
   app.post('/api.php', async (c) => {
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    const body = type === 'application/x-www-form-urlencoded' ? await readBodyText(c, API_PHP_MAX_BODY_BYTES) : '';
-    return answerApi(c, [rawQuery(c.req.url), body].filter(Boolean).join('&'));
+    if (type === 'multipart/form-data') return answerApi(c, await readMultipartFields(c, API_PHP_MAX_BODY_BYTES));
+    if (type === 'application/x-www-form-urlencoded') return answerApi(c, await readBodyText(c, API_PHP_MAX_BODY_BYTES));
+    return answerApi(c);
   });
 
   app.get('/api/catalogue/modules', (c) => {

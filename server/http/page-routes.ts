@@ -7,6 +7,7 @@ import type { AppEnv } from './app-env.js';
 import { accountRoutes } from './pages/account-routes.js';
 import { createRoutes } from './pages/create-routes.js';
 import { pageErrorResponse } from './pages/page-errors.js';
+import { previewRoutes } from './pages/preview-routes.js';
 import { recipientRoutes } from './pages/recipient-routes.js';
 
 export interface PageDeps {
@@ -18,7 +19,8 @@ export interface PageDeps {
 }
 
 /**
- * The server-rendered HTML pages: recipient pages (/p/:token/r, /p/:token), the create page
+ * The server-rendered HTML pages: recipient pages (/p/:token/r, /p/:token), the sender's
+ * preview (/p/:token/preview), the create page
  * (/), account pages (/users/*) and the dashboard. Each handler reads the session cookie,
  * calls a service and renders; errors become HTML pages, never JSON or a stack trace.
  */
@@ -26,6 +28,7 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   const { config, pushes, accounts } = deps;
   const app = new Hono<AppEnv>();
   app.onError((error, c) => pageErrorResponse(c, error, deps.logger));
+  app.route('/', previewRoutes(pushes, accounts));
   app.route('/', recipientRoutes(pushes, accounts));
   app.route('/', createRoutes(config, pushes, accounts));
   app.route('/', accountRoutes(config, pushes, accounts));

@@ -22,6 +22,7 @@ export function daysRemaining(push: StoredPush, now: Date): number {
   return Math.max(push.expireAfterDays - elapsedDays, 0);
 }
 
+/** `views` counts views and failed views (retrievals after expiry), as Password Pusher does. */
 export function viewsRemaining(push: StoredPush): number {
   return Math.max(push.expireAfterViews - push.views, 0);
 }

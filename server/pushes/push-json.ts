@@ -21,8 +21,9 @@ export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRe
     created_at: push.createdAt,
     updated_at: push.updatedAt,
     expire_after_days: push.expireAfterDays,
-    days_remaining: push.expiredAt ? 0 : daysRemaining(push, now),
-    views_remaining: push.expiredAt ? 0 : viewsRemaining(push),
+    // Computed for every record, expired ones included, as Password Pusher does.
+    days_remaining: daysRemaining(push, now),
+    views_remaining: viewsRemaining(push),
     deleted: push.deleted,
     // Deviation: the reference's `/p/<token>/r.json` does not exist; this address works.
     json_url: `${baseUrl}/p/${push.token}.json`,

@@ -19,8 +19,8 @@ import { auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json
 import { newUrlToken } from './url-token.js';
 import type { UrlTokenIds } from './url-token-id.js';
 import type { StorageQuota } from '../security/storage-quota.js';
+import { PASSWORD_PUSHER_COMPATIBLE_VERSION, SECRET_PUSH_VERSION } from '../version.js';
 
-export const APPLICATION_VERSION = '1.0.0';
 export const PAGE_SIZE = 50;
 /** 50 million entries: more than any push can gather before retention deletes it. */
 const AUDIT_MAX_PAGE = 1_000_000;
@@ -106,7 +106,7 @@ export class PushService {
   versionDocument(): VersionDocument {
     const f = this.features;
     return {
-      application_version: APPLICATION_VERSION,
+      application_version: PASSWORD_PUSHER_COMPATIBLE_VERSION,
       api_version: '2.1',
       edition: 'oss',
       features: {
@@ -122,6 +122,7 @@ export class PushService {
         },
         requests: { enabled: false },
       },
+      secret_push_version: SECRET_PUSH_VERSION,
     };
   }
 
@@ -142,6 +143,11 @@ export class PushService {
     if (!this.features.anonymousAccess && !actor.user) {
       throw new ServiceError('unauthorized', 'Authentication required: this instance does not allow anonymous access.');
     }
+  }
+
+  /** What only an account may do (lists, audit logs, Password Pusher's legacy `/r.json` create). */
+  requireAccount(actor: Actor, message = 'You need to sign in or sign up before continuing.'): asserts actor is Actor & { user: NonNullable<Actor['user']> } {
+    if (!actor.user) throw new ServiceError('unauthorized', message);
   }
 
   /** Parses a `page` query value of a push list: an integer in 1..200, default 1. */
@@ -307,8 +313,8 @@ export class PushService {
     const push = await this.expireIfDue(await this.find(token));
     const now = () => this.now();
     if (push.expiredAt) {
-      await this.store.appendAudit(push.token, this.auditRecord('failed_view', actor, now()));
-      return retrievedRecord(withUrlToken(push, token), null, [], now(), actor.baseUrl);
+      const after = await this.store.updatePush(push.token, (p) => this.failedView(p, actor, now()));
+      return retrievedRecord(withUrlToken(after ?? push, token), null, [], now(), actor.baseUrl);
     }
     const owner = this.isOwner(push, actor);
     if (push.passphrase && !owner) await this.checkPassphrase(push, actor, passphrase);
@@ -316,7 +322,10 @@ export class PushService {
     type Opened = { payload: string | null; files: AttachedFile[] };
     const outcome = await this.store.updatePush<{ push: StoredPush; delivered: StoredPush | null; opened: Opened | null }>(push.token, (p) => {
       const at = now();
-      if (p.expiredAt) return { audit: this.auditRecord('failed_view', actor, at), result: { push: p, delivered: null, opened: null } };
+      if (p.expiredAt) {
+        const failed = this.failedView(p, actor, at);
+        return { ...failed, result: { push: failed.result, delivered: null, opened: null } };
+      }
       // Decrypt before the view is committed: a push the server cannot read (a wrong MASTER_KEY)
       // must not lose a view, let alone its payload, to a request that then fails.
       const opened: Opened = {
@@ -334,6 +343,15 @@ export class PushService {
     if (!delivered || !opened) return retrievedRecord(withUrlToken(after, token), null, [], now(), actor.baseUrl);
     const shown = after.expiredAt ? { ...delivered, expiredAt: null } : after;
     return retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
+  }
+
+  /**
+   * A retrieval of an expired push: a `failed_view` entry, and a counted view, since Password
+   * Pusher's `views_remaining` counts views and failed views alike (clients show that figure).
+   */
+  private failedView(p: StoredPush, actor: Actor, at: Date): PushChange<StoredPush> {
+    const next = { ...p, views: p.views + 1 };
+    return { next, audit: this.auditRecord('failed_view', actor, at), result: next };
   }
 
   /** Stored data the key ring cannot open (a wrong MASTER_KEY): say so, instead of a bare 500. */
@@ -395,14 +413,23 @@ export class PushService {
     };
   }
 
+  /**
+   * A push as its sender sees it before sharing (the secret link, what remains), without the
+   * payload and without counting a view: the JSON preview and the `/p/<token>/preview` page.
+   */
+  async previewRecord(actor: Actor, token: string): Promise<PushRecordBase> {
+    this.assertApiAccess(actor);
+    const push = await this.expireIfDue(await this.find(token));
+    return baseRecord(withUrlToken(push, token), this.now(), actor.baseUrl);
+  }
+
   async preview(actor: Actor, token: string): Promise<{ url: string }> {
-    const push = await this.find(token);
-    return { url: baseRecord(withUrlToken(push, token), this.now(), actor.baseUrl).html_url };
+    return { url: (await this.previewRecord(actor, token)).html_url };
   }
 
   async auditLog(actor: Actor, token: string, page: number) {
     const push = await this.find(token);
-    if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
+    this.requireAccount(actor);
     if (!this.isOwner(push, actor)) throw new ServiceError('forbidden', "That push doesn't belong to you.");
     const entries = await this.store.listAudit(push.token, (page - 1) * PAGE_SIZE, PAGE_SIZE);
     return { logs: entries.map(auditJson) };
@@ -421,7 +448,7 @@ export class PushService {
   async expire(actor: Actor, token: string, proof: { passphrase?: string; ticket?: DeleteTicket } = {}): Promise<PushRecordBase> {
     const push = await this.find(token);
     if (!this.mayDelete(push, actor)) {
-      if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
+      this.requireAccount(actor);
       throw new ServiceError('forbidden', "That push doesn't belong to you.");
     }
     if (push.passphrase && !push.expiredAt && !this.isOwner(push, actor) && !this.validTicket(token, 'delete', proof.ticket?.exp, proof.ticket?.ticket)) {
@@ -441,7 +468,7 @@ export class PushService {
   }
 
   async list(actor: Actor, state: 'active' | 'expired', page: number): Promise<OwnerPushRecord[]> {
-    if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
+    this.requireAccount(actor);
     const listed = await this.store.listPushesByOwner(actor.user.id, state === 'expired', (page - 1) * PAGE_SIZE, PAGE_SIZE);
     // Time expiry applies on every access, lists included: a push past its days is not "active"
     // just because the sweeper has not come round yet.

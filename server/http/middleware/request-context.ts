@@ -69,26 +69,21 @@ function listenAddress(c: Context<AppEnv>): { names: string[] } | undefined {
 }
 
 /**
- * Resolves the API caller once per request. Legacy `X-User-Email` + `X-User-Token` take
- * precedence over `Authorization: Bearer`; of the Authorization value the last word is the
- * token (so a bare token works too). Presented-but-wrong credentials are remembered so the
- * API can answer 401 instead of treating the caller as anonymous.
+ * Resolves the API caller once per request, as Password Pusher does: with both `X-User-Email`
+ * and `X-User-Token` the legacy token is the credential (taking precedence over
+ * `Authorization`), otherwise the last word of `Authorization` (so a bare token works too).
+ * The token alone decides the account; the email header is not checked against it. A token
+ * header (`Authorization` or `X-User-Token`, even without its email) that finds no account is
+ * remembered, so the API answers 401 instead of treating the caller as anonymous.
  */
 export function requestContext(options: ContextOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const email = c.req.header('x-user-email');
     const legacyToken = c.req.header('x-user-token');
     const authorization = c.req.header('authorization');
-    let user = null;
-    let presented = false;
-    if (email !== undefined && legacyToken !== undefined) {
-      presented = true;
-      user = await options.accounts.authenticateToken(legacyToken.trim(), email);
-    } else if (authorization !== undefined && authorization.trim() !== '') {
-      presented = true;
-      const token = authorization.trim().split(/\s+/).pop() ?? '';
-      user = await options.accounts.authenticateToken(token);
-    }
+    const token = email !== undefined && legacyToken !== undefined ? legacyToken.trim() : (authorization?.trim().split(/\s+/).pop() ?? '');
+    const presented = legacyToken !== undefined || (authorization !== undefined && authorization.trim() !== '');
+    const user = token !== '' ? await options.accounts.authenticateToken(token) : null;
     c.set('ctx', {
       user,
       badCredentials: presented && !user,

@@ -1,10 +1,10 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { RetrievedPush } from '../../../shared/push-schema.js';
-import { renderSVG } from 'uqr';
 import type { DeleteTicket } from '../../pushes/push-service.js';
 import { neutraliseBidi } from '../neutralise-bidi.js';
 import { CopyButton, CsrfField, Notice, plural } from './components.js';
+import { qrDataUri } from './qr-svg.js';
 
 /** Retrieval step: nothing is counted here, so link previewers cannot burn a view. */
 export function RetrievalStepPage({ token }: { token: string }) {
@@ -49,11 +49,6 @@ export function PassphrasePage({ token, csrfToken, error }: { token: string; csr
       </form>
     </section>
   );
-}
-
-export function qrDataUri(text: string): string {
-  const svg = renderSVG(text, { border: 2 });
-  return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
 }
 
 function Remaining({ push }: { push: RetrievedPush }) {

@@ -3,14 +3,20 @@ import type { PushService } from '../../pushes/push-service.js';
 import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
+import type { RequestContext } from '../request-context.js';
 
 /** What the v1 and v2 JSON APIs share around the push service calls. */
+
+/** Credentials that were presented but found no account: 401, never an anonymous caller. */
+export function rejectBadCredentials(ctx: RequestContext): void {
+  if (ctx.badCredentials) throw new ServiceError('unauthorized', 'Invalid API token or email.');
+}
 
 /** Every API endpoint but version: wrong credentials are 401, and anonymous use may be off. */
 export function apiAccess(pushes: PushService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const ctx = c.get('ctx');
-    if (ctx.badCredentials) throw new ServiceError('unauthorized', 'Invalid API token or email.');
+    rejectBadCredentials(ctx);
     pushes.assertApiAccess(ctx);
     await next();
   };

@@ -10,7 +10,7 @@ import {
   validationErrorBodySchema,
   versionDocumentSchema,
 } from '../../../shared/push-schema.js';
-import { APPLICATION_VERSION } from '../../pushes/push-service.js';
+import { SECRET_PUSH_VERSION } from '../../version.js';
 
 /**
  * The OpenAPI 3.1 document of REST v2, built from the shared zod schemas (z.toJSONSchema), so
@@ -43,7 +43,7 @@ export function buildOpenApiDocument(baseUrl: string) {
     openapi: '3.1.0',
     info: {
       title: 'Secret Push API v2 (Password Pusher compatible)',
-      version: APPLICATION_VERSION,
+      version: SECRET_PUSH_VERSION,
       description: 'Store a secret under a URL token and release it subject to view and day limits.',
     },
     servers: [{ url: `${baseUrl}/api/v2` }],

@@ -7,6 +7,7 @@ import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import { bodyCutOff, readBodyText } from '../request-body.js';
 import { paramsFromEntries, setParam, splitKey, type Params } from './bracket-params.js';
+import { declaredPartType } from './declared-part-type.js';
 
 export interface CreateRequest {
   params: Params;
@@ -146,6 +147,7 @@ function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, ma
       reject(new ServiceError('bad_request', `Malformed multipart body: ${(e as Error).message}`));
       return;
     }
+    const typeDeclared = declaredPartType(bb);
     let fieldBytes = 0;
     bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
       if (failure !== undefined) return;
@@ -183,7 +185,8 @@ function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, ma
       stream.once('close', () => open.delete(stream));
       stream.once('end', () => open.delete(stream));
       stream.on('limit', () => fail(new ServiceError('payload_too_large', `A file is larger than the limit of ${maxFileBytes} bytes.`)));
-      pending.push(upload.add(filename, mimeType, stream).catch(fail));
+      // No declared type: the upload records application/octet-stream, as Password Pusher does.
+      pending.push(upload.add(filename, typeDeclared() ? mimeType : '', stream).catch(fail));
     });
     bb.on('error', (e: unknown) => fail(new ServiceError('bad_request', `Malformed multipart body: ${(e as Error).message}`)));
     bb.on('finish', () => void settle());

@@ -5,11 +5,15 @@ import type { AppEnv } from '../app-env.js';
 import { apiAccess, showPush, urlToken } from './api-guards.js';
 import { DEFAULT_MAX_FIELD_BYTES, readCreateRequest, requirePushParams } from './push-request-body.js';
 
-/** Password Pusher's legacy prefixes: the body key each create uses, and the kind it implies. */
+/**
+ * Password Pusher's legacy prefixes: the body key each create uses, the kind it implies, and
+ * whether creating there needs an account whatever the instance settings (the reference
+ * refuses an anonymous `POST /r.json` with 401; `/f.json` follows FILES_REQUIRE_AUTH).
+ */
 const PREFIXES = {
-  p: { bodyKey: 'password', kind: undefined }, // text, unless the body names a kind or has files
-  f: { bodyKey: 'file_push', kind: 'file' },
-  r: { bodyKey: 'url', kind: 'url' },
+  p: { bodyKey: 'password', kind: undefined, createNeedsAccount: false }, // text, unless the body names a kind or has files
+  f: { bodyKey: 'file_push', kind: 'file', createNeedsAccount: false },
+  r: { bodyKey: 'url', kind: 'url', createNeedsAccount: true },
 } as const;
 
 export const V1_API_VERSION = '1.5';
@@ -55,17 +59,18 @@ export function v1Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
 
   const guard = apiAccess(pushes);
 
-  const version = () => ({
-    application_version: pushes.versionDocument().application_version,
-    api_version: V1_API_VERSION,
-    edition: 'oss',
-  });
+  const version = () => {
+    const v2 = pushes.versionDocument();
+    return { application_version: v2.application_version, api_version: V1_API_VERSION, edition: v2.edition, secret_push_version: v2.secret_push_version };
+  };
   // `/api/v1/version.json` arrives here too: the app's router ignores the suffix (routingPath).
   app.get('/api/v1/version', (c) => c.json(version()));
 
-  for (const [prefix, { bodyKey, kind }] of Object.entries(PREFIXES)) {
+  for (const [prefix, { bodyKey, kind, createNeedsAccount }] of Object.entries(PREFIXES)) {
     app.post(`/${prefix}.json`, guard, async (c) => {
       const ctx = c.get('ctx');
+      // Before the body is read, as the reference does: no 400 for a body that would be refused anyway.
+      if (createNeedsAccount) pushes.requireAccount(ctx, `Creating a push through /${prefix}.json needs an API token.`);
       const request = await readCreateRequest(c, pushes, ctx, maxFileBytes, { bodyKey, maxFieldBytes });
       const body = await requirePushParams(request, bodyKey);
       // /f.json and /r.json make their own kind whatever the body says (the reference ignores it).

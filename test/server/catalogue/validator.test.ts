@@ -81,9 +81,19 @@ describe('validator: codes and texts', () => {
     const r = check('action=query&list=categorymembers&cmtitle=Category:X&cmstartsortkey=a&prop=revisions&rvprop=ids|parsetree');
     expect(r.warnings).toContainEqual({ code: 'deprecation', text: 'The parameter "cmstartsortkey" has been deprecated.', module: 'query+categorymembers' });
     expect(r.warnings).toContainEqual({ code: 'deprecation', text: 'The value "parsetree" to parameter "rvprop" has been deprecated.', module: 'query+revisions' });
-    // Defaults never warn: deletedrevs' default prop is fine, but the module itself is deprecated.
+    // ApiBase::addDeprecation: main points at the mailing list beside every deprecation.
+    expect(r.warnings).toContainEqual({
+      code: 'deprecation-help',
+      text: 'Subscribe to the mediawiki-api-announce mailing list at <https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/> for notice of API deprecations and breaking changes.',
+      module: 'main',
+    });
+    // ApiQueryDeletedrevs checks the deletedhistory right before it says it is deprecated, so an
+    // anonymous caller only hears that it may not (defaults never warn).
     const dr = check('action=query&list=deletedrevs');
-    expect(dr.warnings).toEqual([{ code: 'deprecation', text: 'list=deletedrevs has been deprecated.', module: 'query+deletedrevs' }]);
+    expect(dr.warnings).toEqual([]);
+    expect(dr.errors).toEqual([
+      { code: 'permissiondenied', text: "You don't have permission to view a page's deleted history.", module: 'query+deletedrevs' },
+    ]);
   });
 
   it('unrecognizedparams for parameters no chosen module reads (on main)', () => {
@@ -203,10 +213,16 @@ describe('user values as MediaWiki reads them', () => {
     ['127.000.0.1', 'ip', '127.0.0.1'],
     ['2001:db8::1', 'ip', '2001:DB8:0:0:0:0:0:1'],
     ['10.0.0.0/8', 'cidr', '10.0.0.0/8'],
+    // UserDef parses a name as a title in the User namespace, so the prefix goes.
+    ['User:Foo', 'name', 'Foo'],
+    ['user:foo', 'name', 'Foo'],
+    // #0 is an id (of "Unknown user"); any ">" makes an interwiki name (ExternalUserNames::isExternal).
+    ['#0', 'id', '#0'],
+    ['Foo>', 'interwiki', 'Foo>'],
   ])('%s is %s', (input, kind, value) => {
     expect(parseUserValue(input, all)).toEqual({ kind, value });
   });
-  it.each(['|', '', 'a#b', 'User:Foo', 'a/b', '#0', '<b>'])('refuses %s', (input) => {
+  it.each(['|', '', 'a#b', 'Talk:Foo', 'a/b', '<b'])('refuses %s', (input) => {
     expect(parseUserValue(input, all)).toBeNull();
   });
   it('refuses a kind the parameter does not accept', () => {

@@ -131,17 +131,41 @@ describe('X-User-Email + X-User-Token', () => {
     expect(res.body).toHaveProperty('error');
   });
 
-  it("the email must be the token's account (case-insensitive): Bob's email with Alice's token → 401", async () => {
+  it("the token alone decides the account, as in Password Pusher: Bob's email with Alice's token acts as Alice", async () => {
+    const mine = await createPush(server, { payload: 'alice, whatever the email says' }, alice);
     const mismatch = await api.get(server, '/api/v2/pushes/active', { headers: legacy('bob@example.com', alice) });
-    expect(mismatch.status).toBe(401);
-    const upper = await api.get(server, '/api/v2/pushes/active', { headers: legacy('ALICE@Example.com', alice) });
-    expect(upper.status).toBe(200);
+    expect(mismatch.status).toBe(200);
+    expect(mismatch.body.map((r: { url_token: string }) => r.url_token)).toContain(mine.url_token);
+    const created = await api.post(server, '/p.json', { json: { password: { payload: 'made with a wrong email' } }, headers: legacy('nobody@example.com', alice) });
+    expect(created.status).toBe(201);
+    const audit = await api.get(server, `/api/v2/pushes/${created.body.url_token}/audit`, { token: alice });
+    expect(audit.status).toBe(200); // Alice owns it
   });
 
-  it('both headers are required: either alone does not authenticate (and does not override Bearer)', async () => {
-    const tokenOnly = await api.get(server, '/api/v2/pushes/active', { headers: { 'x-user-token': alice } });
-    expect(tokenOnly.status).toBe(401);
-    expect(tokenOnly.body.error).not.toMatch(/invalid/i); // anonymous, not bad credentials
+  it('X-User-Token without X-User-Email is a token header that finds no user: 401 everywhere but version, never an anonymous push', async () => {
+    const p = await createPush(server, { payload: 'lone token header', expire_after_views: 1 });
+    const cases: Array<[string, string, unknown?]> = [
+      ['POST', '/api/v2/pushes', { push: { payload: 'would be anonymous' } }],
+      ['POST', '/p.json', { password: { payload: 'would be anonymous' } }],
+      ['GET', `/api/v2/pushes/${p.url_token}`],
+      ['GET', `/api/v2/pushes/${p.url_token}/preview`],
+      ['GET', '/api/v2/pushes/active'],
+    ];
+    for (const [method, path, json] of cases) {
+      const answer = await fetch(server.url + path, {
+        method,
+        headers: { 'x-user-token': alice, ...(json ? { 'content-type': 'application/json' } : {}) },
+        body: json ? JSON.stringify(json) : undefined,
+      });
+      const body = (await answer.json()) as { error?: unknown };
+      expect.soft([method, path, answer.status, typeof body.error]).toEqual([method, path, 401, 'string']);
+    }
+    expect((await api.get(server, '/api/v2/version', { headers: { 'x-user-token': alice } })).status).toBe(200);
+    // Nothing above counted the push's one view.
+    expect((await api.get(server, `/api/v2/pushes/${p.url_token}`)).body.payload).toBe('lone token header');
+  });
+
+  it('X-User-Email alone is no credential (anonymous); a lone X-User-Token leaves a valid Bearer in charge', async () => {
     const emailOnly = await api.get(server, '/api/v2/pushes/active', { headers: { 'x-user-email': 'alice@example.com' } });
     expect(emailOnly.status).toBe(401);
     // A lone legacy header leaves Bearer in charge.

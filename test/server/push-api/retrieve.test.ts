@@ -40,7 +40,7 @@ describe('GET /api/v2/pushes/:token', () => {
     expect(last.body).toMatchObject({ payload: 'two views', expired: false, views_remaining: 0, expired_on: null, deleted: false });
     const after = await api.get(server, `/api/v2/pushes/${p.url_token}`);
     expect(after.status).toBe(200);
-    expect(after.body).toMatchObject({ payload: null, files: [], expired: true, views_remaining: 0, days_remaining: 0, deleted: false });
+    expect(after.body).toMatchObject({ payload: null, files: [], expired: true, views_remaining: 0, days_remaining: 7, deleted: false });
     expect(after.body.expired_on).toMatch(ISO_MS);
     expect(Object.keys(after.body)).toEqual([...BASE_KEYS, 'payload', 'files']);
     expect(await audit(p.url_token)).toEqual(['creation', 'view', 'view', 'failed_view']);
