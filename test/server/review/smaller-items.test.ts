@@ -29,9 +29,13 @@ describe('a deletable-by-viewer push with a passphrase', () => {
     expect(trpcBare.status).toBe(401);
     // Still there, still counting.
     expect((await api.get(server, `/api/v2/pushes/${p.url_token}?passphrase=open%20sesame`)).body).toMatchObject({ payload: 'guarded', expired: false });
+    // The legacy v1 API applies the same rule.
+    expect((await api.delete(server, `/p/${p.url_token}.json`)).status).toBe(401);
     const right = await api.delete(server, `/api/v2/pushes/${p.url_token}?passphrase=open%20sesame`);
     expect(right.status).toBe(200);
     expect(right.body).toMatchObject({ expired: true, deleted: true });
+    const v1 = await createPush(server, { payload: 'v1 guarded', passphrase: 'pw1', deletable_by_viewer: true });
+    expect((await api.delete(server, `/p/${v1.url_token}.json?passphrase=pw1`)).status).toBe(200);
   });
 
   it('on the recipient page: the delete form works only after the passphrase was given', async () => {
