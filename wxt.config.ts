@@ -10,26 +10,35 @@ export default defineConfig({
   publicDir: 'extension/public',
   // Explicit imports only: auto-imports hide where a name comes from.
   imports: false,
-  modules: ['@wxt-dev/webextension-polyfill'],
-  vite: () => ({ plugins: [preact()] }),
-  manifest: ({ browser, manifestVersion, mode }) => ({
+  vite: () => ({
+    plugins: [preact()],
+    build: {
+      // SP_SOURCEMAP=1 for finding what makes a bundle big; never in a shipped build.
+      sourcemap: process.env.SP_SOURCEMAP === '1',
+      rollupOptions: {
+        // @trpc/client does not declare itself free of side effects, so its WebSocket link and
+        // helpers would be kept although the extension uses only createTRPCClient + httpBatchLink.
+        treeshake: { moduleSideEffects: (id: string) => !/node_modules\/@trpc\//.test(id) },
+      },
+    },
+  }),
+  manifest: ({ browser, manifestVersion }) => ({
     name: 'Secret Push',
     description: 'Push the selection, the page or a QR code of it as a self-destructing secret link.',
-    permissions: ['contextMenus', 'storage', 'activeTab', 'scripting', 'clipboardWrite', 'notifications'],
+    permissions: ['contextMenus', 'storage', 'activeTab', 'scripting', 'clipboardWrite', 'notifications', 'webRequest'],
     // The server's origin is requested at run time (Settings → Save), never all sites up front.
     // MV2 (Firefox) has no optional_host_permissions: origins go in optional_permissions there.
     ...(manifestVersion === 3
       ? {
           optional_host_permissions: anyWebOrigin,
-          // `wxt build --mode e2e` only: automation cannot click Chromium's permission prompt, so
-          // the end-to-end build holds the loopback origin (any port) up front. Never shipped.
-          ...(mode === 'e2e' ? { host_permissions: ['http://127.0.0.1/*'] } : {}),
         }
       : { optional_permissions: anyWebOrigin }),
     action: { default_title: 'Secret Push' },
     commands: {
       [manifestVersion === 3 ? '_execute_action' : '_execute_browser_action']: {
-        suggested_key: { default: 'Alt+Shift+P' },
+        // Taken by neither Chromium nor Firefox (Alt+Shift+letter is: Chromium's own, and
+        // Firefox's page access keys). Users change it in the browser's shortcut settings.
+        suggested_key: { default: 'Ctrl+Shift+Comma', mac: 'Command+Shift+Comma' },
         description: 'Open Secret Push',
       },
     },

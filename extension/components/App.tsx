@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, type Problem } from '../lib/errors';
 import type { PopupEnv } from '../lib/popup-env';
-import { checkServerUrl, type LastPush, type ServerInfo, type Settings } from '../lib/settings-storage';
+import { checkServerUrl } from '../lib/server-address';
+import type { LastPush, ServerInfo, Settings } from '../lib/settings-storage';
 import { Notice } from './Field';
-import { History } from './History';
+import { Lazy } from './Lazy';
 import { PushForm } from './PushForm';
-import { SettingsView } from './Settings';
+
+const loadHistory = () => import('./History').then((m) => m.History);
+const loadSettings = () => import('./Settings').then((m) => m.SettingsView);
 
 export type TabName = 'push' | 'history' | 'settings';
 const tabNames: TabName[] = ['push', 'history', 'settings'];
@@ -141,30 +144,37 @@ export function App({ env, initialTab }: Props) {
               version={info?.version}
               autoFocus={!tabSwitched.current}
               onOpenSettings={() => setTab('settings')}
+              onServerOk={() => setInfoProblem(null)}
             />
             {lastPush && <LastPushNote last={lastPush} env={env} />}
           </>
         )}
         {tab === 'history' && (
-          <History
-            env={env}
-            settings={settings}
-            anonymousAllowed={info?.version.features.anonymous_access}
-            onOpenSettings={() => setTab('settings')}
+          <Lazy
+            load={loadHistory}
+            props={{
+              env,
+              settings,
+              anonymousAllowed: info?.version.features.anonymous_access,
+              onOpenSettings: () => setTab('settings'),
+            }}
           />
         )}
         {tab === 'settings' && (
-          <SettingsView
-            env={env}
-            settings={settings}
-            info={info}
-            onSaved={(next, fresh) => {
-              setSettings(next);
-              if (fresh) {
-                setInfo(fresh);
-                setInfoProblem(null);
-                setAccess('granted');
-              } else void refresh(next);
+          <Lazy
+            load={loadSettings}
+            props={{
+              env,
+              settings,
+              info,
+              onSaved: (next: Settings, fresh: ServerInfo | null) => {
+                setSettings(next);
+                if (fresh) {
+                  setInfo(fresh);
+                  setInfoProblem(null);
+                  setAccess('granted');
+                } else void refresh(next);
+              },
             }}
           />
         )}

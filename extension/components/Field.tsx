@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, Ref } from 'preact';
 
 /** An error shown under the control it concerns; referenced by the control's aria-describedby. */
 /** The ids of the error and hint paragraphs that describe a field, for screen readers. */
@@ -98,15 +98,17 @@ interface TextFieldProps {
   hint?: ComponentChildren;
   placeholder?: string;
   autoComplete?: string;
+  inputRef?: Ref<HTMLInputElement>;
   onChange(value: string): void;
 }
 
-export function TextField({ id, label, value, type = 'text', error, hint, placeholder, autoComplete, onChange }: TextFieldProps) {
+export function TextField({ id, label, value, type = 'text', error, hint, placeholder, autoComplete, inputRef, onChange }: TextFieldProps) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <input
         id={id}
+        ref={inputRef}
         name={id}
         type={type as 'text'}
         value={value}

@@ -3,8 +3,10 @@ import type { AuditEntry, OwnerPushRecord } from '../../shared/push-schema';
 import { PAGE_SIZE, type PushApi } from '../lib/api-client';
 import { describeError, type Problem } from '../lib/errors';
 import type { PopupEnv } from '../lib/popup-env';
+import type { RememberedPush } from '../lib/kind-memory';
 import { kindLabels } from '../lib/push-options';
-import type { Settings } from '../lib/settings-storage';
+import { pushLabel } from '../lib/push-label';
+import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { Notice } from './Field';
 
 interface Props {
@@ -22,34 +24,70 @@ function formatDate(iso: string | null): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** The signed-in user's pushes, active or expired, 50 a page. */
+/** Newest first, whatever order the server used; a push already listed is not listed twice. */
+function merge(list: OwnerPushRecord[], more: OwnerPushRecord[]): OwnerPushRecord[] {
+  const seen = new Set(list.map((r) => r.url_token));
+  return [...list, ...more.filter((r) => !seen.has(r.url_token))].sort((x, y) => Date.parse(y.created_at) - Date.parse(x.created_at));
+}
+
+/** The signed-in user's pushes, active or expired: the first 50, then more on request. */
 export function History({ env, settings, anonymousAllowed, onOpenSettings }: Props) {
   const [which, setWhich] = useState<Which>('active');
-  const [page, setPage] = useState(1);
+  const [pages, setPages] = useState(1);
   const [items, setItems] = useState<OwnerPushRecord[] | null>(null);
-  const [kinds, setKinds] = useState<Record<string, string>>({});
+  const [hasMore, setHasMore] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [known, setKnown] = useState<Record<string, RememberedPush>>({});
   const [problem, setProblem] = useState<Problem | null>(null);
   const [reload, setReload] = useState(0);
-  const signedIn = Boolean(settings.apiToken);
+  const token = tokenToSend(settings);
+  const signedIn = Boolean(token);
   const api = env.createApi(settings);
 
+  async function fetchPage(page: number): Promise<OwnerPushRecord[]> {
+    const list = await (which === 'active' ? api.active(page) : api.expired(page));
+    const recalled = await env.recallKinds(list.map((r) => r.url_token)).catch(() => ({}));
+    setKnown((k) => ({ ...k, ...recalled }));
+    setHasMore(list.length >= PAGE_SIZE);
+    return list;
+  }
+
+  // The first page, again after a change (a push expired): as many pages as were shown.
   useEffect(() => {
     if (!signedIn || !settings.serverUrl) return;
     let live = true;
-    setItems(null);
     setProblem(null);
-    (which === 'active' ? api.active(page) : api.expired(page))
-      .then(async (list) => {
-        const known = await env.recallKinds(list.map((r) => r.url_token)).catch(() => ({}));
-        if (!live) return;
-        setKinds(known);
-        setItems(list);
-      })
-      .catch((err) => live && setProblem(describeError(err, settings.serverUrl, signedIn)));
+    void (async () => {
+      try {
+        let all: OwnerPushRecord[] = [];
+        for (let page = 1; page <= pages; page++) {
+          const list = await fetchPage(page);
+          all = merge(all, list);
+          if (list.length < PAGE_SIZE) break;
+        }
+        if (live) setItems(all);
+      } catch (err) {
+        if (live) setProblem(describeError(err, settings.serverUrl, signedIn));
+      }
+    })();
     return () => {
       live = false;
     };
-  }, [which, page, reload, settings.serverUrl, settings.apiToken]);
+  }, [which, reload, settings.serverUrl, token]);
+
+  async function loadMore() {
+    setLoadingMore(true);
+    setProblem(null);
+    try {
+      const list = await fetchPage(pages + 1);
+      setPages((p) => p + 1);
+      setItems((all) => merge(all ?? [], list));
+    } catch (err) {
+      setProblem(describeError(err, settings.serverUrl, signedIn));
+    } finally {
+      setLoadingMore(false);
+    }
+  }
 
   if (!settings.serverUrl) {
     return <Notice tone="info">Choose your server in Settings to see your pushes.</Notice>;
@@ -62,15 +100,17 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
           {anonymousAllowed === false ? '' : ' Pushes made without a token are anonymous: no one can list them, not even you.'}
         </p>
         <button type="button" onClick={onOpenSettings}>
-          Add an API token in Settings
+          {settings.apiToken ? 'Confirm your API token in Settings' : 'Add an API token in Settings'}
         </button>
       </Notice>
     );
   }
 
   const switchTo = (w: Which) => {
+    if (w === which) return;
     setWhich(w);
-    setPage(1);
+    setPages(1);
+    setItems(null);
   };
 
   return (
@@ -99,22 +139,17 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
               settings={settings}
               record={record}
               // Records do not carry the kind; the extension remembers it for pushes it made.
-              kind={kinds[record.url_token] ?? (record as { kind?: string }).kind}
+              known={known[record.url_token]}
               onChanged={() => setReload((n) => n + 1)}
             />
           ))}
         </ul>
       )}
-
-      <nav class="pager" aria-label="Pages">
-        <button type="button" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-          Previous
+      {items && hasMore && (
+        <button type="button" disabled={loadingMore} onClick={loadMore}>
+          {loadingMore ? 'Loading…' : 'Show older pushes'}
         </button>
-        <span aria-live="polite">Page {page}</span>
-        <button type="button" disabled={!items || items.length < PAGE_SIZE} onClick={() => setPage((p) => p + 1)}>
-          Next
-        </button>
-      </nav>
+      )}
     </section>
   );
 }
@@ -124,15 +159,19 @@ interface ItemProps {
   api: PushApi;
   settings: Settings;
   record: OwnerPushRecord;
-  kind?: string;
+  known?: RememberedPush;
   onChanged(): void;
 }
 
-function HistoryItem({ env, api, settings, record, kind, onChanged }: ItemProps) {
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps) {
   const [note, setNote] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const title = record.name?.trim() || 'Untitled push';
+  const [confirming, setConfirming] = useState(false);
+  const title = pushLabel(record.name, known?.kind, known?.hint);
   const labelId = `push-${record.url_token}`;
+  const used = Math.max(0, record.expire_after_views - record.views_remaining);
 
   async function copy() {
     const ok = await env.copy(record.html_url);
@@ -140,6 +179,7 @@ function HistoryItem({ env, api, settings, record, kind, onChanged }: ItemProps)
   }
 
   async function expire() {
+    setConfirming(false);
     setBusy(true);
     try {
       await api.expire(record.url_token);
@@ -155,30 +195,43 @@ function HistoryItem({ env, api, settings, record, kind, onChanged }: ItemProps)
     <li class="push-item" aria-labelledby={labelId}>
       <div class="push-head">
         <strong id={labelId}>{title}</strong>
-        {kind && <span class="badge">{kindLabels[kind] ?? kind}</span>}
+        <span class="badges">
+          {known && <span class="badge">{kindLabels[known.kind] ?? known.kind}</span>}
+          <span class={`badge ${record.expired ? 'expired' : 'active'}`}>{record.expired ? 'Expired' : 'Active'}</span>
+        </span>
       </div>
       <p class="meta">
-        {record.expired
-          ? `Expired ${formatDate(record.expired_on)}`
-          : `${record.views_remaining} ${record.views_remaining === 1 ? 'view' : 'views'} and ${record.days_remaining} ${
-              record.days_remaining === 1 ? 'day' : 'days'
-            } left`}
-        {' · created '}
-        {formatDate(record.created_at)}
+        Created <time dateTime={record.created_at}>{formatDate(record.created_at)}</time>
+        {record.expired && record.expired_on ? ` · expired ${formatDate(record.expired_on)}` : ''}
+      </p>
+      <p class="meta">
+        {plural(used, 'view', 'views')} of {record.expire_after_views} used
+        {record.expired ? '' : ` · ${plural(record.views_remaining, 'view', 'views')} and ${plural(record.days_remaining, 'day', 'days')} left`}
       </p>
       {record.note && <p class="meta">{record.note}</p>}
-      <div class="actions">
-        {!record.expired && (
+      {!record.expired && !confirming && (
+        <div class="actions">
           <button type="button" onClick={copy} aria-label={`Copy the link of ${title}`}>
             Copy link
           </button>
-        )}
-        {!record.expired && (
-          <button type="button" class="danger" disabled={busy} onClick={expire} aria-label={`Expire ${title} now`}>
+          <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)} aria-label={`Expire ${title} now`}>
             {busy ? 'Expiring…' : 'Expire now'}
           </button>
-        )}
-      </div>
+        </div>
+      )}
+      {confirming && (
+        <div class="confirm" role="group" aria-label={`Confirm expiring ${title}`}>
+          <p>Expire {title} now? Its link stops working for everyone; this cannot be undone.</p>
+          <div class="actions">
+            <button type="button" class="danger" onClick={expire} ref={(el) => el?.focus()}>
+              Yes, expire it
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      )}
       {note && (
         <p class={note.tone === 'error' ? 'field-error' : 'success'} role={note.tone === 'error' ? 'alert' : 'status'}>
           {note.text}

@@ -12,9 +12,12 @@ import {
   type ExtensionKind,
   type PushOptions,
 } from '../lib/push-options';
+import { pushHint } from '../lib/push-label';
 import type { Settings } from '../lib/settings-storage';
 import { CheckField, FieldError, NumberField, Notice, TextField } from './Field';
-import { PushResult } from './PushResult';
+import { Lazy } from './Lazy';
+
+const loadResult = () => import('./PushResult').then((m) => m.PushResult);
 
 interface Props {
   env: PopupEnv;
@@ -24,6 +27,8 @@ interface Props {
   /** Focus the secret field on mount (when the popup opens). */
   autoFocus?: boolean;
   onOpenSettings(): void;
+  /** A push went through: problems about reaching the server are over. */
+  onServerOk?(): void;
 }
 
 const sourceLabels: Record<ExtensionKind, string> = {
@@ -32,7 +37,7 @@ const sourceLabels: Record<ExtensionKind, string> = {
   qr: 'QR code of the URL',
 };
 
-export function PushForm({ env, settings, limits: serverLimits, version, autoFocus = true, onOpenSettings }: Props) {
+export function PushForm({ env, settings, limits: serverLimits, version, autoFocus = true, onOpenSettings, onServerOk }: Props) {
   const limits = serverLimits ?? fallbackLimits;
   const kinds = offeredKinds(version);
   const [kind, setKind] = useState<ExtensionKind>('text');
@@ -47,15 +52,29 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   const [result, setResult] = useState<{ record: OwnerPushRecord; kind: ExtensionKind; copied: boolean } | null>(null);
   const touched = useRef({ text: false, options: false });
   const textArea = useRef<HTMLTextAreaElement>(null);
+  const draftLoaded = useRef(false);
 
-  // The target tab and its selection: the selection fills the text unless the user already typed.
+  // The draft left when the popup was closed, then the target tab and its selection: the
+  // selection fills the text unless the user already typed (now or in the draft).
   useEffect(() => {
     let live = true;
     void (async () => {
+      const draft = await env.loadDraft().catch(() => null);
+      if (!live) return;
+      if (draft) {
+        if (draft.kind === 'text' || draft.kind === 'url' || draft.kind === 'qr') setKind(draft.kind);
+        if (draft.text) {
+          setText(draft.text);
+          touched.current.text = true;
+        }
+        if (draft.address) setAddress(draft.address);
+        if (draft.name || draft.note) setOptions((o) => ({ ...o, name: draft.name ?? '', note: draft.note ?? '' }));
+      }
+      draftLoaded.current = true;
       const target = await env.targetTab();
       if (!live || !target) return;
       setTab(target);
-      if (target.url && /^https?:/i.test(target.url)) setAddress(target.url);
+      if (target.url && /^https?:/i.test(target.url) && !draft?.address) setAddress(target.url);
       const selection = await env.readSelection(target.id);
       if (live && selection.trim() && !touched.current.text) {
         setText(selection);
@@ -81,6 +100,15 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     if (autoFocus) textArea.current?.focus();
   }, []);
 
+  // Keep what the user typed while the popup is closed (memory only; cleared by a push).
+  useEffect(() => {
+    if (!draftLoaded.current || result) return;
+    const empty = !text && !options.name && !options.note && (kind === 'text' || !touched.current.text);
+    void env.saveDraft(
+      empty && kind === 'text' ? null : { kind, text: touched.current.text ? text : '', address: kind === 'text' ? undefined : address, name: options.name, note: options.note },
+    );
+  }, [kind, text, address, options.name, options.note]);
+
   const setOption = <K extends keyof PushOptions>(key: K, value: PushOptions[K]) => {
     touched.current.options = true;
     setOptions((o) => ({ ...o, [key]: value }));
@@ -101,7 +129,11 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
       const record = await env.createApi(settings).create(buildPushInput(kind, payload, options));
       // Copy at once: the popup may be closed the moment the user looks away.
       const copied = await env.copy(record.html_url);
-      await env.rememberKind(record.url_token, kind).catch(() => undefined);
+      await Promise.all([
+        env.rememberKind(record.url_token, kind, pushHint(kind, payload, tab?.url)).catch(() => undefined),
+        env.saveDraft(null),
+      ]);
+      onServerOk?.();
       setResult({ record, kind, copied });
     } catch (err) {
       const p = describeError(err, settings.serverUrl, Boolean(settings.apiToken));
@@ -133,7 +165,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   if (version && kinds.length === 0) {
     return <Notice tone="error">This server does not accept pushes at the moment.</Notice>;
   }
-  if (result) return <PushResult {...result} env={env} onAnother={another} />;
+  if (result) return <Lazy load={loadResult} props={{ ...result, env, onAnother: another }} />;
 
   const formFieldErrors = Object.keys(fieldErrors).filter((f) => !['payload', 'kind', 'expire_after_days', 'expire_after_views'].includes(f));
   return (

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { OwnerPushRecord } from '../../shared/push-schema';
 import type { PopupEnv } from '../lib/popup-env';
 import { describeRemaining, kindLabels } from '../lib/push-options';
@@ -6,7 +6,7 @@ import { QrCode } from './QrCode';
 
 interface Props {
   env: Pick<PopupEnv, 'copy'>;
-  record: Pick<OwnerPushRecord, 'html_url' | 'days_remaining' | 'views_remaining' | 'passphrase'>;
+  record: Pick<OwnerPushRecord, 'html_url' | 'days_remaining' | 'views_remaining' | 'passphrase'> & { name?: string | null };
   kind: string;
   copied: boolean;
   onAnother?(): void;
@@ -15,13 +15,16 @@ interface Props {
 /** The secret link of a new push: copied already, with a button to copy again and a QR code. */
 export function PushResult({ env, record, kind, copied: copiedAtOnce, onAnother }: Props) {
   const [copied, setCopied] = useState<boolean | null>(copiedAtOnce);
+  const link = useRef<HTMLInputElement>(null);
+  // The result takes the focus: the keyboard user is on the link, a screen reader reads it.
+  useEffect(() => link.current?.focus(), []);
   const copy = async () => setCopied(await env.copy(record.html_url));
   return (
     <section class="result" aria-labelledby="result-title">
-      <h2 id="result-title">{kindLabels[kind] ?? 'Secret'} pushed</h2>
+      <h2 id="result-title">{record.name?.trim() ? `“${record.name.trim()}” pushed` : `${kindLabels[kind] ?? 'Secret'} pushed`}</h2>
       <label for="secret-link">Secret link</label>
       <div class="copy-row">
-        <input id="secret-link" type="text" readOnly value={record.html_url} onFocus={(e) => e.currentTarget.select()} />
+        <input id="secret-link" ref={link} type="text" readOnly value={record.html_url} onFocus={(e) => e.currentTarget.select()} />
         <button type="button" onClick={copy}>
           Copy
         </button>

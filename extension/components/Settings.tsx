@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PushLimits, VersionDocument } from '../../shared/push-schema';
-import { describeError, type Problem } from '../lib/errors';
+import { checkConnection, type Check } from '../lib/connection-check';
 import type { PopupEnv } from '../lib/popup-env';
 import { fallbackLimits } from '../lib/push-options';
-import { checkServerUrl, tokenPageUrl, type PushDefaults, type ServerInfo, type Settings } from '../lib/settings-storage';
+import { checkServerUrl, tokenPageUrl } from '../lib/server-address';
+import type { PushDefaults, ServerInfo, Settings } from '../lib/settings-storage';
 import { CheckField, Notice, NumberField, TextField } from './Field';
 
 interface Props {
@@ -11,32 +12,6 @@ interface Props {
   settings: Settings;
   info: ServerInfo | null;
   onSaved(settings: Settings, info: ServerInfo | null): void;
-}
-
-interface Check {
-  info?: ServerInfo;
-  tokenOk?: boolean;
-  problem?: Problem;
-  tokenProblem?: Problem;
-}
-
-/** Asks the server about itself (and whether the token works); never throws. */
-export async function checkConnection(env: PopupEnv, settings: Settings): Promise<Check> {
-  const api = env.createApi(settings);
-  let info: ServerInfo;
-  try {
-    const [version, limits] = await Promise.all([api.version(), api.limits()]);
-    info = { serverUrl: settings.serverUrl, version, limits, checkedAt: new Date().toISOString() };
-  } catch (err) {
-    return { problem: describeError(err, settings.serverUrl, Boolean(settings.apiToken)) };
-  }
-  if (!settings.apiToken) return { info };
-  try {
-    await api.active(1);
-    return { info, tokenOk: true };
-  } catch (err) {
-    return { info, tokenOk: false, tokenProblem: describeError(err, settings.serverUrl, true) };
-  }
 }
 
 export function describeFeatures(version: VersionDocument): string[] {
@@ -54,14 +29,25 @@ export function describeFeatures(version: VersionDocument): string[] {
   return out;
 }
 
-function ServerStatus({ check }: { check: Check }) {
-  if (check.problem) return <Notice tone="error">{check.problem.message}</Notice>;
+function ServerStatus({ check, origin, saved, onAllow }: { check: Check; origin: string; saved: boolean; onAllow(): void }) {
+  if (check.problem) {
+    return (
+      <Notice tone="error">
+        <p>{check.problem.message}</p>
+        {check.problem.kind === 'no-access' && (
+          <button type="button" onClick={onAllow}>
+            Allow access to {origin}
+          </button>
+        )}
+      </Notice>
+    );
+  }
   if (!check.info) return null;
   const v = check.info.version;
   return (
     <Notice tone="success">
       <p>
-        Connected to Secret Push {v.secret_push_version ?? v.application_version} (API {v.api_version}, {v.edition}).
+        {saved ? 'Saved. ' : ''}Connected to Secret Push {v.secret_push_version ?? v.application_version} (API {v.api_version}, {v.edition}).
       </p>
       <ul>
         {describeFeatures(v).map((line) => (
@@ -84,9 +70,22 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
   const [permissionNote, setPermissionNote] = useState<string | null>(null);
   const [busy, setBusy] = useState<'save' | 'check' | null>(null);
   const [saved, setSaved] = useState(false);
+  // The token is about to go to a host it never went to: the user sees which one first.
+  const [confirmingToken, setConfirmingToken] = useState(false);
+  const firstField = useRef<HTMLInputElement>(null);
   const limits: PushLimits = info?.limits ?? fallbackLimits;
 
+  useEffect(() => {
+    firstField.current?.focus();
+  }, []);
+
   const urlCheck = checkServerUrl(serverUrl);
+  const edited = () => {
+    setSaved(false);
+    setStatus(null);
+    setPermissionNote(null);
+    setConfirmingToken(false);
+  };
   const setDefault = <K extends keyof PushDefaults>(key: K, value: PushDefaults[K]) => {
     setSaved(false);
     setDefaults((d) => {
@@ -110,36 +109,57 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
     return out;
   }
 
+  /** Asks for host access; must be called synchronously inside a click (a user gesture). */
+  function allow(next: Settings, pattern: string, origin: string) {
+    void env
+      .requestOrigin(pattern)
+      .catch(() => false)
+      .then(async (allowed) => {
+        setPermissionNote(allowed ? null : `Secret Push may not reach ${origin} until you allow it.`);
+        if (!allowed) return;
+        setBusy('check');
+        const check = await checkConnection(env, next);
+        if (check.info) await env.saveServerInfo(check.info);
+        setStatus(check);
+        setBusy(null);
+        onSaved(next, check.info ?? null);
+      });
+  }
+
   function save(e: Event) {
     e.preventDefault();
     const problems = validate();
     setErrors(problems);
     if (Object.keys(problems).length > 0 || !urlCheck.ok) return;
-    // Ask for the host permission first, synchronously inside the click: browsers only show
-    // the prompt during a user gesture, and an earlier `await` would end it.
-    const granted = env.requestOrigin(urlCheck.originPattern).catch(() => false);
-    // Saved at once too: Firefox closes the popup while its permission prompt is open, so
-    // nothing after the prompt may be needed to keep the settings.
-    const next: Settings = { serverUrl: urlCheck.url, apiToken: apiToken.trim(), defaults };
+    const token = apiToken.trim();
+    if (token && settings.tokenOrigin !== urlCheck.origin && !confirmingToken) {
+      setConfirmingToken(true);
+      return;
+    }
+    const next: Settings = { serverUrl: urlCheck.url, apiToken: token, defaults };
+    if (token) next.tokenOrigin = urlCheck.origin;
+    else if (settings.tokenOrigin) next.tokenOrigin = settings.tokenOrigin;
+    // Saved first, and issued before anything can close the popup: Chromium and Firefox may close
+    // it the moment the permission prompt appears. The background finishes the set-up when the
+    // permission arrives (entrypoints/background.ts), whether or not the popup is still open.
     const saving = env.saveSettings(next);
-    void (async () => {
-      setBusy('save');
-      setSaved(false);
-      setStatus(null);
-      const [allowed] = await Promise.all([granted, saving]);
-      setPermissionNote(
-        allowed
-          ? null
-          : `Secret Push may not reach ${urlCheck.origin} until you allow it: save again and choose "Allow".`,
-      );
-      setServerUrl(next.serverUrl);
+    setConfirmingToken(false);
+    setServerUrl(next.serverUrl);
+    setSaved(false);
+    setStatus(null);
+    setBusy('save');
+    void saving.then(() => {
       setSaved(true);
-      const check = allowed ? await checkConnection(env, next) : {};
-      if (check.info) await env.saveServerInfo(check.info);
-      setStatus(allowed ? check : null);
       setBusy(null);
-      onSaved(next, check.info ?? null);
-    })();
+      onSaved(next, null);
+    });
+    // Still inside the click: browsers show the permission prompt only during a user gesture.
+    allow(next, urlCheck.originPattern, urlCheck.origin);
+  }
+
+  function allowFromCheck() {
+    if (!urlCheck.ok) return;
+    allow({ ...settings, serverUrl: urlCheck.url }, urlCheck.originPattern, urlCheck.origin);
   }
 
   async function check() {
@@ -149,23 +169,35 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
     }
     setBusy('check');
     setStatus(null);
-    const result = await checkConnection(env, { serverUrl: urlCheck.url, apiToken: apiToken.trim(), defaults });
+    const result = await checkConnection(env, { ...settings, serverUrl: urlCheck.url, apiToken: apiToken.trim(), defaults });
     setStatus(result);
     setBusy(null);
   }
 
+  const httpWarning =
+    urlCheck.ok && urlCheck.plainHttpRemote
+      ? `http:// is not encrypted: your API token and your secrets can be read on the way to ${urlCheck.host}. Use https:// if the server offers it.`
+      : undefined;
+
   return (
     <form class="settings" onSubmit={save} noValidate aria-busy={busy !== null}>
+      {!settings.serverUrl && (
+        <p class="intro">
+          Welcome! Enter the address of your Secret Push server to start. The API token is optional: add it now or later.
+        </p>
+      )}
       <TextField
         id="serverUrl"
         label="Server address"
         type="url"
+        inputRef={firstField}
         value={serverUrl}
         placeholder="https://push.example.org"
         error={errors.serverUrl}
+        hint={httpWarning && <span class="warning">{httpWarning}</span>}
         onChange={(v) => {
           setServerUrl(v);
-          setSaved(false);
+          edited();
           setErrors(({ serverUrl: _, ...rest }) => rest);
         }}
       />
@@ -177,7 +209,7 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
         autoComplete="off"
         hint={
           <>
-            Kept on this device only, never synced.{' '}
+            Kept on this device only, never synced{urlCheck.ok ? `, sent only to ${urlCheck.host}` : ''}.{' '}
             {urlCheck.ok ? (
               <a href={tokenPageUrl(urlCheck.url)} target="_blank" rel="noreferrer">
                 Get a token from your server
@@ -189,13 +221,14 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
         }
         onChange={(v) => {
           setApiToken(v);
-          setSaved(false);
+          edited();
         }}
       />
       <CheckField id="showToken" label="Show the token" checked={showToken} onChange={setShowToken} />
 
-      <fieldset>
-        <legend>Default options of new pushes</legend>
+      {/* Folded until wanted: the popup is at most 600 px tall, and the first run needs only the address. */}
+      <details class="defaults" open={Object.keys(settings.defaults).length > 0 || Boolean(errors.expire_after_days || errors.expire_after_views)}>
+        <summary>Default options of new pushes</summary>
         <div class="row">
           <NumberField
             id="default_days"
@@ -232,24 +265,52 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
           checked={defaults.deletable_by_viewer ?? limits.deletable_by_viewer}
           onChange={(v) => setDefault('deletable_by_viewer', v)}
         />
-      </fieldset>
+      </details>
 
-      {permissionNote && <Notice tone="error">{permissionNote}</Notice>}
-      {saved && !permissionNote && <Notice tone="success">Settings saved.</Notice>}
-      {status && <ServerStatus check={status} />}
+      {confirmingToken && urlCheck.ok && (
+        <div class="notice confirm" role="alertdialog" aria-labelledby="token-confirm-title">
+          <p id="token-confirm-title">
+            Your API token will be sent to <strong>{urlCheck.host}</strong>.
+          </p>
+          {httpWarning && <p class="warning">{httpWarning}</p>}
+          <p>Anyone who runs that server can act as you there. Send it only to your own Secret Push server.</p>
+          <div class="actions">
+            <button type="submit" class="primary" ref={(el) => el?.focus()}>
+              Send the token to {urlCheck.host} and save
+            </button>
+            <button type="button" onClick={() => setConfirmingToken(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {permissionNote && urlCheck.ok && (
+        <Notice tone="error">
+          <p>{permissionNote}</p>
+          <button type="button" onClick={allowFromCheck}>
+            Allow access to {urlCheck.origin}
+          </button>
+        </Notice>
+      )}
+      {saved && !permissionNote && !status?.info && <Notice tone="success">Settings saved.</Notice>}
+      {status && <ServerStatus check={status} saved={saved} origin={urlCheck.ok ? urlCheck.origin : 'the server'} onAllow={allowFromCheck} />}
 
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy !== null}>
-          {busy === 'save' ? 'Saving…' : 'Save'}
-        </button>
-        <button type="button" disabled={busy !== null} onClick={check}>
-          {busy === 'check' ? 'Checking…' : 'Check connection'}
-        </button>
-      </div>
-      <p class="hint">
-        Saving asks your browser for access to {urlCheck.ok ? urlCheck.origin : 'the server'} only, so that Secret Push can
-        talk to it.
-      </p>
+      {!confirmingToken && (
+        <div class="actions">
+          <button type="submit" class="primary" disabled={busy !== null}>
+            {busy === 'save' ? 'Saving…' : 'Save'}
+          </button>
+          <button type="button" disabled={busy !== null} onClick={check}>
+            {busy === 'check' ? 'Checking…' : 'Check connection'}
+          </button>
+        </div>
+      )}
+      {!status?.info && (
+        <p class="hint">
+          Saving asks your browser for access to {urlCheck.ok ? urlCheck.origin : 'the server'} only, so that Secret Push can
+          talk to it.
+        </p>
+      )}
     </form>
   );
 }

@@ -9,7 +9,9 @@ import {
   type MenuRegistry,
   type MenuTab,
 } from '../lib/context-menu';
-import { serverInfoItem } from '../lib/settings-storage';
+import { finishSetup } from '../lib/connection-check';
+import { createPushApi } from '../lib/api-client';
+import { loadSettings, serverInfoItem, tokenToSend } from '../lib/settings-storage';
 
 /** Wiring only: the logic is in lib/context-menu.ts. */
 export default defineBackground(() => {
@@ -24,6 +26,18 @@ export default defineBackground(() => {
   serverInfoItem.watch((info) => void applyMenuVisibility(browser.contextMenus, info?.version));
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClick(info, tab));
 
+  // First run: the popup saves the settings, then asks for host access; the prompt may close
+  // the popup before the answer comes, so the set-up is finished here when access arrives.
+  const setupEnv = {
+    loadSettings,
+    hasOrigin: (pattern: string) => browser.permissions.contains({ origins: [pattern] }),
+    createApi: (settings: Awaited<ReturnType<typeof loadSettings>>) =>
+      createPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }),
+    saveServerInfo: (info: Parameters<typeof serverInfoItem.setValue>[0]) => serverInfoItem.setValue(info),
+  };
+  const setupDone = (origins: string[]) => finishSetup(setupEnv, origins);
+  browser.permissions.onAdded.addListener((added) => void setupDone(added.origins ?? []));
+
   // The same handler, reachable from automation (a native context menu cannot be clicked by it).
-  (globalThis as { secretPush?: unknown }).secretPush = { onMenuClick };
+  (globalThis as { secretPush?: unknown }).secretPush = { onMenuClick, setupDone };
 });

@@ -1,4 +1,3 @@
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import type {
   AuditEntry,
   OwnerPushRecord,
@@ -7,7 +6,7 @@ import type {
   PushRecordBase,
   VersionDocument,
 } from '../../shared/push-schema';
-import type { AppRouter } from '../../server/http/trpc/app-router';
+import { checkedFetch } from './http-failure';
 
 /**
  * What the extension asks of a Secret Push server. The popup and the background take a
@@ -37,25 +36,25 @@ export function trpcUrl(serverUrl: string): string {
   return `${serverUrl.replace(/\/+$/, '')}/trpc`;
 }
 
+/**
+ * The tRPC client is loaded on the first call, in its own chunk: the popup draws before it has
+ * parsed it (see scripts/bundle-size.ts).
+ */
 export function createPushApi({ serverUrl, apiToken, fetch: fetchImpl }: ApiConnection): PushApi {
   const token = apiToken?.trim();
-  const client = createTRPCClient<AppRouter>({
-    links: [
-      httpBatchLink({
-        url: trpcUrl(serverUrl),
-        headers: () => (token ? { Authorization: `Bearer ${token}` } : {}),
-        // A late-bound fetch: tests may replace globalThis.fetch after the client is made.
-        fetch: (input, init) => (fetchImpl ?? globalThis.fetch)(input as RequestInfo, init as RequestInit),
-      }),
-    ],
-  });
+  let client: ReturnType<typeof loadClient> | undefined;
+  const loadClient = () =>
+    import('./trpc-client').then(({ createClient }) =>
+      createClient(trpcUrl(serverUrl), token ? { Authorization: `Bearer ${token}` } : {}, checkedFetch(() => fetchImpl ?? globalThis.fetch)),
+    );
+  const call = async <T>(use: (c: Awaited<ReturnType<typeof loadClient>>) => Promise<T>): Promise<T> => use(await (client ??= loadClient()));
   return {
-    version: () => client.version.query(),
-    limits: () => client.limits.query(),
-    create: (input) => client.pushes.create.mutate(input),
-    active: (page) => client.pushes.active.query({ page }),
-    expired: (page) => client.pushes.expired.query({ page }),
-    audit: async (url_token, page) => (await client.pushes.audit.query({ url_token, page })).logs,
-    expire: (url_token) => client.pushes.expire.mutate({ url_token }),
+    version: () => call((c) => c.version.query()),
+    limits: () => call((c) => c.limits.query()),
+    create: (input) => call((c) => c.pushes.create.mutate(input)),
+    active: (page) => call((c) => c.pushes.active.query({ page })),
+    expired: (page) => call((c) => c.pushes.expired.query({ page })),
+    audit: (url_token, page) => call(async (c) => (await c.pushes.audit.query({ url_token, page })).logs),
+    expire: (url_token) => call((c) => c.pushes.expire.mutate({ url_token })),
   };
 }

@@ -7,12 +7,12 @@ import { rememberKind } from './kind-memory';
 import { notify } from './notify';
 import type { ExtensionKind } from './push-options';
 import { readSelection, type ScriptRunner } from './selection';
-import { lastPushItem, loadSettings } from './settings-storage';
+import { lastPushItem, loadSettings, tokenToSend } from './settings-storage';
 
 /** Keeps what the popup needs to show a push made elsewhere (the kind, and the last link). */
-export async function recordPush(record: OwnerPushRecord, kind: ExtensionKind): Promise<void> {
+export async function recordPush(record: OwnerPushRecord, kind: ExtensionKind, hint?: string): Promise<void> {
   await Promise.all([
-    rememberKind(record.url_token, kind),
+    rememberKind(record.url_token, kind, hint),
     lastPushItem
       .setValue({
         html_url: record.html_url,
@@ -33,7 +33,7 @@ export function createBackgroundEnv(): MenuEnv {
   const hasDom = typeof document !== 'undefined';
   return {
     loadSettings,
-    createApi: (settings) => createPushApi(settings),
+    createApi: (settings) => createPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }),
     readSelection: (tabId, frameId) => readSelection(scripting, tabId, frameId),
     copy: async (text, tabId) => {
       if (hasDom && (await copyHere(text))) return true;

@@ -1,7 +1,8 @@
 import type { OwnerPushRecord, VersionDocument } from '../../shared/push-schema';
 import type { PushApi } from './api-client';
 import { describeError, type Problem } from './errors';
-import { defaultPushInput, offeredKinds, type ExtensionKind } from './push-options';
+import { defaultPushInput, describeRemaining, offeredKinds, type ExtensionKind } from './push-options';
+import { pushHint, pushLabel } from './push-label';
 import type { Settings } from './settings-storage';
 
 export const menuIds = {
@@ -86,7 +87,7 @@ export interface MenuEnv {
   copy(text: string, tabId?: number): Promise<boolean>;
   notify(title: string, message: string): Promise<void>;
   /** Called after a successful push (remember its kind, keep it for the popup). */
-  pushed?(record: OwnerPushRecord, kind: ExtensionKind): Promise<void>;
+  pushed?(record: OwnerPushRecord, kind: ExtensionKind, hint?: string): Promise<void>;
 }
 
 export type MenuOutcome =
@@ -143,18 +144,21 @@ export async function handleMenuClick(env: MenuEnv, info: MenuClick, tab?: MenuT
     return fail(describeError(err, settings.serverUrl, Boolean(settings.apiToken)));
   }
 
+  const hint = pushHint(what.kind, what.payload, info.pageUrl ?? tab?.url);
   try {
-    await env.pushed?.(record, what.kind);
+    await env.pushed?.(record, what.kind, hint);
   } catch {
     // Remembering the push is a convenience; the push itself succeeded.
   }
   const copied = await env.copy(record.html_url, tab?.id);
-  const expiry = `It expires in ${record.days_remaining} days or after ${record.views_remaining} views.`;
+  // Never the link itself: notifications stay in the system's notification history.
+  const label = pushLabel(record.name, what.kind, hint);
+  const expiry = describeRemaining(record.days_remaining, record.views_remaining);
   await env.notify(
-    copied ? 'Secret link copied' : 'Pushed: copy the link from the popup',
+    copied ? 'Link copied' : 'Pushed: copy the link from Secret Push',
     copied
-      ? `${record.html_url} is on the clipboard. ${expiry}`
-      : `The page did not let Secret Push use the clipboard. Open Secret Push to copy ${record.html_url}. ${expiry}`,
+      ? `${label}. ${expiry}`
+      : `${label}. The page did not let Secret Push use the clipboard: open Secret Push to copy the link. ${expiry}`,
   );
   return { ok: true, kind: what.kind, record, copied };
 }

@@ -1,3 +1,6 @@
+import { HttpFailure } from './http-failure';
+import { isTlsError } from './net-errors';
+
 /**
  * Turns whatever a server call threw into words a person understands, plus field-level
  * messages for 422 answers so each can be shown next to the control it concerns.
@@ -5,6 +8,8 @@
 
 export type ProblemKind =
   | 'network'
+  | 'tls'
+  | 'no-access'
   | 'unauthorized'
   | 'forbidden'
   | 'not-found'
@@ -78,6 +83,17 @@ export function fieldMessages(fieldErrors: Record<string, unknown> | undefined):
   return out;
 }
 
+/**
+ * The browser's reason for a failed request, attached as `netError` by the API client's fetch
+ * (see net-errors.ts): pages only get "Failed to fetch".
+ */
+function netErrorOf(err: unknown): string | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  const own = (err as { netError?: unknown }).netError;
+  const cause = (err as { cause?: { netError?: unknown } }).cause?.netError;
+  return typeof own === 'string' ? own : typeof cause === 'string' ? cause : undefined;
+}
+
 function isNetworkFailure(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const cause = (err as { cause?: unknown }).cause;
@@ -87,6 +103,38 @@ function isNetworkFailure(err: unknown): boolean {
     cause instanceof TypeError ||
     texts.some((t) => /failed to fetch|networkerror|network request failed|load failed|fetch failed|ECONNREFUSED/i.test(t))
   );
+}
+
+function httpFailure(err: unknown): HttpFailure | undefined {
+  if (err instanceof HttpFailure) return err;
+  const cause = err && typeof err === 'object' ? (err as { cause?: unknown }).cause : undefined;
+  return cause instanceof HttpFailure ? cause : undefined;
+}
+
+const waitFor = (seconds: number | undefined) =>
+  seconds === undefined ? 'in a minute' : seconds <= 1 ? 'in a second' : seconds < 120 ? `in ${seconds} s` : `in ${Math.ceil(seconds / 60)} minutes`;
+
+/** The words for an HTTP status, whoever answered (tRPC or something in front of it). */
+function byStatus(status: number, said: string, signedIn: boolean, serverUrl: string, retryAfter?: number): Omit<Problem, 'fields'> | undefined {
+  if (status === 401) {
+    return {
+      kind: 'unauthorized',
+      message: signedIn
+        ? 'The server did not accept your API token (401). Make a new one on the server and paste it in Settings.'
+        : 'This needs an API token (401): make one on the server and paste it in Settings.',
+    };
+  }
+  if (status === 403) {
+    return { kind: 'forbidden', message: `The server refused this (403 Forbidden)${said ? `: ${said}` : ': your account may not do it.'}` };
+  }
+  if (status === 404) {
+    return { kind: 'not-a-server', message: `${serverUrl} has no Secret Push API (404 Not Found). Check the address in Settings.` };
+  }
+  if (status === 413) return { kind: 'too-large', message: 'The secret is too large for this server (413).' };
+  if (status === 429) return { kind: 'rate-limited', message: `Too many requests: try again ${waitFor(retryAfter)}.` };
+  if (status === 503) return { kind: 'unavailable', message: `The server is unavailable right now (503)${said ? `: ${said}` : ''}. Try again later.` };
+  if (status >= 500) return { kind: 'server', message: `The server failed (error ${status}). It is not something you did: try again later.` };
+  return undefined;
 }
 
 /**
@@ -101,7 +149,22 @@ export function describeError(err: unknown, serverUrl: string, signedIn = false)
   const status = data?.httpStatus;
   const code = data?.code;
 
+  const http = httpFailure(err);
+  if (http) {
+    const known = byStatus(http.status, http.message.startsWith('HTTP ') ? '' : http.message, signedIn, serverUrl, http.retryAfterSeconds);
+    if (known) return { ...known, fields: known.kind === 'too-large' ? { payload: known.message } : {} };
+    return { kind: 'not-a-server', message: `${serverUrl} answered with error ${http.status}, not like a Secret Push server. Check the address in Settings.`, fields: {} };
+  }
+
   if (!data) {
+    const netError = netErrorOf(err);
+    if (isTlsError(netError)) {
+      return {
+        kind: 'tls',
+        message: `The secure connection to ${serverUrl} failed: the browser does not trust its certificate (${netError?.replace(/\.$/, '')}). Fix the server's certificate, or check the address in Settings.`,
+        fields,
+      };
+    }
     if (isNetworkFailure(err)) {
       return {
         kind: 'network',
@@ -119,23 +182,14 @@ export function describeError(err: unknown, serverUrl: string, signedIn = false)
     return { kind: 'unknown', message: said ? `Something went wrong: ${said}` : 'Something went wrong.', fields };
   }
 
-  if (code === 'UNAUTHORIZED' || status === 401) {
-    return {
-      kind: 'unauthorized',
-      message: signedIn
-        ? 'The server did not accept your API token. Make a new one on the server and paste it in Settings.'
-        : 'This needs an API token: make one on the server and paste it in Settings.',
-      fields,
-    };
-  }
-  if (code === 'FORBIDDEN' || status === 403) {
-    return { kind: 'forbidden', message: said || 'That push belongs to someone else.', fields };
-  }
+  const statusOf: Record<string, number> = { UNAUTHORIZED: 401, FORBIDDEN: 403, PAYLOAD_TOO_LARGE: 413, TOO_MANY_REQUESTS: 429, SERVICE_UNAVAILABLE: 503 };
+  const mapped = code && statusOf[code] ? statusOf[code] : status;
   if (code === 'NOT_FOUND' || status === 404) {
     return { kind: 'not-found', message: 'That push no longer exists on the server.', fields };
   }
-  if (code === 'TOO_MANY_REQUESTS' || status === 429) {
-    return { kind: 'rate-limited', message: 'The server is receiving too many requests. Wait a minute and try again.', fields };
+  if (mapped && mapped !== 422 && mapped !== 400) {
+    const known = byStatus(mapped, said, signedIn, serverUrl);
+    if (known) return { ...known, fields: known.kind === 'too-large' ? { payload: known.message, ...fields } : fields };
   }
   if (code === 'UNPROCESSABLE_CONTENT' || status === 422) {
     const count = Object.keys(fields).length;
@@ -150,13 +204,6 @@ export function describeError(err: unknown, serverUrl: string, signedIn = false)
   }
   if (code === 'BAD_REQUEST' || status === 400) {
     return { kind: 'bad-request', message: `The server did not accept the request${said ? `: ${said}` : '.'}`, fields };
-  }
-  if (code === 'PAYLOAD_TOO_LARGE' || status === 413) {
-    const message = 'The secret is too large for this server.';
-    return { kind: 'too-large', message, fields: { payload: message, ...fields } };
-  }
-  if (code === 'SERVICE_UNAVAILABLE' || status === 503) {
-    return { kind: 'unavailable', message: said || 'The server is unavailable right now. Try again later.', fields };
   }
   return {
     kind: 'server',

@@ -1,14 +1,17 @@
 import { browser } from 'wxt/browser';
 import { createPushApi, type PushApi } from './api-client';
 import { copyHere } from './clipboard';
-import { recallKinds, rememberKind } from './kind-memory';
+import { recallKinds, rememberKind, type RememberedPush } from './kind-memory';
 import { readSelection, type ScriptRunner } from './selection';
 import {
+  draftItem,
   lastPushItem,
   loadSettings,
   saveSettings,
+  tokenToSend,
   serverInfoItem,
   type LastPush,
+  type PushDraft,
   type ServerInfo,
   type Settings,
 } from './settings-storage';
@@ -34,8 +37,11 @@ export interface PopupEnv {
   hasOrigin(originPattern: string): Promise<boolean>;
   /** Asks for host permission. Call it synchronously inside a click handler (a user gesture). */
   requestOrigin(originPattern: string): Promise<boolean>;
-  rememberKind(urlToken: string, kind: string): Promise<void>;
-  recallKinds(urlTokens: string[]): Promise<Record<string, string>>;
+  rememberKind(urlToken: string, kind: string, hint?: string): Promise<void>;
+  /** The unsent form, kept in session storage (memory only) while the popup is closed. */
+  loadDraft(): Promise<PushDraft | null>;
+  saveDraft(draft: PushDraft | null): Promise<void>;
+  recallKinds(urlTokens: string[]): Promise<Record<string, RememberedPush>>;
 }
 
 /** The part of `tabs` used to find the target tab. */
@@ -69,7 +75,7 @@ export function createPopupEnv(): PopupEnv {
     loadServerInfo: () => serverInfoItem.getValue(),
     saveServerInfo: (info) => serverInfoItem.setValue(info),
     lastPush: () => lastPushItem.getValue().catch(() => null),
-    createApi: (settings) => createPushApi(settings),
+    createApi: (settings) => createPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }),
     targetTab: () => findTargetTab(browser.tabs as unknown as TabFinder, location.search, browser.runtime.getURL('/')),
     readSelection: (tabId) => readSelection(scripting, tabId),
     copy: copyHere,
@@ -77,5 +83,8 @@ export function createPopupEnv(): PopupEnv {
     requestOrigin: (pattern) => browser.permissions.request({ origins: [pattern] }),
     rememberKind,
     recallKinds,
+    // Session storage may be missing (an old Firefox): then there is simply no draft.
+    loadDraft: () => draftItem.getValue().catch(() => null),
+    saveDraft: (draft) => (draft ? draftItem.setValue(draft) : draftItem.removeValue()).catch(() => undefined),
   };
 }

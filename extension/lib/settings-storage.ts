@@ -1,4 +1,5 @@
-import { storage } from 'wxt/utils/storage';
+import { checkServerUrl } from './server-address';
+import { defineItem, storageArea } from './storage-item';
 import type { PushLimits, VersionDocument } from '../../shared/push-schema';
 
 /**
@@ -11,9 +12,13 @@ export const storageKeys = {
   serverUrl: 'sync:serverUrl',
   pushDefaults: 'sync:pushDefaults',
   apiToken: 'local:apiToken',
+  /** The origin the user agreed to send the API token to (shown before it is first sent). */
+  tokenOrigin: 'local:tokenOrigin',
   serverInfo: 'local:serverInfo',
   pushKinds: 'local:pushKinds',
   lastPush: 'session:lastPush',
+  /** The popup's unsent form: memory only, never synced, removed after a push. */
+  draft: 'session:draft',
 } as const;
 
 /** The options a user may preset; a missing field means "the server's default". */
@@ -28,6 +33,14 @@ export interface Settings {
   serverUrl: string;
   apiToken: string;
   defaults: PushDefaults;
+  /** The origin the user agreed to send the token to; the token goes nowhere else. */
+  tokenOrigin?: string;
+}
+
+/** The token, only for the server the user agreed to send it to (a synced address may differ). */
+export function tokenToSend(settings: Settings): string | undefined {
+  const check = checkServerUrl(settings.serverUrl);
+  return settings.apiToken && check.ok && settings.tokenOrigin === check.origin ? settings.apiToken : undefined;
 }
 
 /** What the server said about itself the last time we asked (lets the popup draw at once). */
@@ -47,32 +60,60 @@ export interface LastPush {
   views_remaining: number;
 }
 
-export const serverUrlItem = storage.defineItem<string>(storageKeys.serverUrl, { fallback: '' });
-export const apiTokenItem = storage.defineItem<string>(storageKeys.apiToken, { fallback: '' });
-export const pushDefaultsItem = storage.defineItem<PushDefaults>(storageKeys.pushDefaults, { fallback: {} });
-export const serverInfoItem = storage.defineItem<ServerInfo>(storageKeys.serverInfo);
-export const pushKindsItem = storage.defineItem<Record<string, string>>(storageKeys.pushKinds, { fallback: {} });
-export const lastPushItem = storage.defineItem<LastPush>(storageKeys.lastPush);
+export const serverUrlItem = defineItem<string>(storageKeys.serverUrl, '');
+export const apiTokenItem = defineItem<string>(storageKeys.apiToken, '');
+export const pushDefaultsItem = defineItem<PushDefaults>(storageKeys.pushDefaults, {});
+export const serverInfoItem = defineItem<ServerInfo>(storageKeys.serverInfo);
+export const pushKindsItem = defineItem<Record<string, string>>(storageKeys.pushKinds, {});
+export const lastPushItem = defineItem<LastPush>(storageKeys.lastPush);
+/** The popup's unsent push form. The passphrase is never kept, even in memory storage. */
+export interface PushDraft {
+  kind: string;
+  text: string;
+  address?: string;
+  name?: string;
+  note?: string;
+}
+export const draftItem = defineItem<PushDraft>(storageKeys.draft);
+export const tokenOriginItem = defineItem<string>(storageKeys.tokenOrigin, '');
 
 export async function loadSettings(): Promise<Settings> {
-  const [serverUrl, apiToken, defaults] = await Promise.all([
+  const [serverUrl, apiToken, defaults, tokenOrigin] = await Promise.all([
     serverUrlItem.getValue(),
     apiTokenItem.getValue(),
     pushDefaultsItem.getValue(),
+    tokenOriginItem.getValue(),
   ]);
-  return { serverUrl, apiToken, defaults: cleanDefaults(defaults) };
+  const settings: Settings = { serverUrl, apiToken, defaults: cleanDefaults(defaults) };
+  if (tokenOrigin) settings.tokenOrigin = tokenOrigin;
+  return settings;
 }
 
-export async function saveSettings(settings: Settings): Promise<void> {
-  const serverUrl = settings.serverUrl.trim();
-  const previous = await serverUrlItem.getValue();
-  await Promise.all([
-    serverUrlItem.setValue(serverUrl),
-    apiTokenItem.setValue(settings.apiToken.trim()),
-    pushDefaultsItem.setValue(cleanDefaults(settings.defaults)),
-  ]);
-  // What we knew about another server no longer applies.
-  if (previous !== serverUrl) await serverInfoItem.removeValue();
+/** `sync:serverUrl` → ['sync', 'serverUrl'] */
+function area(key: string): [area: 'sync' | 'local', name: string] {
+  const [a, name] = key.split(':') as ['sync' | 'local', string];
+  return [a, name];
+}
+
+/**
+ * Writes the settings with the storage calls issued before this function returns (no await
+ * before them): the popup may be closed by the browser's permission prompt the moment after
+ * the click, and a write that was never issued would be lost. Cached server info names its
+ * server, so info about another server is ignored rather than deleted here.
+ */
+export function saveSettings(settings: Settings): Promise<void> {
+  const values: Record<string, unknown> = {
+    [storageKeys.serverUrl]: settings.serverUrl.trim(),
+    [storageKeys.pushDefaults]: cleanDefaults(settings.defaults),
+    [storageKeys.apiToken]: settings.apiToken.trim(),
+    [storageKeys.tokenOrigin]: settings.tokenOrigin ?? '',
+  };
+  const byArea: Record<'sync' | 'local', Record<string, unknown>> = { sync: {}, local: {} };
+  for (const [key, value] of Object.entries(values)) {
+    const [a, name] = area(key);
+    byArea[a][name] = value;
+  }
+  return Promise.all([storageArea('sync').set(byArea.sync), storageArea('local').set(byArea.local)]).then(() => undefined);
 }
 
 /** Keeps only well-formed fields, so a damaged or hand-edited value cannot break the form. */
@@ -87,40 +128,4 @@ export function cleanDefaults(value: unknown): PushDefaults {
     if (typeof v[key] === 'boolean') out[key] = v[key] as boolean;
   }
   return out;
-}
-
-export type ServerUrlCheck = { ok: true; url: string; origin: string; originPattern: string } | { ok: false; error: string };
-
-/**
- * Checks a server URL typed by a user and gives its canonical form (no trailing slash), its
- * origin and the match pattern to ask host permission for.
- */
-export function checkServerUrl(input: string): ServerUrlCheck {
-  const text = input.trim();
-  if (!text) return { ok: false, error: 'Enter the address of your Secret Push server, like https://push.example.org.' };
-  let url: URL;
-  try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
-  } catch {
-    return { ok: false, error: `"${text}" is not a web address. It should look like https://push.example.org.` };
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, error: 'The server address must start with https:// (or http:// for a local server).' };
-  }
-  if (url.username || url.password) return { ok: false, error: 'Leave user names and passwords out of the server address.' };
-  url.search = '';
-  url.hash = '';
-  const path = url.pathname.replace(/\/+$/, '');
-  return {
-    ok: true,
-    url: `${url.origin}${path}`,
-    origin: url.origin,
-    // Match patterns take no port: Chromium and Firefox then match every port of the host.
-    originPattern: `${url.protocol}//${url.hostname}/*`,
-  };
-}
-
-/** The server's page where a signed-in user makes an API token. */
-export function tokenPageUrl(serverUrl: string): string {
-  return `${serverUrl.replace(/\/+$/, '')}/users/token`;
 }

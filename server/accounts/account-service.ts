@@ -14,7 +14,7 @@ import type { User } from './user.js';
 
 const SESSION_DAYS = 14;
 const SESSION_SWEEP_BATCH = 500;
-const MIN_PASSWORD_CHARS = 12;
+export const MIN_PASSWORD_CHARS = 12;
 /** Accounts made per client address per hour (sign-up has its own limit: each one costs storage). */
 const SIGN_UP_WINDOW_MS = 3_600_000;
 const MAX_PASSWORD_CHARS = 1024;

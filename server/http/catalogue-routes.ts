@@ -83,13 +83,13 @@ export function createCatalogueRoutes(catalogue: CatalogueService): Hono {
       group: values.group,
       error: filters.success ? undefined : zodMessage(filters.error),
     });
-    return sendPage(c, filters.success ? 200 : 400, 'Query module catalogue', body);
+    return sendPage(c, filters.success ? 200 : 400, { verbatim: 'Query module catalogue' }, body);
   });
 
   app.get('/catalogue/:name', (c) => {
     const module = catalogue.getModule(c.req.param('name'));
-    if (!module) return sendPage(c, 404, 'Module not found', h(CatalogueNotFoundPage, { name: c.req.param('name') }));
-    return sendPage(c, 200, module.path, h(CatalogueModulePage, { module }));
+    if (!module) return sendPage(c, 404, { verbatim: 'Module not found' }, h(CatalogueNotFoundPage, { name: c.req.param('name') }));
+    return sendPage(c, 200, { verbatim: module.path }, h(CatalogueModulePage, { module }));
   });
 
   return app as unknown as Hono;

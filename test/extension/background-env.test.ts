@@ -65,7 +65,7 @@ describe('background environment', () => {
   it('remembers the kind and the last link of a push', async () => {
     const r = record({ url_token: 'abc123token' });
     await recordPush(r, 'url');
-    expect(await recallKinds(['abc123token', 'other'])).toEqual({ abc123token: 'url' });
+    expect(await recallKinds(['abc123token', 'other'])).toEqual({ abc123token: { kind: 'url' } });
     expect(await lastPushItem.getValue()).toMatchObject({ html_url: r.html_url, kind: 'url' });
     // The token itself is a secret: only a hash of it is stored.
     expect(JSON.stringify(await fakeBrowser.storage.local.get(null))).not.toContain('abc123token');

@@ -68,14 +68,21 @@ describe('menu visibility', () => {
 describe('handleMenuClick', () => {
   it('pushes the selection read from the page (keeping line breaks) with the default options', async () => {
     const { env, api } = menuEnv({ readSelection: vi.fn(async () => 'line one\nline two') });
-    const outcome = await handleMenuClick(env, { menuItemId: menuIds.selection, selectionText: 'line one line two', frameId: 3 }, { id: 9 });
+    const outcome = await handleMenuClick(
+      env,
+      { menuItemId: menuIds.selection, selectionText: 'line one line two', frameId: 3, pageUrl: 'https://wiki.example.org/ops' },
+      { id: 9 },
+    );
     expect(env.readSelection).toHaveBeenCalledWith(9, 3);
     expect(api.create).toHaveBeenCalledWith({ kind: 'text', payload: 'line one\nline two', expire_after_days: 2 });
     expect(outcome).toMatchObject({ ok: true, kind: 'text', copied: true });
     const link = (outcome as { record: { html_url: string } }).record.html_url;
     expect(env.copy).toHaveBeenCalledWith(link, 9);
-    expect(env.notify).toHaveBeenCalledWith('Secret link copied', expect.stringContaining(link));
-    expect(env.pushed).toHaveBeenCalledWith(expect.objectContaining({ html_url: link }), 'text');
+    // Named, never shown: notifications stay in the system's history.
+    expect(env.notify).toHaveBeenCalledWith('Link copied', 'Text push from wiki.example.org. Expires in 7 days or after 5 views, whichever comes first.');
+    expect(JSON.stringify(vi.mocked(env.notify).mock.calls)).not.toContain(link);
+    expect(JSON.stringify(vi.mocked(env.notify).mock.calls)).not.toContain('line one');
+    expect(env.pushed).toHaveBeenCalledWith(expect.objectContaining({ html_url: link }), 'text', 'from wiki.example.org');
   });
 
   it("falls back to the browser's selectionText when the page cannot be read", async () => {
@@ -115,7 +122,7 @@ describe('handleMenuClick', () => {
     const cases: Array<[Error, RegExp]> = [
       [networkError(), new RegExp(`cannot be reached at ${SERVER}`)],
       [apiError('UNPROCESSABLE_CONTENT', 422, '', { kind: ['URL pushes are disabled.'] }), /URL pushes are disabled\./],
-      [apiError('TOO_MANY_REQUESTS', 429), /Wait a minute/],
+      [apiError('TOO_MANY_REQUESTS', 429), /Too many requests: try again in a minute/],
       [apiError('UNAUTHORIZED', 401), /API token/],
     ];
     for (const [error, message] of cases) {
@@ -131,7 +138,8 @@ describe('handleMenuClick', () => {
     const { env } = menuEnv({ copy: vi.fn(async () => false) });
     const outcome = await handleMenuClick(env, { menuItemId: menuIds.selection, selectionText: 'x' }, { id: 1 });
     expect(outcome).toMatchObject({ ok: true, copied: false });
-    expect(env.notify).toHaveBeenCalledWith('Pushed: copy the link from the popup', expect.stringContaining('/p/'));
+    expect(env.notify).toHaveBeenCalledWith('Pushed: copy the link from Secret Push', expect.stringContaining('open Secret Push to copy the link'));
+    expect(JSON.stringify(vi.mocked(env.notify).mock.calls)).not.toContain('/p/');
   });
 
   it('ignores items that are not its own', async () => {

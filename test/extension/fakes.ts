@@ -87,6 +87,8 @@ export const settings = (overrides: Partial<Settings> = {}): Settings => ({
   serverUrl: SERVER,
   apiToken: '',
   defaults: {},
+  // The user agreed to send the token to this server (Settings shows the host first).
+  tokenOrigin: SERVER,
   ...overrides,
 });
 
@@ -105,6 +107,8 @@ export function fakeEnv(api: PushApi, overrides: Partial<PopupEnv> = {}) {
     requestOrigin: vi.fn(async () => true),
     rememberKind: vi.fn(async () => undefined),
     recallKinds: vi.fn(async () => ({})),
+    loadDraft: vi.fn(async () => null),
+    saveDraft: vi.fn(async () => undefined),
     ...overrides,
   };
   return env as typeof env & PopupEnv;

@@ -37,7 +37,8 @@ describe('popup: Push', () => {
     expect(screen.getByText('Copied to the clipboard.')).toBeTruthy();
     expect(screen.getByText('Expires in 3 days or after 2 views, whichever comes first.')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'QR code of the secret link' }).querySelector('path')?.getAttribute('d')).toMatch(/^M\d/);
-    expect(env.rememberKind).toHaveBeenCalledWith(expect.any(String), 'text');
+    expect(env.rememberKind).toHaveBeenCalledWith(expect.any(String), 'text', 'from example.com');
+    expect(env.saveDraft).toHaveBeenLastCalledWith(null);
   });
 
   it("pushes the tab's URL and a QR code of it", async () => {
@@ -110,7 +111,8 @@ describe('popup: Push', () => {
   it('opens on Settings when no server is set', async () => {
     render(<App env={fakeEnv(fakeApi(), { loadSettings: vi.fn(async () => settings({ serverUrl: '' })) })} />);
     expect((await screen.findByRole('tab', { name: 'Settings' })).getAttribute('aria-selected')).toBe('true');
-    expect(screen.getByLabelText('Server address')).toBeTruthy();
+    expect(await screen.findByLabelText('Server address')).toBeTruthy();
+    expect(screen.getByText(/Welcome! Enter the address of your Secret Push server/)).toBeTruthy();
   });
 });
 
@@ -152,7 +154,7 @@ describe('popup: History', () => {
     });
     const env = fakeEnv(api, {
       loadSettings: vi.fn(async () => settings({ apiToken: 'tok' })),
-      recallKinds: vi.fn(async () => ({ aaa111: 'qr' })),
+      recallKinds: vi.fn(async () => ({ aaa111: { kind: 'qr' }, bbb222: { kind: 'url', hint: 'example.com' } })),
     });
     render(<App env={env} initialTab="history" />);
 
@@ -161,8 +163,9 @@ describe('popup: History', () => {
     expect(items).toHaveLength(2);
     expect(within(items[0]).getByText('wifi')).toBeTruthy();
     expect(within(items[0]).getByText('QR code')).toBeTruthy();
-    expect(within(items[0]).getByText(/4 views and 6 days left/)).toBeTruthy();
-    expect(within(items[1]).getByText('Untitled push')).toBeTruthy();
+    expect(within(items[0]).getByText(/1 view of 5 used · 4 views and 6 days left/)).toBeTruthy();
+    // No name: the kind and the host of the pushed URL, never the secret.
+    expect(within(items[1]).getByText('URL push · example.com')).toBeTruthy();
 
     fireEvent.click(within(items[0]).getByRole('button', { name: 'Copy the link of wifi' }));
     await waitFor(() => expect(env.copy).toHaveBeenCalledWith(record({ url_token: 'aaa111' }).html_url));
@@ -174,6 +177,10 @@ describe('popup: History', () => {
     expect(api.audit).toHaveBeenCalledWith('aaa111', 1);
 
     fireEvent.click(within(items[0]).getByRole('button', { name: 'Expire wifi now' }));
+    // Asked first; nothing is sent until confirmed.
+    expect(within(items[0]).getByText(/Expire wifi now\? Its link stops working/)).toBeTruthy();
+    expect(api.expire).not.toHaveBeenCalled();
+    fireEvent.click(within(items[0]).getByRole('button', { name: 'Yes, expire it' }));
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Active pushes' })).getAllByRole('listitem')).toHaveLength(1));
     expect(api.expire).toHaveBeenCalledWith('aaa111');
 
@@ -183,15 +190,20 @@ describe('popup: History', () => {
     expect(within(expired).queryByRole('button', { name: /Expire/ })).toBeNull();
   });
 
-  it('pages through 50 at a time', async () => {
-    const api = fakeApi({ active: vi.fn(async (page: number) => (page === 1 ? Array.from({ length: 50 }, () => record()) : [record({ name: 'last' })])) });
+  it('shows the newest first and loads older pushes on request, 50 at a time', async () => {
+    const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString();
+    // The server's order is not trusted: the list is sorted by creation time.
+    const first = Array.from({ length: 50 }, (_, i) => record({ name: `p${i}`, created_at: at(100 - i) })).reverse();
+    const api = fakeApi({ active: vi.fn(async (page: number) => (page === 1 ? first : [record({ name: 'oldest', created_at: at(1) })])) });
     render(<App env={fakeEnv(api, { loadSettings: vi.fn(async () => settings({ apiToken: 'tok' })) })} initialTab="history" />);
-    await screen.findByRole('list', { name: 'Active pushes' });
-    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-    expect(await screen.findByText('last')).toBeTruthy();
+    const list = await screen.findByRole('list', { name: 'Active pushes' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(50);
+    expect(within(list).getAllByRole('listitem')[0].querySelector('strong')?.textContent).toBe('p0');
+    fireEvent.click(screen.getByRole('button', { name: 'Show older pushes' }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(51));
+    expect(within(list).getAllByRole('listitem')[50].querySelector('strong')?.textContent).toBe('oldest');
     expect(api.active).toHaveBeenLastCalledWith(2);
-    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Show older pushes' })).toBeNull();
   });
 
   it('says when the token is refused', async () => {
@@ -215,10 +227,16 @@ describe('popup: Settings', () => {
     expect(screen.getByRole('link', { name: 'Get a token from your server' }).getAttribute('href')).toBe('http://127.0.0.1:8080/users/token');
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    // Called synchronously by the click handler: still inside the user gesture.
-    expect(requestOrigin.mock.calls).toEqual([['http://127.0.0.1/*']]);
-    // Saved in the same tick as well (Firefox may close the popup during the prompt).
+    // First the host that will receive the token; nothing saved or asked yet.
+    expect(screen.getByText(/Your API token will be sent to/).textContent).toBe('Your API token will be sent to 127.0.0.1:8080.');
+    expect(env.saveSettings).not.toHaveBeenCalled();
+    expect(requestOrigin).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Send the token to 127.0.0.1:8080 and save' }));
+    // Saved, then access asked, both synchronously in the click: saved before any prompt can
+    // close the popup, asked while the user gesture lasts.
     expect(env.saveSettings).toHaveBeenCalledTimes(1);
+    expect(requestOrigin.mock.calls).toEqual([['http://127.0.0.1/*']]);
+    expect(vi.mocked(env.saveSettings).mock.invocationCallOrder[0]).toBeLessThan(requestOrigin.mock.invocationCallOrder[0]);
 
     expect(await screen.findByText(/Connected to Secret Push 1\.2\.3/)).toBeTruthy();
     expect(screen.getByText('Pushes: text, URL')).toBeTruthy();
@@ -227,6 +245,7 @@ describe('popup: Settings', () => {
       serverUrl: 'http://127.0.0.1:8080',
       apiToken: 'tok',
       defaults: { expire_after_days: 2, deletable_by_viewer: false },
+      tokenOrigin: 'http://127.0.0.1:8080',
     });
     expect(env.saveServerInfo).toHaveBeenCalled();
   });
@@ -237,6 +256,7 @@ describe('popup: Settings', () => {
     fireEvent.input(await screen.findByLabelText('Server address'), { target: { value: 'ftp://x.example' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(screen.getByLabelText('Server address').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/not ftp:\/\//)).toBeTruthy();
     expect(screen.getByText(/must start with https:\/\//)).toBeTruthy();
     expect(env.requestOrigin).not.toHaveBeenCalled();
     expect(env.saveSettings).not.toHaveBeenCalled();
@@ -247,6 +267,29 @@ describe('popup: Settings', () => {
     render(<App env={env} initialTab="settings" />);
     fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByText(/may not reach https:\/\/push\.example\.org until you allow it/)).toBeTruthy();
+  });
+
+  it('warns before the token goes over plain http to another machine', async () => {
+    const env = fakeEnv(fakeApi(), { loadSettings: vi.fn(async () => settings({ serverUrl: '' })) });
+    render(<App env={env} />);
+    fireEvent.input(await screen.findByLabelText('Server address'), { target: { value: 'http://push.example.org' } });
+    fireEvent.input(screen.getByLabelText(/API token/), { target: { value: 'tok' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getAllByText(/http:\/\/ is not encrypted: your API token and your secrets can be read on the way to push\.example\.org/)).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(env.saveSettings).not.toHaveBeenCalled();
+  });
+
+  it('says that access is missing when checking without it, and offers it', async () => {
+    const api = fakeApi();
+    const env = fakeEnv(api, { hasOrigin: vi.fn(async () => false) });
+    render(<App env={env} initialTab="settings" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check connection' }));
+    expect(await screen.findByText(/Secret Push is not allowed to reach https:\/\/push\.example\.org yet/)).toBeTruthy();
+    expect(api.version).not.toHaveBeenCalled(); // the server is not blamed: it was never asked
+    const allow = screen.getAllByRole('button', { name: 'Allow access to https://push.example.org' });
+    fireEvent.click(allow[allow.length - 1]);
+    expect(env.requestOrigin).toHaveBeenCalledWith('https://push.example.org/*');
   });
 
   it('checks the connection and reports a refused token', async () => {

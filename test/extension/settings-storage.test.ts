@@ -1,15 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
-  checkServerUrl,
   cleanDefaults,
   loadSettings,
   saveSettings,
-  serverInfoItem,
   storageKeys,
-  tokenPageUrl,
+  tokenToSend,
 } from '../../extension/lib/settings-storage';
-import { limits, versionDocument } from './fakes';
 
 describe('settings storage', () => {
   beforeEach(() => fakeBrowser.reset());
@@ -31,6 +28,7 @@ describe('settings storage', () => {
       apiToken: 'secret-token',
       defaults: { expire_after_days: 3 },
     });
+    expect(local.tokenOrigin).toBe('');
   });
 
   it('names every key in one place, the token in the local area', () => {
@@ -38,13 +36,27 @@ describe('settings storage', () => {
     expect(Object.values(storageKeys).filter((k) => k.startsWith('sync:'))).not.toContain(storageKeys.apiToken);
   });
 
-  it('forgets what it knew about a server when the address changes', async () => {
-    await saveSettings({ serverUrl: 'https://a.example', apiToken: '', defaults: {} });
-    await serverInfoItem.setValue({ serverUrl: 'https://a.example', version: versionDocument(), limits, checkedAt: 'x' });
-    await saveSettings({ serverUrl: 'https://a.example', apiToken: 't', defaults: {} });
-    expect(await serverInfoItem.getValue()).not.toBeNull();
-    await saveSettings({ serverUrl: 'https://b.example', apiToken: 't', defaults: {} });
-    expect(await serverInfoItem.getValue()).toBeNull();
+  it('issues every write before it returns: a popup closed right after the click keeps them', () => {
+    const calls: string[] = [];
+    for (const area of ['sync', 'local'] as const) {
+      const set = fakeBrowser.storage[area].set.bind(fakeBrowser.storage[area]);
+      fakeBrowser.storage[area].set = (items: Record<string, unknown>) => {
+        calls.push(`${area}:${Object.keys(items).sort().join(',')}`);
+        return set(items);
+      };
+    }
+    void saveSettings({ serverUrl: 'https://a.example', apiToken: 't', defaults: {}, tokenOrigin: 'https://a.example' });
+    // Synchronously, before any await could let the page be torn down.
+    expect(calls.sort()).toEqual(['local:apiToken,tokenOrigin', 'sync:pushDefaults,serverUrl']);
+  });
+
+  it('sends the token only to the origin the user agreed to', async () => {
+    await saveSettings({ serverUrl: 'https://a.example/push', apiToken: 't', defaults: {}, tokenOrigin: 'https://a.example' });
+    const settings = await loadSettings();
+    expect(tokenToSend(settings)).toBe('t');
+    // The address came from another device (sync storage): the token stays home until confirmed.
+    await fakeBrowser.storage.sync.set({ serverUrl: 'https://b.example' });
+    expect(tokenToSend(await loadSettings())).toBeUndefined();
   });
 
   it('drops damaged default values', async () => {
@@ -58,36 +70,3 @@ describe('settings storage', () => {
   });
 });
 
-describe('checkServerUrl', () => {
-  it('canonicalises an address and gives a port-free origin pattern', () => {
-    expect(checkServerUrl(' https://push.example.org/ ')).toEqual({
-      ok: true,
-      url: 'https://push.example.org',
-      origin: 'https://push.example.org',
-      originPattern: 'https://push.example.org/*',
-    });
-    expect(checkServerUrl('http://127.0.0.1:8080/secret/?q=1#x')).toEqual({
-      ok: true,
-      url: 'http://127.0.0.1:8080/secret',
-      origin: 'http://127.0.0.1:8080',
-      originPattern: 'http://127.0.0.1/*',
-    });
-  });
-
-  it('assumes https when no scheme is typed', () => {
-    const r = checkServerUrl('push.example.org');
-    expect(r.ok && r.url).toBe('https://push.example.org');
-  });
-
-  it('refuses what is not a web server address, in words', () => {
-    for (const bad of ['', 'ftp://x.example', 'javascript:alert(1)', 'https://user:pw@x.example', 'http://']) {
-      const r = checkServerUrl(bad);
-      expect(r.ok, bad).toBe(false);
-      if (!r.ok) expect(r.error.length).toBeGreaterThan(10);
-    }
-  });
-
-  it('points at the token page of the server', () => {
-    expect(tokenPageUrl('https://push.example.org/')).toBe('https://push.example.org/users/token');
-  });
-});

@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
-import type { ApiTokenInfo } from '../../accounts/account-service.js';
-import { CopyButton, CsrfField, FieldErrors, formatDate, Notice } from './components.js';
+import { MIN_PASSWORD_CHARS, type ApiTokenInfo } from '../../accounts/account-service.js';
+import { CopyButton, CsrfField, FieldErrors, Notice } from './components.js';
+import { useLanguage } from './i18n/i18n-context.js';
 
 export interface CredentialsFormProps {
   csrfToken: string;
@@ -17,24 +18,26 @@ function ReturnTo({ path }: { path: string | null }) {
 }
 
 export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabled }: CredentialsFormProps) {
+  const { t } = useLanguage();
   return (
     <section class="card narrow">
-      <h1>Sign in</h1>
+      <h1>{t('account.signIn.heading')}</h1>
       {error && <Notice kind="error">{error}</Notice>}
       <form method="post" action="/users/sign_in" class="stack">
         <CsrfField token={csrfToken} />
         <ReturnTo path={returnTo} />
-        <label for="email">Email</label>
+        <label for="email">{t('account.email')}</label>
         <input type="email" id="email" name="email" value={email} autocomplete="username" required autofocus />
-        <label for="password">Password</label>
+        <label for="password">{t('account.password')}</label>
         <input type="password" id="password" name="password" autocomplete="current-password" required />
         <p>
-          <button type="submit">Sign in</button>
+          <button type="submit">{t('account.signIn.button')}</button>
         </p>
       </form>
       {signupEnabled && (
         <p class="muted">
-          No account yet? <a href={`/users/sign_up${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`}>Sign up</a>
+          {t('account.signIn.noAccount')}{' '}
+          <a href={`/users/sign_up${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`}>{t('account.signIn.signUpLink')}</a>
         </p>
       )}
     </section>
@@ -42,117 +45,118 @@ export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabl
 }
 
 export function SignUpPage({ csrfToken, returnTo, email = '', errors, error }: CredentialsFormProps) {
+  const { t } = useLanguage();
   return (
     <section class="card narrow">
-      <h1>Create an account</h1>
+      <h1>{t('account.signUp.heading')}</h1>
       {error && <Notice kind="error">{error}</Notice>}
       <form method="post" action="/users/sign_up" class="stack">
         <CsrfField token={csrfToken} />
         <ReturnTo path={returnTo} />
-        <label for="email">Email</label>
+        <label for="email">{t('account.email')}</label>
         <input type="email" id="email" name="email" value={email} autocomplete="username" required autofocus />
         <FieldErrors errors={errors} field="email" />
-        <label for="password">Password (at least 12 characters, not a common one)</label>
-        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={12} />
+        <label for="password">{t('account.signUp.passwordRule', { min: MIN_PASSWORD_CHARS })}</label>
+        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={MIN_PASSWORD_CHARS} />
         <FieldErrors errors={errors} field="password" />
         <p>
-          <button type="submit">Create the account</button>
+          <button type="submit">{t('account.signUp.button')}</button>
         </p>
       </form>
       <p class="muted">
-        Already have an account? <a href="/users/sign_in">Sign in</a>
+        {t('account.signUp.haveAccount')} <a href="/users/sign_in">{t('account.signUp.signInLink')}</a>
       </p>
     </section>
   );
 }
 
 export function PasswordPage({ csrfToken, notice, errors }: { csrfToken: string; notice?: { kind: 'ok' | 'error'; text: string }; errors?: Record<string, string[]> }) {
+  const { t } = useLanguage();
   return (
     <section class="card narrow">
-      <h1>Change your password</h1>
-      <p class="muted">Every other browser signed in to this account is signed out. API tokens keep working.</p>
+      <h1>{t('account.password.heading')}</h1>
+      <p class="muted">{t('account.password.intro')}</p>
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
       <form method="post" action="/users/password" class="stack">
         <CsrfField token={csrfToken} />
-        <label for="current_password">Current password</label>
+        <label for="current_password">{t('account.password.current')}</label>
         <input type="password" id="current_password" name="current_password" autocomplete="current-password" required />
-        <label for="password">New password (at least 12 characters, not a common one)</label>
-        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={12} />
+        <label for="password">{t('account.password.new', { min: MIN_PASSWORD_CHARS })}</label>
+        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={MIN_PASSWORD_CHARS} />
         <FieldErrors errors={errors} field="password" />
         <p>
-          <button type="submit">Change the password</button>
+          <button type="submit">{t('account.password.button')}</button>
         </p>
       </form>
       <p>
-        <a href="/users/token">Back to your tokens</a>
+        <a href="/users/token">{t('account.password.back')}</a>
       </p>
     </section>
   );
 }
 
 export function SignUpClosedPage() {
+  const { t } = useLanguage();
   return (
     <section class="card center">
-      <h1>Sign-up is turned off</h1>
-      <p>This server does not accept new accounts. Ask its administrator to create one for you.</p>
+      <h1>{t('account.signUpClosed.heading')}</h1>
+      <p>{t('account.signUpClosed.body')}</p>
       <p>
-        <a href="/users/sign_in">Sign in with an existing account</a>
+        <a href="/users/sign_in">{t('account.signUpClosed.signIn')}</a>
       </p>
     </section>
   );
 }
 
 export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[]; csrfToken: string; notice?: string }) {
+  const { t, date } = useLanguage();
   return (
     <>
       <section class="card">
-        <h1>API tokens</h1>
-        <p class="muted">
-          Tools such as the browser extension or command-line clients use a token to act as you. A token is shown only once,
-          when it is made; revoke it when a device is lost.
-        </p>
+        <h1>{t('account.tokens.heading')}</h1>
+        <p class="muted">{t('account.tokens.intro')}</p>
         {notice && <Notice kind="ok">{notice}</Notice>}
         <p>
-          <a href="/users/password">Change your password</a>
+          <a href="/users/password">{t('account.tokens.changePassword')}</a>
         </p>
         <form method="post" action="/users/token" class="stack">
           <CsrfField token={csrfToken} />
-          <label for="label">Label (where you will use it)</label>
+          <label for="label">{t('account.tokens.label')}</label>
           <div class="row nowrap">
-            <input type="text" id="label" name="label" maxLength={100} placeholder="e.g. Laptop extension" />
+            <input type="text" id="label" name="label" maxLength={100} placeholder={t('account.tokens.labelPlaceholder')} />
             <button type="submit" id="make-token">
-              Make a token
+              {t('account.tokens.make')}
             </button>
           </div>
         </form>
       </section>
       <section class="card">
-        <h2>Your tokens</h2>
+        <h2>{t('account.tokens.yours')}</h2>
         {tokens.length === 0 ? (
-          <p class="muted">You have no API tokens.</p>
+          <p class="muted">{t('account.tokens.none')}</p>
         ) : (
           <div class="table-wrap">
             <table>
               <thead>
                 <tr>
-                  <th>Label</th>
-                  <th>Made</th>
+                  <th>{t('account.tokens.colLabel')}</th>
+                  <th>{t('account.tokens.colMade')}</th>
                   <th>
-                    <span class="sr-only">Action</span>
+                    <span class="sr-only">{t('account.tokens.colAction')}</span>
                   </th>
                 </tr>
               </thead>
               <tbody>
-                {tokens.map((t) => (
+                {tokens.map((token) => (
                   <tr>
-                    <td>{t.label}</td>
-                    <td>{formatDate(t.createdAt)}</td>
+                    <td>{token.label}</td>
+                    <td>{date(token.createdAt)}</td>
                     <td>
                       <form method="post" action="/users/token/revoke" class="inline">
                         <CsrfField token={csrfToken} />
-                        <input type="hidden" name="id" value={t.id} />
+                        <input type="hidden" name="id" value={token.id} />
                         <button type="submit" class="danger small">
-                          Revoke
+                          {t('account.tokens.revoke')}
                         </button>
                       </form>
                     </td>
@@ -168,22 +172,23 @@ export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[
 }
 
 export function TokenMadePage({ token, info }: { token: string; info: ApiTokenInfo }) {
+  const { t } = useLanguage();
   return (
     <section class="card">
-      <h1>Your new API token</h1>
-      <Notice kind="info">Copy it now: it is shown only this once and cannot be displayed again.</Notice>
+      <h1>{t('account.tokenMade.heading')}</h1>
+      <Notice kind="info">{t('account.tokenMade.copyNow')}</Notice>
       <p>
-        Label: <strong>{info.label}</strong>
+        {t('account.tokenMade.label')} <strong>{info.label}</strong>
       </p>
       <p class="link-box">
         <code id="api-token">{token}</code>
       </p>
       <div class="row">
-        <CopyButton target="api-token" label="Copy the token" />
+        <CopyButton target="api-token" label={t('account.tokenMade.copy')} />
         <span class="muted" data-copy-status aria-live="polite"></span>
       </div>
       <p>
-        <a href="/users/token">Back to your tokens</a>
+        <a href="/users/token">{t('account.tokenMade.back')}</a>
       </p>
     </section>
   );

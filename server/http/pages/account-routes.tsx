@@ -14,6 +14,7 @@ import { AuditLogPage, DashboardPage, type DashboardEntry } from './dashboard-pa
 import { urlToken } from '../rest/api-guards.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { ErrorPage, sendPage } from './render.js';
+import { languageOf } from '../middleware/page-language.js';
 import { CsrfField } from './components.js';
 
 /** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
@@ -31,7 +32,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     sendPage(
       c,
       status,
-      'Sign in',
+      'title.signIn',
       <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup} />,
     );
 
@@ -39,14 +40,14 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     sendPage(
       c,
       status,
-      'Sign up',
+      'title.signUp',
       <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={config.features.signup} />,
     );
 
   const passwordForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, notice?: { kind: 'ok' | 'error'; text: string }, errors?: Record<string, string[]>) =>
-    sendPage(c, status, 'Change your password', <PasswordPage csrfToken={getPageSession(c).csrfToken} notice={notice} errors={errors} />);
+    sendPage(c, status, 'title.changePassword', <PasswordPage csrfToken={getPageSession(c).csrfToken} notice={notice} errors={errors} />);
 
-  const signUpClosed = (c: Context<AppEnv>) => sendPage(c, 403, 'Sign-up is turned off', <SignUpClosedPage />);
+  const signUpClosed = (c: Context<AppEnv>) => sendPage(c, 403, 'title.signUpClosed', <SignUpClosedPage />);
 
   app.get('/users/sign_in', session, (c) => {
     const returnTo = safeReturnPath(c.req.query('return_to'));
@@ -106,14 +107,15 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
 
   app.get('/users/sign_out', session, (c) => {
     if (!getPageSession(c).user) return c.redirect('/', 303);
+    const { t } = languageOf(c);
     return sendPage(
       c,
       200,
-      'Sign out',
-      <ErrorPage title="Sign out?" message="You will need your password to sign in again.">
+      'title.signOut',
+      <ErrorPage title={t('account.signOut.heading')} message={t('account.signOut.body')}>
         <form method="post" action="/users/sign_out">
           <CsrfField token={getPageSession(c).csrfToken} />
-          <button type="submit">Sign out</button>
+          <button type="submit">{t('account.signOut.button')}</button>
         </form>
       </ErrorPage>,
     );
@@ -138,11 +140,10 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     if (!user) return signInFirst(c);
     try {
       const ended = await accounts.changePassword(user, form.get('current_password') ?? '', form.get('password') ?? '', c.get('ctx').client.ip, sessionSecret);
-      const others = ended === 1 ? '1 other session was' : `${ended} other sessions were`;
-      return passwordForm(c, 200, { kind: 'ok', text: `Your password was changed; ${others} signed out. Your API tokens still work.` });
+      return passwordForm(c, 200, { kind: 'ok', text: languageOf(c).t('account.password.changed', { count: ended }) });
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return passwordForm(c, 422, undefined, e.fieldErrors);
-      if (e instanceof ServiceError && e.kind === 'unauthorized') return passwordForm(c, 401, { kind: 'error', text: 'Your current password is not right.' });
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return passwordForm(c, 401, { kind: 'error', text: languageOf(c).t('account.password.wrongCurrent') });
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
         c.header('Retry-After', String(e.retryAfter ?? 60));
         return passwordForm(c, 429, { kind: 'error', text: e.message });
@@ -154,8 +155,8 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
   app.get('/users/token', session, async (c) => {
     const user = getPageSession(c).user;
     if (!user) return signInFirst(c);
-    const notice = c.req.query('revoked') === '1' ? 'The token was revoked: it no longer works.' : undefined;
-    return sendPage(c, 200, 'API tokens', <TokenPage tokens={await accounts.listApiTokens(user)} csrfToken={getPageSession(c).csrfToken} notice={notice} />);
+    const notice = c.req.query('revoked') === '1' ? languageOf(c).t('account.tokens.revoked') : undefined;
+    return sendPage(c, 200, 'title.apiTokens', <TokenPage tokens={await accounts.listApiTokens(user)} csrfToken={getPageSession(c).csrfToken} notice={notice} />);
   });
 
   app.post('/users/token', session, async (c) => {
@@ -164,7 +165,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const user = getPageSession(c).user;
     if (!user) return signInFirst(c);
     const made = await accounts.createApiToken(user, form.get('label') ?? undefined);
-    return sendPage(c, 200, 'Your new API token', <TokenMadePage token={made.token} info={made.info} />);
+    return sendPage(c, 200, 'title.newApiToken', <TokenMadePage token={made.token} info={made.info} />);
   });
 
   app.post('/users/token/revoke', session, async (c) => {
@@ -184,7 +185,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const list = await pushes.list(actor, state, page);
     const entries: DashboardEntry[] = [];
     for (const push of list) entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
-    return sendPage(c, 200, 'My pushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} />);
+    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} />);
   });
 
   app.get('/dashboard/audit/:token', session, async (c) => {
@@ -193,7 +194,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const token = urlToken(c.req.param('token'));
     const page = pushes.parseAuditPage(c.req.query('page'));
     const { logs } = await pushes.auditLog(actor, token, page);
-    return sendPage(c, 200, 'Audit log', <AuditLogPage token={token} page={page} logs={logs} />);
+    return sendPage(c, 200, 'title.auditLog', <AuditLogPage token={token} page={page} logs={logs} />);
   });
 
   return app;

@@ -2,59 +2,56 @@
 /** @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
 import { CSRF_FIELD } from '../middleware/session.js';
+import { useLanguage } from './i18n/i18n-context.js';
+import type { MessageKey } from './i18n/messages/en.js';
 
 /** The hidden CSRF field every POST form carries. */
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={token} />;
 }
 
-/** A button that copies the text of the element with id `target` (assets/pages.js). */
-export function CopyButton({ target, label = 'Copy' }: { target: string; label?: string }) {
+/**
+ * A button that copies the text of the element with id `target` (assets/pages.js); what the
+ * script then says is given to it in the page's language.
+ */
+export function CopyButton({ target, label }: { target: string; label?: string }) {
+  const { t } = useLanguage();
   return (
-    <button type="button" class="secondary" data-copy={target} hidden>
-      {label}
+    <button type="button" class="secondary" data-copy={target} data-copied={t('common.copied')} data-copy-failed={t('common.copyByHand')} hidden>
+      {label ?? t('common.copy')}
     </button>
   );
 }
 
 /** The messages of one field from a validation error (`{field: [messages]}`). */
 export function FieldErrors({ errors, field }: { errors?: Record<string, string[]>; field: string }) {
+  const { t } = useLanguage();
   const messages = errors?.[field];
   if (!messages?.length) return null;
   return (
     <p class="error field-error" id={`${field}-error`} role="alert">
-      {messages.map((m) => `${humanField(field)} ${m}`).join(' · ')}
+      {messages.map((m) => `${fieldName(t, field)} ${m}`).join(' · ')}
     </p>
   );
 }
 
-export function humanField(field: string): string {
-  const names: Record<string, string> = {
-    payload: 'Secret',
-    files: 'Files',
-    kind: 'Kind',
-    expire_after_days: 'Days',
-    expire_after_views: 'Views',
-    expire_after_duration: 'Duration',
-    passphrase: 'Passphrase',
-    name: 'Name',
-    note: 'Note',
-    email: 'Email',
-    password: 'Password',
-    push: 'Push',
-  };
-  return names[field] ?? field;
+/** A field's name as the form shows it (validation messages from the service follow it). */
+function fieldName(t: ReturnType<typeof useLanguage>['t'], field: string): string {
+  const key = `field.${field}` as MessageKey;
+  const name = t(key);
+  return name === key ? field : name;
 }
 
 /** Errors for fields the form does not show, so that no message is lost. */
 export function OtherErrors({ errors, shown }: { errors?: Record<string, string[]>; shown: string[] }) {
+  const { t } = useLanguage();
   if (!errors) return null;
   const rest = Object.entries(errors).filter(([f]) => !shown.includes(f));
   if (!rest.length) return null;
   return (
     <div class="notice error" role="alert">
       {rest.map(([f, m]) => (
-        <p>{`${humanField(f)} ${m.join(', ')}`}</p>
+        <p>{`${fieldName(t, f)} ${m.join(', ')}`}</p>
       ))}
     </div>
   );
@@ -66,16 +63,4 @@ export function Notice({ kind = 'info', children }: { kind?: 'info' | 'error' | 
       {children}
     </div>
   );
-}
-
-export function plural(n: number, one: string, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** A date as people read it, in UTC so that the page does not depend on the server's zone. */
-export function formatDate(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 }

@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { OwnerPushRecord, PushLimits } from '../../../shared/push-schema.js';
-import { CopyButton, CsrfField, FieldErrors, Notice, OtherErrors, plural } from './components.js';
+import { CopyButton, CsrfField, FieldErrors, Notice, OtherErrors } from './components.js';
+import { useLanguage } from './i18n/i18n-context.js';
 
 export type Kind = 'text' | 'url' | 'qr' | 'file';
 
@@ -18,7 +19,7 @@ export interface CreateFormValues {
 
 export interface CreateFormProps {
   kinds: Kind[];
-  /** Why some kinds are not offered (e.g. files need an account). */
+  /** Why some kinds are not offered (e.g. files need an account), in the page's language. */
   kindNotes: string[];
   limits: PushLimits;
   values: CreateFormValues;
@@ -30,7 +31,6 @@ export interface CreateFormProps {
   maxFiles: number;
 }
 
-const KIND_LABELS: Record<Kind, string> = { text: 'Text', url: 'URL', qr: 'QR code', file: 'Files' };
 
 export function defaultValues(limits: PushLimits): CreateFormValues {
   return {
@@ -51,26 +51,24 @@ function describedBy(errors: Record<string, string[]> | undefined, field: string
 
 /** The create form: posted as multipart so that files stream to the server like the API's. */
 export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles }: CreateFormProps) {
+  const { t } = useLanguage();
   const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'name', 'note'];
   return (
     <section class="card">
-      <h1>Send a secret</h1>
-      <p class="muted">
-        The secret is encrypted on the server and deleted after the views or days you choose. Send the link, and send
-        any passphrase by another channel.
-      </p>
-      {errors && <Notice kind="error">Please correct the fields marked below.</Notice>}
+      <h1>{t('create.heading')}</h1>
+      <p class="muted">{t('create.intro')}</p>
+      {errors && <Notice kind="error">{t('create.fixFields')}</Notice>}
       {formError && <Notice kind="error">{formError}</Notice>}
       <OtherErrors errors={errors} shown={shown} />
       <form method="post" action="/" enctype="multipart/form-data" class="stack" id="create-form">
         <CsrfField token={csrfToken} />
         <fieldset class="kinds">
-          <legend>What do you want to send?</legend>
+          <legend>{t('create.kindLegend')}</legend>
           <div class="row">
             {kinds.map((k) => (
               <label class="choice">
                 <input type="radio" name="push[kind]" value={k} checked={values.kind === k} data-kind-choice />
-                {KIND_LABELS[k]}
+                {t(`create.kind.${k}`)}
               </label>
             ))}
           </div>
@@ -82,12 +80,12 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
 
         <div data-kind-panel="text qr url">
           <label for="payload">
-            <span data-kind-label="text">Secret text</span>
+            <span data-kind-label="text">{t('create.payload.text')}</span>
             <span data-kind-label="url" hidden>
-              URL (http or https)
+              {t('create.payload.url')}
             </span>
             <span data-kind-label="qr" hidden>
-              Text for the QR code (at most {limits.max_qr_chars} characters)
+              {t('create.payload.qr', { max: limits.max_qr_chars })}
             </span>
           </label>
           <textarea id="payload" name="push[payload]" autocomplete="off" spellcheck={false} {...describedBy(errors, 'payload')}>
@@ -98,7 +96,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
 
         {kinds.includes('file') && (
           <div data-kind-panel="file">
-            <label for="files">Files (at most {maxFiles})</label>
+            <label for="files">{t('create.files', { max: maxFiles })}</label>
             <input type="file" id="files" name="push[files][]" multiple {...describedBy(errors, 'files')} />
             <FieldErrors errors={errors} field="files" />
           </div>
@@ -106,7 +104,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
 
         <div class="grid2">
           <div>
-            <label for="expire_after_days">Expire after days</label>
+            <label for="expire_after_days">{t('create.days')}</label>
             <input
               type="number"
               id="expire_after_days"
@@ -119,7 +117,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
             <FieldErrors errors={errors} field="expire_after_days" />
           </div>
           <div>
-            <label for="expire_after_views">Expire after views</label>
+            <label for="expire_after_views">{t('create.views')}</label>
             <input
               type="number"
               id="expire_after_views"
@@ -133,27 +131,27 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           </div>
         </div>
 
-        <label for="passphrase">Passphrase (optional)</label>
+        <label for="passphrase">{t('create.passphrase')}</label>
         <input type="password" id="passphrase" name="push[passphrase]" autocomplete="new-password" {...describedBy(errors, 'passphrase')} />
         <FieldErrors errors={errors} field="passphrase" />
 
         <input type="hidden" name="push[retrieval_step]" value="false" />
         <label class="choice">
           <input type="checkbox" name="push[retrieval_step]" value="true" checked={values.retrieval_step} />
-          Ask the recipient to click before revealing (protects against link previewers)
+          {t('create.retrievalStep')}
         </label>
         <input type="hidden" name="push[deletable_by_viewer]" value="false" />
         <label class="choice">
           <input type="checkbox" name="push[deletable_by_viewer]" value="true" checked={values.deletable_by_viewer} />
-          Let the recipient delete it after viewing
+          {t('create.deletableByViewer')}
         </label>
 
         <details open={Boolean(values.name || values.note || errors?.name || errors?.note)}>
-          <summary>Name and note (only you see these{signedIn ? ', on your dashboard' : ''})</summary>
-          <label for="name">Name</label>
+          <summary>{t(signedIn ? 'create.nameAndNoteSignedIn' : 'create.nameAndNote')}</summary>
+          <label for="name">{t('create.name')}</label>
           <input type="text" id="name" name="push[name]" value={values.name} {...describedBy(errors, 'name')} />
           <FieldErrors errors={errors} field="name" />
-          <label for="note">Note</label>
+          <label for="note">{t('create.note')}</label>
           <textarea id="note" name="push[note]" class="short" {...describedBy(errors, 'note')}>
             {values.note}
           </textarea>
@@ -162,7 +160,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
 
         <p>
           <button type="submit" id="create-submit">
-            Create the secret link
+            {t('create.submit')}
           </button>
         </p>
       </form>
@@ -171,36 +169,40 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
 }
 
 export function CreatedPage({ push }: { push: OwnerPushRecord }) {
+  const { t } = useLanguage();
+  const days = t('create.ready.days', { count: push.expire_after_days });
+  const views = t('create.ready.views', { count: push.expire_after_views });
   return (
     <section class="card">
-      <h1>Your secret link is ready</h1>
-      <p>Send this link to the recipient:</p>
+      <h1>{t('create.ready.heading')}</h1>
+      <p>{t('create.ready.send')}</p>
       <p class="link-box">
         <code id="secret-link">{push.html_url}</code>
       </p>
       <div class="row">
-        <CopyButton target="secret-link" label="Copy the link" />
+        <CopyButton target="secret-link" label={t('create.ready.copy')} />
         <span class="muted" data-copy-status aria-live="polite"></span>
       </div>
       <p class="muted">
-        It expires after {plural(push.expire_after_days, 'day')} or {plural(push.expire_after_views, 'view')}, whichever comes first.
-        {push.passphrase ? ' Remember to send the passphrase by another channel.' : ''}
+        {t('create.ready.expires', { days, views })}
+        {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}
       </p>
       <p>
-        <a href="/">Send another secret</a>
+        <a href="/">{t('create.ready.another')}</a>
       </p>
     </section>
   );
 }
 
 export function SignInToCreate() {
+  const { t } = useLanguage();
   return (
     <section class="card center">
-      <h1>Sign in to send a secret</h1>
-      <p>This server only lets people with an account create secret links.</p>
+      <h1>{t('create.signIn.heading')}</h1>
+      <p>{t('create.signIn.body')}</p>
       <p>
         <a class="button" href="/users/sign_in?return_to=%2F">
-          Sign in
+          {t('create.signIn.button')}
         </a>
       </p>
     </section>

@@ -13,6 +13,7 @@ import { readCreateRequest } from '../rest/push-request-body.js';
 import { CreatedPage, CreatePage, defaultValues, SignInToCreate, type CreateFormValues, type Kind } from './create-page.js';
 import { csrfRefused } from './page-errors.js';
 import { sendPage } from './render.js';
+import { languageOf } from '../middleware/page-language.js';
 
 /** The create page for people without the extension; the push service decides everything. */
 export function createRoutes(config: Config, pushes: PushService, accounts: AccountService): Hono<AppEnv> {
@@ -29,7 +30,7 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
     if (doc.pushes.qr_code_pushes.enabled) kinds.push('qr');
     const files = doc.pushes.file_attachments;
     if (files.enabled && (!files.requires_authentication || signedIn)) kinds.push('file');
-    else if (files.enabled) notes.push('Sign in to send files.');
+    else if (files.enabled) notes.push(languageOf(c).t('create.signInForFiles'));
     return { kinds, notes, signedIn, anonymousAllowed: doc.anonymous_access };
   };
 
@@ -38,7 +39,7 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
     return sendPage(
       c,
       status,
-      'Send a secret',
+      'title.sendSecret',
       <CreatePage
         kinds={o.kinds}
         kindNotes={o.notes}
@@ -56,7 +57,7 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
 
   app.get('/', session, (c) => {
     const o = offer(c);
-    if (!o.anonymousAllowed && !o.signedIn) return sendPage(c, 200, 'Sign in', <SignInToCreate />);
+    if (!o.anonymousAllowed && !o.signedIn) return sendPage(c, 200, 'title.signIn', <SignInToCreate />);
     return form(c, 200, defaultValues(pushes.pushLimits()));
   });
 
@@ -82,7 +83,7 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
     const values = valuesFrom(input, pushes);
     try {
       const push = await pushes.create(actor, input, upload);
-      return sendPage(c, 200, 'Secret link ready', <CreatedPage push={push} />);
+      return sendPage(c, 200, 'title.linkReady', <CreatedPage push={push} />);
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return form(c, 422, values, e.fieldErrors);
       if (e instanceof ServiceError && e.retryAfter) c.header('Retry-After', String(e.retryAfter));

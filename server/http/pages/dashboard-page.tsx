@@ -1,23 +1,13 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { AuditEntry, OwnerPushRecord } from '../../../shared/push-schema.js';
-import { formatDate, plural } from './components.js';
+import { useLanguage } from './i18n/i18n-context.js';
+import type { MessageKey } from './i18n/messages/en.js';
 
 export interface DashboardEntry {
   push: OwnerPushRecord;
   logs: AuditEntry[];
 }
-
-const EVENT_LABELS: Record<string, string> = {
-  creation: 'Created',
-  view: 'Viewed',
-  failed_view: 'Opened after expiry',
-  expire: 'Expired',
-  failed_passphrase: 'Wrong passphrase',
-  owner_view: 'Viewed by you',
-  admin_view: 'Viewed by an admin',
-  edit: 'Edited',
-};
 
 /** Audit entries a page shows (the service's page size). */
 const AUDIT_PAGE_SIZE = 50;
@@ -25,40 +15,42 @@ const auditLink = (token: string, page: number) => `/dashboard/audit/${token}?pa
 
 /** One page of a push's whole audit trail (none is ever dropped), with links to the others. */
 export function AuditLogPage({ token, page, logs }: { token: string; page: number; logs: AuditEntry[] }) {
+  const { t } = useLanguage();
   return (
     <section>
-      <h1>Audit log</h1>
+      <h1>{t('dashboard.audit.heading')}</h1>
       <p>
-        <a href="/dashboard">← My pushes</a>
+        <a href="/dashboard">{t('dashboard.audit.back')}</a>
       </p>
       <AuditTable logs={logs} />
-      <nav class="row pager" aria-label="Pages">
-        {page > 1 && <a href={auditLink(token, page - 1)}>← Earlier</a>}
-        <span class="muted">Page {page}</span>
-        {logs.length === AUDIT_PAGE_SIZE && <a href={auditLink(token, page + 1)}>Later →</a>}
+      <nav class="row pager" aria-label={t('dashboard.pages')}>
+        {page > 1 && <a href={auditLink(token, page - 1)}>{t('dashboard.audit.earlier')}</a>}
+        <span class="muted">{t('dashboard.page', { page })}</span>
+        {logs.length === AUDIT_PAGE_SIZE && <a href={auditLink(token, page + 1)}>{t('dashboard.audit.later')}</a>}
       </nav>
     </section>
   );
 }
 
 function AuditTable({ logs }: { logs: AuditEntry[] }) {
-  if (!logs.length) return <p class="muted">No events.</p>;
+  const { t, date } = useLanguage();
+  if (!logs.length) return <p class="muted">{t('dashboard.noEvents')}</p>;
   return (
     <div class="table-wrap">
       <table class="audit">
         <thead>
           <tr>
-            <th>Event</th>
-            <th>When</th>
-            <th>IP</th>
-            <th>Browser</th>
+            <th>{t('dashboard.colEvent')}</th>
+            <th>{t('dashboard.colWhen')}</th>
+            <th>{t('dashboard.colIp')}</th>
+            <th>{t('dashboard.colBrowser')}</th>
           </tr>
         </thead>
         <tbody>
           {logs.map((l) => (
             <tr>
-              <td>{EVENT_LABELS[l.kind] ?? l.kind}</td>
-              <td>{formatDate(l.created_at)}</td>
+              <td>{t(`dashboard.event.${l.kind}` as MessageKey)}</td>
+              <td>{date(l.created_at)}</td>
               <td>{l.ip}</td>
               <td class="ua">{l.user_agent}</td>
             </tr>
@@ -70,20 +62,24 @@ function AuditTable({ logs }: { logs: AuditEntry[] }) {
 }
 
 function PushCard({ entry }: { entry: DashboardEntry }) {
+  const { t, date } = useLanguage();
   const p = entry.push;
+  const facts = [
+    t('dashboard.created', { date: date(p.created_at) }),
+    p.expired
+      ? t('dashboard.expiredOn', { date: date(p.expired_on) })
+      : t('dashboard.left', { days: t('dashboard.days', { count: p.days_remaining }), views: t('dashboard.views', { count: p.views_remaining }) }),
+    ...(p.passphrase ? [t('dashboard.passphraseSet')] : []),
+  ];
   return (
     <article class="card push-card">
       <header class="row spread">
-        <h3>{p.name ?? 'Untitled push'}</h3>
-        <span class={`badge ${p.expired ? 'expired' : 'active'}`}>{p.expired ? (p.deleted ? 'Deleted' : 'Expired') : 'Active'}</span>
+        <h3>{p.name ?? t('dashboard.untitled')}</h3>
+        <span class={`badge ${p.expired ? 'expired' : 'active'}`}>
+          {t(p.expired ? (p.deleted ? 'dashboard.state.deleted' : 'dashboard.state.expired') : 'dashboard.state.active')}
+        </span>
       </header>
-      <p class="muted small">
-        Created {formatDate(p.created_at)}
-        {p.expired
-          ? ` · expired ${formatDate(p.expired_on)}`
-          : ` · ${plural(p.days_remaining, 'day')} and ${plural(p.views_remaining, 'view')} left`}
-        {p.passphrase ? ' · passphrase set' : ''}
-      </p>
+      <p class="muted small">{facts.join(' · ')}</p>
       {!p.expired && (
         <p class="link-box">
           <code>{p.html_url}</code>
@@ -91,11 +87,11 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
       )}
       {p.note && <p class="note">{p.note}</p>}
       <details>
-        <summary>Audit log ({entry.logs.length === AUDIT_PAGE_SIZE ? `the first ${AUDIT_PAGE_SIZE} events` : plural(entry.logs.length, 'event')})</summary>
+        <summary>{entry.logs.length === AUDIT_PAGE_SIZE ? t('dashboard.audit.firstEvents', { count: AUDIT_PAGE_SIZE }) : t('dashboard.auditLog', { count: entry.logs.length })}</summary>
         <AuditTable logs={entry.logs} />
         {entry.logs.length === AUDIT_PAGE_SIZE && (
           <p>
-            <a href={auditLink(p.url_token, 2)}>More events →</a>
+            <a href={auditLink(p.url_token, 2)}>{t('dashboard.audit.more')}</a>
           </p>
         )}
       </details>
@@ -104,28 +100,29 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
 }
 
 export function DashboardPage({ state, page, entries, hasMore }: { state: 'active' | 'expired'; page: number; entries: DashboardEntry[]; hasMore: boolean }) {
+  const { t } = useLanguage();
   const link = (s: string, n: number) => `/dashboard?state=${s}&page=${n}`;
   return (
     <section>
-      <h1>My pushes</h1>
-      <nav class="tabs" aria-label="Push state">
+      <h1>{t('dashboard.heading')}</h1>
+      <nav class="tabs" aria-label={t('dashboard.tabs')}>
         <a href={link('active', 1)} aria-current={state === 'active' ? 'page' : undefined}>
-          Active
+          {t('dashboard.active')}
         </a>
         <a href={link('expired', 1)} aria-current={state === 'expired' ? 'page' : undefined}>
-          Expired
+          {t('dashboard.expired')}
         </a>
-        <a href="/">New push</a>
+        <a href="/">{t('dashboard.new')}</a>
       </nav>
       {entries.length === 0 ? (
-        <p class="muted">{page > 1 ? 'No more pushes.' : state === 'active' ? 'You have no active pushes.' : 'You have no expired pushes.'}</p>
+        <p class="muted">{t(page > 1 ? 'dashboard.noMore' : state === 'active' ? 'dashboard.noActive' : 'dashboard.noExpired')}</p>
       ) : (
         entries.map((e) => <PushCard entry={e} />)
       )}
-      <nav class="row pager" aria-label="Pages">
-        {page > 1 && <a href={link(state, page - 1)}>← Newer</a>}
-        <span class="muted">Page {page}</span>
-        {hasMore && page < 200 && <a href={link(state, page + 1)}>Older →</a>}
+      <nav class="row pager" aria-label={t('dashboard.pages')}>
+        {page > 1 && <a href={link(state, page - 1)}>{t('dashboard.newer')}</a>}
+        <span class="muted">{t('dashboard.page', { page })}</span>
+        {hasMore && page < 200 && <a href={link(state, page + 1)}>{t('dashboard.older')}</a>}
       </nav>
     </section>
   );

@@ -2,8 +2,11 @@
 /** @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { useLanguage } from './i18n/i18n-context.js';
+import { localeNames, type Locale } from './i18n/locales.js';
 
 export interface LayoutProps {
+  /** The page's own title, already translated. */
   title: string;
   children: ComponentChildren;
   /** Extra same-origin scripts from /assets (inline scripts are forbidden by the CSP). */
@@ -11,18 +14,21 @@ export interface LayoutProps {
   /** Signed-in email, shown in the header with a sign-out form. */
   user?: { email: string } | null;
   csrfToken?: string;
+  /** The language menu (omitted where reloading the page is not harmless). */
+  languageLinks?: { locale: string; href: string }[];
 }
 
-/** The shell of every server-rendered page: no third-party resources, light and dark. */
-export function Layout({ title, children, scripts = [], user, csrfToken }: LayoutProps) {
+/** The shell of every server-rendered page: no third-party resources, light and dark, either direction. */
+export function Layout({ title, children, scripts = [], user, csrfToken, languageLinks }: LayoutProps) {
+  const { t, locale, dir } = useLanguage();
   return (
-    <html lang="en">
+    <html lang={locale} dir={dir}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
         <meta name="referrer" content="no-referrer" />
-        <title>{`${title} · Secret Push`}</title>
+        <title>{t('layout.titleSuffix', { title })}</title>
         <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/assets/style.css" />
         {scripts.map((src) => (
@@ -31,24 +37,39 @@ export function Layout({ title, children, scripts = [], user, csrfToken }: Layou
       </head>
       <body>
         <header class="site">
-          <a class="brand" href="/">Secret Push</a>
+          <a class="brand" href="/">
+            {t('layout.brand')}
+          </a>
           <nav>
-            <a href="/catalogue">Catalogue</a>
+            <a href="/catalogue">{t('layout.catalogue')}</a>
             {user ? (
               <>
-                <a href="/dashboard">My pushes</a>
-                <a href="/users/token">API token</a>
+                <a href="/dashboard">{t('layout.myPushes')}</a>
+                <a href="/users/token">{t('layout.apiToken')}</a>
                 <form method="post" action="/users/sign_out" class="inline">
                   <input type="hidden" name="csrf_token" value={csrfToken ?? ''} />
-                  <button type="submit" class="link">Sign out</button>
+                  <button type="submit" class="link">
+                    {t('layout.signOut')}
+                  </button>
                 </form>
               </>
             ) : (
-              <a href="/users/sign_in">Sign in</a>
+              <a href="/users/sign_in">{t('layout.signIn')}</a>
             )}
           </nav>
         </header>
         <main>{children}</main>
+        {languageLinks && (
+          <footer class="site">
+            <nav class="languages" aria-label={t('layout.language')}>
+              {languageLinks.map((l) => (
+                <a href={l.href} lang={l.locale} hreflang={l.locale} aria-current={l.locale === locale ? 'true' : undefined}>
+                  {localeNames[l.locale as Locale]}
+                </a>
+              ))}
+            </nav>
+          </footer>
+        )}
       </body>
     </html>
   );

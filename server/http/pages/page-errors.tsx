@@ -9,60 +9,52 @@ import { StorageUnavailableError } from '../../storage/store.js';
 import type { AppEnv } from '../app-env.js';
 import { readBodyText } from '../request-body.js';
 import { ErrorPage, sendPage } from './render.js';
+import { languageOf } from '../middleware/page-language.js';
+import type { MessageKey } from './i18n/messages/en.js';
 
 /** Any error on a page → a readable HTML page with the right status; never a stack trace. */
 export function pageErrorResponse(c: Context<AppEnv>, error: unknown, logger?: Pick<Logger, 'error'>): Response {
+  const { t } = languageOf(c);
   if (error instanceof ServiceError) {
     if (error.retryAfter) c.header('Retry-After', String(error.retryAfter));
-    const titles: Record<string, string> = {
-      bad_request: 'That request could not be understood',
-      unauthorized: 'Please sign in',
-      forbidden: 'Not allowed',
-      not_found: 'Not found',
-      validation: 'Please check the form',
-      too_many_requests: 'Too many attempts',
-      payload_too_large: 'That is too large',
-      unavailable: 'Temporarily unavailable',
-      insufficient_storage: 'Storage is full',
-    };
-    if (error.retryAfter) c.header('Retry-After', String(error.retryAfter));
-    const message = error.kind === 'not_found' ? 'There is nothing at this address.' : error.message;
-    return sendPage(c, error.status as ContentfulStatusCode, titles[error.kind] ?? 'Error', <ErrorPage title={titles[error.kind] ?? 'Error'} message={message} />);
+    const title: MessageKey = error.kind in ERROR_TITLES ? ERROR_TITLES[error.kind as keyof typeof ERROR_TITLES] : 'error.title.other';
+    // The service's own sentence is English (it is the API's message too); the title and the generic texts are translated.
+    const message = error.kind === 'not_found' ? t('error.notFound') : error.message;
+    return sendPage(c, error.status as ContentfulStatusCode, title, <ErrorPage title={t(title)} message={message} />);
   }
   if (error instanceof StorageUnavailableError) {
     logger?.error('storage unavailable', error);
     c.header('Retry-After', '30');
-    return sendPage(
-      c,
-      503,
-      'Temporarily unavailable',
-      <ErrorPage title="Temporarily unavailable" message="The server cannot read or store data right now. Please try again in a minute." />,
-    );
+    return sendPage(c, 503, 'error.title.unavailable', <ErrorPage title={t('error.title.unavailable')} message={t('error.unavailable')} />);
   }
   if (error instanceof HTTPException && error.status < 500) {
-    return sendPage(c, error.status as ContentfulStatusCode, 'Request refused', <ErrorPage title="Request refused" message={error.message || 'The request was refused.'} />);
+    return sendPage(
+      c,
+      error.status as ContentfulStatusCode,
+      'error.refused.title',
+      <ErrorPage title={t('error.refused.title')} message={error.message || t('error.refused.body')} />,
+    );
   }
   if (logger) logger.error(`unexpected error on page ${c.req.method}`, error);
   else console.error(`unexpected error on page ${c.req.method}: ${(error as Error)?.name ?? 'Error'}`);
-  return sendPage(
-    c,
-    500,
-    'Something went wrong',
-    <ErrorPage title="Something went wrong" message="The server could not complete this request. Nothing was shown or changed; please try again." />,
-  );
+  return sendPage(c, 500, 'error.unexpected.title', <ErrorPage title={t('error.unexpected.title')} message={t('error.unexpected.body')} />);
 }
+
+const ERROR_TITLES = {
+  bad_request: 'error.title.bad_request',
+  unauthorized: 'error.title.unauthorized',
+  forbidden: 'error.title.forbidden',
+  not_found: 'error.title.not_found',
+  validation: 'error.title.validation',
+  too_many_requests: 'error.title.too_many_requests',
+  payload_too_large: 'error.title.payload_too_large',
+  unavailable: 'error.title.unavailable',
+} as const satisfies Record<string, MessageKey>;
 
 /** The CSRF refusal page: a POST form whose token or origin did not match. */
 export function csrfRefused(c: Context<AppEnv>): Response {
-  return sendPage(
-    c,
-    403,
-    'Form expired',
-    <ErrorPage
-      title="This form has expired"
-      message="The form could not be verified (it is too old, cookies are blocked, or it was sent from another site). Go back, reload the page and try again."
-    />,
-  );
+  const { t } = languageOf(c);
+  return sendPage(c, 403, 'title.formExpired', <ErrorPage title={t('error.csrf.title')} message={t('error.csrf.body')} />);
 }
 
 /** Reads a small form-encoded POST body; other encodings are refused (they are never ours). */

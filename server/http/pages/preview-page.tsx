@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { PushRecordBase } from '../../../shared/push-schema.js';
-import { CopyButton, Notice, plural } from './components.js';
+import { CopyButton, Notice } from './components.js';
+import { useLanguage } from './i18n/i18n-context.js';
 import { qrSvg } from './qr-svg.js';
 
 /**
@@ -9,29 +10,32 @@ import { qrSvg } from './qr-svg.js';
  * copy button and a QR code of it. It never shows the payload and counts no view.
  */
 export function PreviewPage({ push }: { push: PushRecordBase }) {
+  const { t } = useLanguage();
+  const days = t('recipient.secret.days', { count: push.days_remaining });
+  const views = t('recipient.secret.moreViews', { count: push.views_remaining });
   return (
     <section class="card">
-      <h1>Your secret link</h1>
-      {push.expired && <Notice kind="error">This secret has expired: the link no longer reveals anything.</Notice>}
-      <p>Send this link to the recipient:</p>
+      <h1>{t('preview.heading')}</h1>
+      {push.expired && <Notice kind="error">{t('preview.expired')}</Notice>}
+      <p>{t('create.ready.send')}</p>
       <p class="link-box">
         <code id="secret-link">{push.html_url}</code>
       </p>
       <div class="row">
-        <CopyButton target="secret-link" label="Copy the link" />
+        <CopyButton target="secret-link" label={t('create.ready.copy')} />
         <span class="muted" data-copy-status aria-live="polite"></span>
       </div>
       {/* Generated markup of our own (modules of the link, no text of it), never user input. */}
-      <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg(push.html_url, 'QR code of the secret link') }} />
-      <p class="muted">Scan the code to open the secret link on a phone. This page does not reveal the secret.</p>
+      <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg(push.html_url, t('preview.qrAlt')) }} />
+      <p class="muted">{t('preview.scan')}</p>
       {!push.expired && (
         <p class="muted">
-          It expires in {plural(push.days_remaining, 'day')} or after {plural(push.views_remaining, 'more view')}, whichever comes
-          first.{push.passphrase ? ' Send the passphrase by another channel.' : ''}
+          {t('recipient.secret.remaining', { days, views })}
+          {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}
         </p>
       )}
       <p>
-        <a href="/">Send another secret</a>
+        <a href="/">{t('create.ready.another')}</a>
       </p>
     </section>
   );

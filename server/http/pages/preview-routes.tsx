@@ -23,7 +23,7 @@ export function previewRoutes(pushes: PushService, accounts: AccountService): Ho
     rejectBadCredentials(ctx);
     const actor = { ...pageActor(c), user: getPageSession(c).user ?? ctx.user };
     const push = await pushes.previewRecord(actor, urlToken(c.req.param('token')));
-    return sendPage(c, 200, 'Your secret link', <PreviewPage push={push} />);
+    return sendPage(c, 200, 'title.previewLink', <PreviewPage push={push} />);
   });
 
   return app;

@@ -3,21 +3,20 @@
 import type { RetrievedPush } from '../../../shared/push-schema.js';
 import type { DeleteTicket } from '../../pushes/push-service.js';
 import { neutraliseBidi } from '../neutralise-bidi.js';
-import { CopyButton, CsrfField, Notice, plural } from './components.js';
+import { CopyButton, CsrfField, Notice } from './components.js';
+import { useLanguage } from './i18n/i18n-context.js';
 import { qrDataUri } from './qr-svg.js';
 
 /** Retrieval step: nothing is counted here, so link previewers cannot burn a view. */
 export function RetrievalStepPage({ token }: { token: string }) {
+  const { t } = useLanguage();
   return (
     <section class="card center">
-      <h1>Someone sent you a secret</h1>
-      <p>
-        This link can be opened a limited number of times. Revealing the secret counts as one view, so only reveal it
-        when you are ready to use or store it.
-      </p>
+      <h1>{t('recipient.step.heading')}</h1>
+      <p>{t('recipient.step.body')}</p>
       <p>
         <a class="button big" id="reveal" href={`/p/${token}`} rel="nofollow noopener">
-          Reveal the secret
+          {t('recipient.step.reveal')}
         </a>
       </p>
     </section>
@@ -25,14 +24,15 @@ export function RetrievalStepPage({ token }: { token: string }) {
 }
 
 export function PassphrasePage({ token, csrfToken, error }: { token: string; csrfToken: string; error?: string }) {
+  const { t } = useLanguage();
   return (
     <section class="card">
-      <h1>This secret is protected by a passphrase</h1>
-      <p class="muted">Enter the passphrase that the sender gave you separately.</p>
+      <h1>{t('recipient.passphrase.heading')}</h1>
+      <p class="muted">{t('recipient.passphrase.hint')}</p>
       {error && <Notice kind="error">{error}</Notice>}
       <form method="post" action={`/p/${token}`} class="stack">
         <CsrfField token={csrfToken} />
-        <label for="passphrase">Passphrase</label>
+        <label for="passphrase">{t('recipient.passphrase.label')}</label>
         <input
           type="password"
           id="passphrase"
@@ -44,7 +44,7 @@ export function PassphrasePage({ token, csrfToken, error }: { token: string; csr
           aria-describedby={error ? 'passphrase-error' : undefined}
         />
         <p>
-          <button type="submit">Unlock the secret</button>
+          <button type="submit">{t('recipient.passphrase.unlock')}</button>
         </p>
       </form>
     </section>
@@ -52,15 +52,11 @@ export function PassphrasePage({ token, csrfToken, error }: { token: string; csr
 }
 
 function Remaining({ push }: { push: RetrievedPush }) {
-  if (push.views_remaining <= 0) {
-    return <p class="muted">That was the last view: this secret has now been deleted from the server.</p>;
-  }
-  return (
-    <p class="muted">
-      This secret expires in {plural(push.days_remaining, 'day')} or after {plural(push.views_remaining, 'more view')}, whichever
-      comes first.
-    </p>
-  );
+  const { t } = useLanguage();
+  if (push.views_remaining <= 0) return <p class="muted">{t('recipient.secret.lastView')}</p>;
+  const days = t('recipient.secret.days', { count: push.days_remaining });
+  const views = t('recipient.secret.moreViews', { count: push.views_remaining });
+  return <p class="muted">{t('recipient.secret.remaining', { days, views })}</p>;
 }
 
 export interface SecretPageProps {
@@ -74,13 +70,14 @@ export interface SecretPageProps {
 }
 
 export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTicket }: SecretPageProps) {
+  const { t } = useLanguage();
   const payload = push.payload ?? '';
   return (
     <section class="card">
-      <h1>Your secret</h1>
+      <h1>{t('recipient.secret.heading')}</h1>
       {kind === 'qr' && (
         <div class="qr">
-          <img id="qr-image" src={qrDataUri(payload)} alt="QR code of the secret" width={240} height={240} />
+          <img id="qr-image" src={qrDataUri(payload)} alt={t('recipient.secret.qrAlt')} width={240} height={240} />
         </div>
       )}
       {(kind === 'text' || kind === 'qr' || kind === 'url') && payload !== '' && (
@@ -89,9 +86,18 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTick
             {payload}
           </pre>
           <div class="row">
-            <CopyButton target="secret" label="Copy to clipboard" />
-            <button type="button" class="secondary" data-toggle="secret" aria-controls="secret" aria-pressed="false" hidden>
-              Hide
+            <CopyButton target="secret" label={t('recipient.secret.copy')} />
+            <button
+              type="button"
+              class="secondary"
+              data-toggle="secret"
+              data-show-label={t('common.show')}
+              data-hide-label={t('common.hide')}
+              aria-controls="secret"
+              aria-pressed="false"
+              hidden
+            >
+              {t('common.hide')}
             </button>
             <span class="muted" data-copy-status aria-live="polite"></span>
           </div>
@@ -116,9 +122,9 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTick
               ))}
             </ul>
           ) : (
-            <p class="muted">No files are attached any more.</p>
+            <p class="muted">{t('recipient.secret.noFiles')}</p>
           )}
-          <p class="muted">Download links work for a limited time: download the files now.</p>
+          <p class="muted">{t('recipient.secret.downloadNow')}</p>
         </>
       )}
       <Remaining push={push} />
@@ -127,9 +133,9 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTick
           <CsrfField token={csrfToken} />
           {deleteTicket && <input type="hidden" name="exp" value={deleteTicket.exp} />}
           {deleteTicket && <input type="hidden" name="ticket" value={deleteTicket.ticket} />}
-          <p>Done with it? Delete it now so that nobody else can open this link.</p>
+          <p>{t('recipient.delete.prompt')}</p>
           <button type="submit" class="danger" id="delete-now">
-            Delete this secret now
+            {t('recipient.delete.button')}
           </button>
         </form>
       )}
@@ -139,27 +145,26 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTick
 
 /** The same page for unknown and expired links: existence is not revealed. */
 export function ExpiredPage() {
+  const { t } = useLanguage();
   return (
     <section class="card center">
-      <h1>This secret link has expired</h1>
+      <h1>{t('recipient.expired.heading')}</h1>
+      <p>{t('recipient.expired.body')}</p>
       <p>
-        It was opened the allowed number of times, reached its time limit, was deleted, or never existed. Ask the sender
-        for a new link.
-      </p>
-      <p>
-        <a href="/">Send a secret of your own</a>
+        <a href="/">{t('common.sendYourOwn')}</a>
       </p>
     </section>
   );
 }
 
 export function DeletedPage() {
+  const { t } = useLanguage();
   return (
     <section class="card center">
-      <h1>The secret has been deleted</h1>
-      <p>Nobody can open this link any more.</p>
+      <h1>{t('recipient.deleted.heading')}</h1>
+      <p>{t('recipient.deleted.body')}</p>
       <p>
-        <a href="/">Send a secret of your own</a>
+        <a href="/">{t('common.sendYourOwn')}</a>
       </p>
     </section>
   );

@@ -13,6 +13,8 @@ import { getPageSession, pageActor, pageSession, verifyPageCsrf } from '../middl
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { DeletedPage, ExpiredPage, PassphrasePage, RetrievalStepPage, SecretPage } from './recipient-pages.js';
 import { sendPage } from './render.js';
+import { languageOf } from '../middleware/page-language.js';
+import { useLanguage } from './i18n/i18n-context.js';
 
 /**
  * What a recipient sees. Every decision (views, passphrase, attempts, expiry, who may delete)
@@ -23,7 +25,7 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
   const session = pageSession(accounts);
 
   /** Unknown and expired tokens: the same page with the same status. */
-  const expiredPage = (c: Context<AppEnv>) => sendPage(c, 404, 'Link expired', <ExpiredPage />);
+  const expiredPage = (c: Context<AppEnv>) => sendPage(c, 404, 'title.linkExpired', <ExpiredPage />);
 
   /** The push, if the token is well formed and it exists and lives; peek counts no view. */
   const live = async (token: string): Promise<StoredPush | null> => {
@@ -56,19 +58,19 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     return sendPage(
       c,
       200,
-      'Your secret',
+      'title.yourSecret',
       <SecretPage push={rec} token={token} kind={push.kind} mayDelete={mayDelete} csrfToken={getPageSession(c).csrfToken} deleteTicket={deleteTicket} />,
     );
   };
 
   const passphraseForm = (c: Context<AppEnv>, token: string, status: 200 | 401 | 429, error?: string) =>
-    sendPage(c, status, 'Passphrase required', <PassphrasePage token={token} csrfToken={getPageSession(c).csrfToken} error={error} />);
+    sendPage(c, status, 'title.passphraseRequired', <PassphrasePage token={token} csrfToken={getPageSession(c).csrfToken} error={error} />);
 
   // Retrieval step: only a page with a reveal link; no view is counted and nothing is logged.
   app.get('/p/:token/r', session, async (c) => {
     const token = c.req.param('token');
     if (!(await live(token))) return expiredPage(c);
-    return sendPage(c, 200, 'Reveal the secret', <RetrievalStepPage token={token} />);
+    return sendPage(c, 200, 'title.revealSecret', <RetrievalStepPage token={token} />);
   });
 
   app.get('/p/:token', session, async (c) => {
@@ -92,10 +94,10 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
       const { push: rec, deleteTicket } = await pushes.retrieveWithDeleteTicket(pageActor(c), token, form.get('passphrase') ?? '');
       return showSecret(c, token, push, rec, deleteTicket);
     } catch (e) {
-      if (e instanceof ServiceError && e.kind === 'unauthorized') return passphraseForm(c, token, 401, e.message);
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return passphraseForm(c, token, 401, languageOf(c).t('recipient.passphrase.wrong'));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
         if (e.retryAfter) c.header('Retry-After', String(e.retryAfter));
-        return passphraseForm(c, token, 429, 'Too many wrong passphrases for this secret. Wait a minute, then try again.');
+        return passphraseForm(c, token, 429, languageOf(c).t('recipient.passphrase.tooMany'));
       }
       if (e instanceof ServiceError && e.kind === 'not_found') return expiredPage(c);
       throw e;
@@ -114,21 +116,22 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'not_found') return expiredPage(c);
       if (e instanceof ServiceError && (e.kind === 'unauthorized' || e.kind === 'forbidden')) {
-        return sendPage(c, 403, 'Not allowed', <DeleteRefused />);
+        return sendPage(c, 403, 'title.notAllowed', <DeleteRefused />);
       }
       throw e;
     }
-    return sendPage(c, 200, 'Secret deleted', <DeletedPage />);
+    return sendPage(c, 200, 'title.secretDeleted', <DeletedPage />);
   });
 
   return app;
 }
 
 function DeleteRefused() {
+  const { t } = useLanguage();
   return (
     <section class="card center">
-      <h1>This secret cannot be deleted by its viewers</h1>
-      <p>Only the person who sent it can delete it before it expires.</p>
+      <h1>{t('recipient.deleteRefused.heading')}</h1>
+      <p>{t('recipient.deleteRefused.body')}</p>
     </section>
   );
 }

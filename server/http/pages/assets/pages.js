@@ -1,6 +1,8 @@
 // Progressive enhancement for the server-rendered pages (the CSP forbids inline scripts).
 // Copy buttons: data-copy="<id>" copies that element's text. Toggles: data-toggle="<id>"
-// hides or shows that element's text. Both stay hidden when scripts do not run.
+// hides or shows that element's text. Both stay hidden when scripts do not run. What they say
+// comes from the page (data-copied, data-copy-failed, data-show-label, data-hide-label), in the
+// page's language.
 (function () {
   'use strict';
   function status(button, text) {
@@ -26,8 +28,9 @@
       var target = document.getElementById(button.getAttribute('data-copy'));
       if (!target) return;
       var text = target.textContent || '';
-      var done = function () { status(button, 'Copied.'); };
-      var failed = function () { status(button, fallbackCopy(text) ? 'Copied.' : 'Select the text and copy it by hand.'); };
+      var copied = button.getAttribute('data-copied') || 'Copied.';
+      var done = function () { status(button, copied); };
+      var failed = function () { status(button, fallbackCopy(text) ? copied : button.getAttribute('data-copy-failed') || ''); };
       if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, failed);
       else failed();
     });
@@ -41,7 +44,7 @@
       target.classList.toggle('concealed', hide);
       target.setAttribute('aria-hidden', hide ? 'true' : 'false');
       button.setAttribute('aria-pressed', hide ? 'true' : 'false');
-      button.textContent = hide ? 'Show' : 'Hide';
+      button.textContent = button.getAttribute(hide ? 'data-show-label' : 'data-hide-label') || (hide ? 'Show' : 'Hide');
     });
   });
 })();

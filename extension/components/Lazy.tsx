@@ -1,0 +1,18 @@
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+
+/**
+ * A view whose code is loaded when first shown. Keeps the popup's first paint small: Settings
+ * (first run), History and the push result (with its QR encoder) are separate chunks.
+ */
+export function Lazy<P extends object>({ load, props }: { load: () => Promise<ComponentType<P>>; props: P }) {
+  const [View, setView] = useState<ComponentType<P> | null>(null);
+  useEffect(() => {
+    let live = true;
+    void load().then((component) => live && setView(() => component));
+    return () => {
+      live = false;
+    };
+  }, [load]);
+  return View ? <View {...props} /> : <p class="loading" role="status">Loading…</p>;
+}

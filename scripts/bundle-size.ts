@@ -1,0 +1,108 @@
+/**
+ * Prints the gzipped size of each entrypoint of the built extension and fails (exit 1) when one
+ * is over its budget. Run after `wxt build` (npm run build:ext does), or with directories:
+ *   node --import tsx scripts/bundle-size.ts [.output/chrome-mv3 …]
+ *
+ * The popup is measured twice: what it loads before its first paint (the HTML's script, the
+ * chunks that script imports statically, its CSS), and everything it may load (the views and
+ * the tRPC client it imports on demand). The background is one file in both browsers.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+export const budgets = {
+  popupFirstPaint: 20 * 1024,
+  popupAll: 34 * 1024,
+  background: 16 * 1024,
+};
+
+export interface EntrypointSize {
+  name: string;
+  /** Gzipped bytes. */
+  bytes: number;
+  budget: number;
+  files: string[];
+}
+
+const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
+
+/** Chunks a module imports: static (`from"./x.js"`, `import"./x.js"`) and dynamic (`import("./x.js")`). */
+function importsOf(file: string): { staticDeps: string[]; dynamicDeps: string[] } {
+  const code = readFileSync(file, 'utf8');
+  const here = dirname(file);
+  const paths = (re: RegExp) => [...code.matchAll(re)].map((m) => resolve(here, m[1]));
+  return {
+    staticDeps: paths(/(?:from|import)\s*["'](\.{1,2}\/[^"']+\.js)["']/g),
+    dynamicDeps: paths(/import\(\s*[`"'](\.{1,2}\/[^`"']+\.js)[`"']\s*\)/g),
+  };
+}
+
+/** The file and everything it imports statically, transitively. */
+function staticClosure(roots: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    importsOf(file).staticDeps.forEach(visit);
+  };
+  roots.forEach(visit);
+  return seen;
+}
+
+export function measure(dir: string): EntrypointSize[] {
+  const out: EntrypointSize[] = [];
+  const html = readFileSync(join(dir, 'popup.html'), 'utf8');
+  const refs = [...html.matchAll(/(?:src|href)="\/?([^"]+\.(?:js|css))"/g)].map((m) => resolve(dir, m[1]));
+  const firstPaint = new Set([...staticClosure(refs.filter((f) => f.endsWith('.js'))), ...refs.filter((f) => f.endsWith('.css'))]);
+  const all = new Set(firstPaint);
+  const queue = [...firstPaint].filter((f) => f.endsWith('.js'));
+  while (queue.length) {
+    const file = queue.pop()!;
+    for (const dep of [...importsOf(file).staticDeps, ...importsOf(file).dynamicDeps]) {
+      if (!all.has(dep)) {
+        all.add(dep);
+        queue.push(dep);
+      }
+    }
+  }
+  const sum = (files: Set<string>) => [...files].reduce((n, f) => n + gz(f), 0);
+  const rel = (files: Set<string>) => [...files].map((f) => f.slice(resolve(dir).length + 1)).sort();
+  out.push({ name: 'popup (first paint)', bytes: sum(firstPaint), budget: budgets.popupFirstPaint, files: rel(firstPaint) });
+  out.push({ name: 'popup (all views)', bytes: sum(all), budget: budgets.popupAll, files: rel(all) });
+  const background = resolve(dir, 'background.js');
+  out.push({ name: 'background', bytes: gz(background), budget: budgets.background, files: ['background.js'] });
+  return out;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export function report(dir: string): { lines: string[]; over: EntrypointSize[] } {
+  const sizes = measure(dir);
+  const lines = sizes.map(
+    (s) => `${dir.padEnd(26)} ${s.name.padEnd(20)} ${kb(s.bytes).padStart(8)} gzipped  (budget ${kb(s.budget)})${s.bytes > s.budget ? '  OVER BUDGET' : ''}`,
+  );
+  return { lines, over: sizes.filter((s) => s.bytes > s.budget) };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const dirs = process.argv.slice(2).length
+    ? process.argv.slice(2)
+    : readdirSync(join(root, '.output'))
+        .filter((d) => /^(chrome|firefox)-mv[23]$/.test(d))
+        .map((d) => join('.output', d));
+  let failed = false;
+  for (const dir of dirs) {
+    if (!existsSync(join(dir, 'popup.html'))) {
+      console.error(`${dir}: no popup.html; build the extension first (npm run build:ext).`);
+      failed = true;
+      continue;
+    }
+    const { lines, over } = report(dir);
+    lines.forEach((l) => console.log(l));
+    if (over.length) failed = true;
+  }
+  process.exit(failed ? 1 : 0);
+}

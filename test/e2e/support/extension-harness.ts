@@ -1,0 +1,218 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * What the extension's end-to-end tests need from a browser, the same for Chromium
+ * (playwright-core over CDP) and Firefox (puppeteer-core over WebDriver BiDi), so that one
+ * suite (extension-suite.ts) runs in both.
+ */
+
+/** The part of a page both Playwright's and Puppeteer's `Page` offer, with the same meaning. */
+export interface DrivenPage {
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  evaluate<R>(fn: () => R | Promise<R>): Promise<R>;
+  click(selector: string): Promise<void>;
+  focus(selector: string): Promise<void>;
+  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void>; down(key: string): Promise<void>; up(key: string): Promise<void> };
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  bringToFront(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type Theme = 'light' | 'dark';
+
+export interface ExtensionHarness {
+  name: 'chromium' | 'firefox';
+  /** Opens popup.html in a tab (with `?tabId=` / `?tab=`) and waits until the app has drawn. */
+  openPopup(query?: string): Promise<DrivenPage>;
+  /** Opens a web page and gives its tab id. */
+  openPage(url: string): Promise<{ page: DrivenPage; tabId: number }>;
+  /**
+   * Runs `fn` where the extension's APIs and its background's `secretPush` hooks are reachable:
+   * Chromium's service worker, or an extension page next to Firefox's background page. `fn` is
+   * serialised: it must reach the API as `(globalThis.browser ?? globalThis.chrome)`.
+   */
+  inExtension<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  /**
+   * What a user's "Allow" in the browser's host-permission prompt does, for the prompt the
+   * next `permissions.request` of this pattern shows. Firefox: prompts are answered "Allow" by
+   * the profile (extensions.webextOptionalPermissionPrompts=false). Chromium: its prompt is a
+   * native dialog automation cannot click, so the site is approved the way a user approves it
+   * in the extension's "Site access" settings (chrome://extensions, developerPrivate), after
+   * which Chromium grants the request without asking.
+   */
+  approveNextPrompt(originPattern: string): Promise<void>;
+  /** Changes the keyboard shortcut as the browser's shortcut settings do. */
+  setShortcut(shortcut: string): Promise<void>;
+  /** Closes the browser and starts it again on the same profile (where the browser keeps it). */
+  restart?(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const root = resolve(import.meta.dirname, '../../..');
+export const artifactsDir = join(root, 'test-artifacts');
+
+/**
+ * Builds the extension for one browser exactly as shipped (`wxt build`: no test-only manifest
+ * entries; another mode would also change the bundle), into .output/chrome-mv3 or
+ * .output/firefox-mv2: the suites of both browsers can build at the same time.
+ */
+export async function buildExtension(browser: 'chrome' | 'firefox'): Promise<string> {
+  const wxt = join(root, 'node_modules', '.bin', 'wxt');
+  // Vitest sets NODE_ENV=test, which Vite would carry into a bigger, non-production bundle.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  await promisify(execFile)(wxt, ['build', '-b', browser], { cwd: root, env, timeout: 120_000 });
+  const dir = join(root, '.output', browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2');
+  if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`The e2e build did not produce ${dir}/manifest.json`);
+  return dir;
+}
+
+export async function screenshot(page: DrivenPage, name: string): Promise<string> {
+  mkdirSync(artifactsDir, { recursive: true });
+  const path = join(artifactsDir, `extension-${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+// ---- Finding things the way a user does: by label, by button name, by text. ----
+// The functions passed to `evaluate` run in the page, so they are self-contained.
+
+interface Target {
+  /** Regex source matched against a <label>'s whole text: the control it labels. */
+  label?: string;
+  /** Regex source matched against a button's (or tab's, link's, summary's) accessible name. */
+  button?: string;
+  /** Which match, when several (0 = first). */
+  nth?: number;
+}
+
+/** Marks the element and gives a selector for it (null when there is none). */
+async function mark(page: DrivenPage, target: Target): Promise<string | null> {
+  return page.evaluate((t: Target) => {
+    const whole = (src: string) => new RegExp(`^(?:${src})$`, 'i');
+    const visible = (el: Element) => (el as HTMLElement).offsetParent !== null || getComputedStyle(el).position === 'fixed';
+    let found: Element[] = [];
+    if (t.label) {
+      const re = whole(t.label);
+      found = [...document.querySelectorAll('label')]
+        .filter((l) => re.test((l.textContent ?? '').replace(/\s+/g, ' ').trim()))
+        .map((l) => l.control ?? l.querySelector('input, textarea, select'))
+        .filter((el): el is HTMLElement => el !== null);
+    } else if (t.button) {
+      const re = whole(t.button);
+      found = [...document.querySelectorAll('button, [role="tab"], summary, a')].filter((el) =>
+        re.test((el.getAttribute('aria-label') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim()),
+      );
+    }
+    const el = found.filter(visible)[t.nth ?? 0];
+    if (!el) return null;
+    const id = `m${Math.random().toString(36).slice(2)}`;
+    el.setAttribute('data-e2e', id);
+    return `[data-e2e="${id}"]`;
+  }, target);
+}
+
+async function required(page: DrivenPage, target: Target): Promise<string> {
+  const selector = await mark(page, target);
+  if (!selector) throw new Error(`Not on the page: ${JSON.stringify(target)}\n--- page text ---\n${await pageText(page)}`);
+  return selector;
+}
+
+/** Presses a combination (`Control+Enter`) with the key names both drivers know. */
+export async function pressKeys(page: DrivenPage, combo: string): Promise<void> {
+  const keys = combo.split('+');
+  const key = keys.pop()!;
+  for (const modifier of keys) await page.keyboard.down(modifier);
+  await page.keyboard.press(key);
+  for (const modifier of keys.reverse()) await page.keyboard.up(modifier);
+}
+
+export function pageText(page: DrivenPage): Promise<string> {
+  return page.evaluate(() => document.body.innerText);
+}
+
+export async function has(page: DrivenPage, target: Target): Promise<boolean> {
+  return (await mark(page, target)) !== null;
+}
+
+export async function click(page: DrivenPage, target: Target): Promise<void> {
+  await page.click(await required(page, target));
+}
+
+/** Sets a field's value as typing would (an `input` event), like Playwright's `fill`. */
+export async function fill(page: DrivenPage, label: string, value: string): Promise<void> {
+  const selector = await required(page, { label });
+  await page.evaluate(
+    ({ selector, value }) => {
+      const el = document.querySelector(selector) as HTMLInputElement | HTMLTextAreaElement;
+      el.focus();
+      el.value = value;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    { selector, value },
+  );
+}
+
+export async function valueOf(page: DrivenPage, label: string): Promise<string> {
+  const selector = await required(page, { label });
+  return page.evaluate((s) => (document.querySelector(s) as HTMLInputElement).value, selector);
+}
+
+/** The focused element: its id, and the text of its label or its own accessible name. */
+export function focused(page: DrivenPage): Promise<{ id: string; name: string }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { id: '', name: '' };
+    const label = (el as HTMLInputElement).labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? el.textContent ?? '';
+    return { id: el.id, name: label.replace(/\s+/g, ' ').trim() };
+  });
+}
+
+/**
+ * Every visible piece of text whose font is smaller than `min` px or whose contrast with the
+ * background behind it is below WCAG AA (4.5:1; 3:1 for large text), disabled controls and the
+ * QR code (always black on white) excepted.
+ */
+export function unreadableText(page: DrivenPage, min: number): Promise<string[]> {
+  return page.evaluate((minPx) => {
+    const parse = (c: string): [number, number, number, number] => {
+      const m = c.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0];
+      return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1];
+    };
+    const lum = ([r, g, b]: number[]) => {
+      const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const background = (el: Element | null): number[] => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = parse(getComputedStyle(e).backgroundColor);
+        if (c[3] > 0.5) return c;
+      }
+      return parse(getComputedStyle(document.documentElement).backgroundColor)[3] > 0.5
+        ? parse(getComputedStyle(document.documentElement).backgroundColor)
+        : matchMedia('(prefers-color-scheme: dark)').matches
+          ? [0, 0, 0, 1]
+          : [255, 255, 255, 1];
+    };
+    const problems: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim();
+      const el = node.parentElement;
+      if (!text || !el || el.closest('[disabled], svg, option')) continue;
+      if ((el as HTMLElement).offsetParent === null && getComputedStyle(el).position !== 'fixed') continue;
+      const style = getComputedStyle(el);
+      const size = parseFloat(style.fontSize);
+      const fg = parse(style.color);
+      const bg = background(el);
+      const [l1, l2] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+      const ratio = (l1 + 0.05) / (l2 + 0.05);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (size < minPx) problems.push(`"${text.slice(0, 40)}": ${size}px`);
+      if (ratio < (large ? 3 : 4.5)) problems.push(`"${text.slice(0, 40)}": contrast ${ratio.toFixed(2)}:1 (${style.color} on rgb(${bg.slice(0, 3).join(', ')}))`);
+    }
+    return problems;
+  }, min);
+}

@@ -1,0 +1,498 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { report } from '../../../scripts/bundle-size';
+import { createUserWithToken, startServer, type TestServer } from '../../support/server';
+import {
+  buildExtension,
+  click,
+  fill,
+  focused,
+  has,
+  pageText,
+  pressKeys,
+  screenshot,
+  unreadableText,
+  valueOf,
+  type DrivenPage,
+  type ExtensionHarness,
+  type Theme,
+} from './extension-harness';
+import { flakyProxy, listen, pageServer, untrustedHttps } from './local-http';
+
+/**
+ * The extension's end-to-end suite, run by extension-chromium.test.ts and
+ * extension-firefox.test.ts against a real server: the same steps in both browsers.
+ */
+export interface BrowserUnderTest {
+  name: 'Chromium' | 'Firefox';
+  build: 'chrome' | 'firefox';
+  available: boolean;
+  missingMessage: string;
+  /** Starts the browser with the extension on a fresh profile. */
+  launch(extensionDir: string, profileDir: string, theme: Theme): Promise<ExtensionHarness>;
+  /** The command that opens the popup: its name differs between MV3 and MV2. */
+  openCommand: string;
+}
+
+/** Shortcuts the browsers keep for themselves (a sample: the ones an extension is tempted by). */
+const browserShortcuts = ['Alt+Shift+P', 'Alt+Shift+I', 'Alt+Shift+T', 'Alt+Shift+A', 'Ctrl+Shift+P', 'Ctrl+Shift+B', 'Ctrl+Shift+K', 'Ctrl+Shift+Y', 'Ctrl+Shift+S', 'Ctrl+Shift+U'];
+
+const SELECTED = 'db password: hunter2\nport 5432';
+const ARTICLE = `<!doctype html><title>Article</title><h1>Notes</h1><pre id="secret">${SELECTED}</pre><p>Other text.</p>`;
+
+type Ext = { [api: string]: any };
+/** The extension API inside `inExtension` callbacks (Firefox: `browser`, Chromium: `chrome`). */
+declare const secretPush: { onMenuClick(info: unknown, tab: unknown): Promise<any> };
+
+export function extensionSuite(b: BrowserUnderTest) {
+  const title = `browser extension in ${b.name} (end to end)`;
+  let extensionDir: string;
+  // Built once for every describe below (any of them may be the only one a filter runs).
+  let building: Promise<string> | undefined;
+  const built = async () => (extensionDir = await (building ??= buildExtension(b.build)));
+
+  describe(`extension build for ${b.name}`, () => {
+    beforeAll(built, 180_000);
+
+    it('keeps every entrypoint within its gzipped size budget', () => {
+      const { lines, over } = report(extensionDir);
+      console.log(lines.join('\n'));
+      expect(over.map((o) => o.name)).toEqual([]);
+    });
+  });
+
+  if (!b.available) {
+    console.warn(`\n⚠ ${b.missingMessage}\n`);
+    describe(title, () => {
+      it.skip(b.missingMessage, () => undefined);
+    });
+    return;
+  }
+
+  describe(title, () => {
+    let server: TestServer;
+    let token: string;
+    let profileDir: string;
+    let ext: ExtensionHarness;
+    let article: Awaited<ReturnType<typeof pageServer>>;
+    const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-${name}`);
+
+    /** What the server stored, read through its REST API as the owner. */
+    async function serverPush(urlToken: string) {
+      const res = await fetch(`${server.url}/api/v2/pushes/${urlToken}`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { payload: string | null; expired: boolean; name: string | null };
+      const stored = await server.server.pushes.peek(urlToken);
+      return { ...body, kind: stored?.kind };
+    }
+    const tokenOf = (htmlUrl: string) => new URL(htmlUrl).pathname.split('/')[2];
+    const storage = () =>
+      ext.inExtension(async () => {
+        const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
+        return { local: await api.storage.local.get(null), sync: await api.storage.sync.get(null) };
+      }, null);
+    const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
+
+    async function selectSecret(page: DrivenPage) {
+      await page.evaluate(() => {
+        const range = document.createRange();
+        range.selectNodeContents(document.getElementById('secret')!);
+        const selection = window.getSelection()!;
+        selection.removeAllRanges();
+        selection.addRange(range);
+      });
+    }
+
+    /** Points the extension at another server, as saving Settings there (and confirming the token) would. */
+    async function useServer(url: string, apiToken: string) {
+      await ext.inExtension(
+        async ({ url, apiToken }) => {
+          const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
+          await api.storage.sync.set({ serverUrl: url });
+          await api.storage.local.set({ apiToken, tokenOrigin: new URL(url).origin });
+        },
+        { url, apiToken },
+      );
+    }
+
+    beforeAll(async () => {
+      [server, article] = await Promise.all([startServer(), pageServer(ARTICLE), built()]);
+      ({ token } = await createUserWithToken(server, `e2e-${b.build}@example.org`));
+      profileDir = mkdtempSync(join(tmpdir(), `secret-push-${b.build}-`));
+      ext = await b.launch(extensionDir, profileDir, 'light');
+    }, 180_000);
+
+    afterAll(async () => {
+      await ext?.close().catch(() => undefined);
+      await Promise.all([server?.stop(), article?.close()]);
+      if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    });
+
+    it('first run: saves before asking for access, finishes the set-up when access arrives, even with the popup closed', async () => {
+      const port = new URL(server.url).port;
+      let popup = await ext.openPopup('');
+      // No server yet: the popup opens on Settings, focus in the first field.
+      await waitForText(popup, /Server address/);
+      await expect.poll(() => focused(popup)).toMatchObject({ id: 'serverUrl' });
+
+      // A host with a port and no scheme is refused, not switched to https.
+      await fill(popup, 'Server address', `127.0.0.1:${port}`);
+      await click(popup, { button: 'Save' });
+      await waitForText(popup, new RegExp(`Say how to reach 127\\.0\\.0\\.1:${port}: type http://127\\.0\\.0\\.1:${port} or https://`));
+
+      // "http//host:port/" is repaired; "Check connection" without access says so and offers it.
+      await fill(popup, 'Server address', `  http//127.0.0.1:${port}/ `);
+      await click(popup, { button: 'Check connection' });
+      await waitForText(popup, new RegExp(`not allowed to reach http://127\\.0\\.0\\.1:${port} yet`));
+      expect(await has(popup, { button: `Allow access to http://127\\.0\\.0\\.1:${port}` })).toBe(true);
+      expect(await pageText(popup)).not.toMatch(/cannot be reached|not like a Secret Push server/);
+
+      // The token's destination is shown before it is sent anywhere.
+      await fill(popup, 'API token.*', token);
+      await click(popup, { button: 'Save' });
+      await waitForText(popup, new RegExp(`Your API token will be sent to 127\\.0\\.0\\.1:${port}\\.`));
+      expect(await pageText(popup)).not.toMatch(/not encrypted/); // loopback: no warning
+
+      // The browser's permission prompt closes the popup the moment it opens: so does this page.
+      await popup.evaluate(() => document.addEventListener('submit', () => window.close()));
+      await click(popup, { button: 'Send the token to .* and save' });
+      await expect.poll(async () => (await storage()).sync.serverUrl).toBe(server.url);
+      expect((await storage()).local.apiToken).toBe(token);
+
+      // The user allows access (reopening the popup where the browser dismissed the prompt with it).
+      await ext.approveNextPrompt('http://127.0.0.1/*');
+      popup = await ext.openPopup('?tab=settings');
+      await waitForText(popup, /Server address/);
+      if (await has(popup, { button: 'Allow access to .*' })) {
+        await click(popup, { button: 'Allow access to .*' });
+        await popup.close(); // closed by the prompt again: the background finishes the set-up
+      } else {
+        await popup.close();
+      }
+      await expect.poll(async () => (await storage()).local.serverInfo?.serverUrl, { timeout: 15_000 }).toBe(server.url);
+
+      // Closed and reopened: everything is there, and the server is known.
+      popup = await ext.openPopup('?tab=settings');
+      await expect.poll(() => valueOf(popup, 'Server address')).toBe(server.url);
+      expect(await valueOf(popup, 'API token.*')).toBe(token);
+      await waitForText(popup, /Connected to Secret Push/);
+      const stored = await storage();
+      expect(JSON.stringify(stored.sync)).not.toContain(token);
+      await popup.close();
+    });
+
+    it('pushes the page selection from the context-menu handler; the notification names the push, never the link', async () => {
+      const { page, tabId } = await ext.openPage(`${article.url}/notes.html`);
+      await selectSecret(page);
+      const outcome = await ext.inExtension(
+        async ({ tabId, pageUrl }) => {
+          const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
+          const bg = ((globalThis as Ext).backgroundGlobal ?? globalThis) as Ext;
+          const notifications = (bg.browser ?? bg.chrome).notifications;
+          const shown: Array<{ title: string; message: string }> = [];
+          const create = notifications.create.bind(notifications);
+          notifications.create = (options: { title: string; message: string }) => {
+            shown.push({ title: options.title, message: options.message });
+            return create(options);
+          };
+          const tab = await api.tabs.get(tabId);
+          const result = await secretPush.onMenuClick(
+            // What the browsers pass for a selection: selectionText folds the line break.
+            { menuItemId: 'secret-push-selection', selectionText: 'db password: hunter2 port 5432', frameId: 0, pageUrl },
+            tab,
+          );
+          notifications.create = create;
+          return { result, shown };
+        },
+        { tabId, pageUrl: `${article.url}/notes.html` },
+      );
+      const { result, shown } = outcome as { result: { ok: boolean; copied: boolean; record: { html_url: string } }; shown: Array<{ title: string; message: string }> };
+      expect(result.ok).toBe(true);
+      const pushed = await serverPush(tokenOf(result.record.html_url));
+      expect(pushed).toMatchObject({ kind: 'text', payload: SELECTED }); // read from the page, line break kept
+      expect(shown).toHaveLength(1);
+      expect(shown[0].title).toBe(result.copied ? 'Link copied' : 'Pushed: copy the link from Secret Push');
+      expect(shown[0].message).toMatch(/^Text push from 127\.0\.0\.1\. Expires in/);
+      expect(JSON.stringify(shown)).not.toContain(tokenOf(result.record.html_url));
+      expect(JSON.stringify(shown)).not.toContain('hunter2');
+      await page.close();
+    });
+
+    it("pushes the tab's URL and a QR code of it from the popup; focus goes to the result", async () => {
+      const pageUrl = `${article.url}/notes.html`;
+      const { page, tabId } = await ext.openPage(pageUrl);
+      await selectSecret(page);
+      const popup = await ext.openPopup(`?tabId=${tabId}`);
+      await expect.poll(() => valueOf(popup, 'Secret \\(from the selection.*')).toBe(SELECTED);
+      await expect.poll(() => focused(popup)).toMatchObject({ id: 'payload' });
+
+      await click(popup, { label: "This page's URL" });
+      await expect.poll(() => valueOf(popup, 'Address to push.*')).toBe(pageUrl);
+      await click(popup, { button: 'Push URL' });
+      await waitForText(popup, /URL pushed/);
+      await expect.poll(() => focused(popup)).toMatchObject({ id: 'secret-link' });
+      const urlLink = await valueOf(popup, 'Secret link');
+
+      await click(popup, { button: 'Push another' });
+      await click(popup, { label: 'QR code of the URL' });
+      await click(popup, { button: 'Push QR code' });
+      await waitForText(popup, /QR code pushed/);
+      const qrLink = await valueOf(popup, 'Secret link');
+      expect(await popup.evaluate(() => document.querySelector('svg[aria-label="QR code of the secret link"]') !== null)).toBe(true);
+
+      const [urlPush, qrPush] = await Promise.all([serverPush(tokenOf(urlLink)), serverPush(tokenOf(qrLink))]);
+      expect(urlPush).toMatchObject({ kind: 'url', payload: pageUrl });
+      expect(qrPush).toMatchObject({ kind: 'qr', payload: pageUrl });
+      await popup.close();
+      await page.close();
+    });
+
+    it('keeps a draft while the popup is closed, in session storage only, and forgets it after a push', async () => {
+      let popup = await ext.openPopup('');
+      await fill(popup, 'Secret', 'draft secret 42');
+      await expect.poll(async () => (await ext.inExtension(async () => {
+        const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
+        return api.storage.session.get(null);
+      }, null)).draft?.text).toBe('draft secret 42');
+      await popup.close();
+      const stored = await storage();
+      expect(JSON.stringify(stored)).not.toContain('draft secret 42'); // neither local nor sync
+
+      popup = await ext.openPopup('');
+      await expect.poll(() => valueOf(popup, 'Secret')).toBe('draft secret 42');
+      await click(popup, { button: 'Push secret' });
+      await waitForText(popup, /Text pushed/);
+      await popup.close();
+
+      popup = await ext.openPopup('');
+      await waitForText(popup, /What to push/);
+      expect(await valueOf(popup, 'Secret')).toBe('');
+      await popup.close();
+    });
+
+    it('works with the keyboard alone', async () => {
+      const popup = await ext.openPopup('');
+      await expect.poll(() => focused(popup)).toMatchObject({ id: 'payload' });
+      await popup.keyboard.type('typed with the keyboard');
+      await pressKeys(popup, 'Control+Enter');
+      await waitForText(popup, /Text pushed/);
+      await expect.poll(() => focused(popup)).toMatchObject({ id: 'secret-link' });
+      await popup.keyboard.press('Tab');
+      await expect.poll(() => focused(popup)).toMatchObject({ name: 'Copy' });
+      await popup.keyboard.press('Enter');
+      await waitForText(popup, /Copied to the clipboard\./);
+      await popup.close();
+    });
+
+    it('lists recognisable pushes in History, newest first, and expires one only after confirmation', async () => {
+      const popup = await ext.openPopup('?tab=history');
+      await waitForText(popup, /Active/);
+      await expect.poll(() => popup.evaluate(() => document.querySelectorAll('ul[aria-label="Active pushes"] > li').length)).toBe(5);
+      const titles = () => popup.evaluate(() => [...document.querySelectorAll('ul[aria-label="Active pushes"] > li strong')].map((s) => s.textContent));
+      // Newest first: keyboard text, draft text, QR, URL, the selection from the menu.
+      expect(await titles()).toEqual(['Text push', 'Text push', 'QR code push · 127.0.0.1', 'URL push · 127.0.0.1', 'Text push from 127.0.0.1']);
+      const text = await pageText(popup);
+      expect(text).toMatch(/0 views of \d+ used · \d+ views? and \d+ days? left/);
+      expect(text).toMatch(/Created /);
+      expect(text).not.toContain('hunter2');
+
+      const newest = (await (await fetch(`${server.url}/api/v2/pushes/active`, { headers: { Authorization: `Bearer ${token}` } })).json()) as Array<{ url_token: string }>;
+      await click(popup, { button: 'Expire .* now' });
+      await waitForText(popup, /this cannot be undone/);
+      expect((await serverPush(newest[0].url_token)).expired).toBe(false); // nothing happened yet
+      await click(popup, { button: 'Keep it' });
+      expect(await pageText(popup)).not.toMatch(/this cannot be undone/);
+      await click(popup, { button: 'Expire .* now' });
+      await click(popup, { button: 'Yes, expire it' });
+      await expect.poll(() => popup.evaluate(() => document.querySelectorAll('ul[aria-label="Active pushes"] > li').length)).toBe(4);
+      expect((await serverPush(newest[0].url_token)).expired).toBe(true);
+
+      await click(popup, { button: 'Expired' });
+      await expect.poll(() => popup.evaluate(() => document.querySelectorAll('ul[aria-label="Expired pushes"] > li').length)).toBe(1);
+      await waitForText(popup, /Expired/);
+      await popup.close();
+    });
+
+    it('loads older pushes on request, 50 at a time', async () => {
+      for (let i = 0; i < 50; i++) {
+        const res = await fetch(`${server.url}/api/v2/pushes`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ push: { payload: `bulk ${i}`, name: `bulk ${i}` } }),
+        });
+        expect(res.status).toBe(201);
+      }
+      const popup = await ext.openPopup('?tab=history');
+      const count = () => popup.evaluate(() => document.querySelectorAll('ul[aria-label="Active pushes"] > li').length);
+      await expect.poll(count).toBe(50);
+      expect(await popup.evaluate(() => document.querySelector('ul[aria-label="Active pushes"] > li strong')?.textContent)).toBe('bulk 49');
+      await click(popup, { button: 'Show older pushes' });
+      await expect.poll(count).toBe(54);
+      await popup.close();
+    });
+
+    it('says what went wrong in plain words, and the message goes when the cause is fixed', async () => {
+      const rateLimited = await startServer({ RATE_LIMIT_PER_MINUTE: '2', MAX_JSON_BODY_BYTES: '1024' });
+      const { token: limitedToken } = await createUserWithToken(rateLimited, `limits-${b.build}@example.org`);
+      const proxy = await flakyProxy(server.url);
+      const tls = await untrustedHttps();
+      const closed = await listen(() => undefined);
+      const closedUrl = closed.url;
+      await closed.close(); // nothing listens there any more
+      try {
+        const pushText = async (popup: DrivenPage, text: string) => {
+          await fill(popup, 'Secret', text);
+          await click(popup, { button: 'Push secret' });
+        };
+
+        // Nothing listening.
+        await useServer(closedUrl, token);
+        let popup = await ext.openPopup('');
+        await waitForText(popup, new RegExp(`The server cannot be reached at ${closedUrl.replace(/\./g, '\\.')}`));
+        await popup.close();
+
+        // A certificate the browser does not trust: said as such, not as a server that is down.
+        await ext.approveNextPrompt('https://127.0.0.1/*');
+        await useServer(tls.url, token);
+        popup = await ext.openPopup('');
+        await click(popup, { button: 'Allow access to .*' });
+        await waitForText(popup, new RegExp(`The secure connection to ${tls.url.replace(/\./g, '\\.')} failed: the browser does not trust its certificate`));
+        expect(await pageText(popup)).not.toMatch(/cannot be reached/);
+        await shot(popup, 'error-tls');
+        await popup.close();
+
+        // A proxy whose application is down (502), which then comes back.
+        await useServer(proxy.url, token);
+        popup = await ext.openPopup('');
+        await waitForText(popup, /The server failed \(error 502\)/);
+        await pushText(popup, 'behind the proxy');
+        // Said once at the top (asking the server on open) and once for the push.
+        await expect.poll(async () => (await pageText(popup)).match(/The server failed \(error 502\)/g)?.length).toBe(2);
+        await expect.poll(() => has(popup, { button: 'Push secret' })).toBe(true);
+        proxy.state.down = false;
+        await click(popup, { button: 'Push secret' });
+        await waitForText(popup, /Text pushed/);
+        expect(await pageText(popup)).not.toMatch(/error 502/);
+        await popup.close();
+
+        // A token the server does not know.
+        await useServer(server.url, 'not-a-real-token');
+        popup = await ext.openPopup('');
+        await pushText(popup, 'with a bad token');
+        await expect.poll(async () => (await pageText(popup)).match(/did not accept your API token \(401\)/g)?.length).toBe(2);
+        await popup.close();
+
+        // Too large for the server's body limit (413), then too many requests (429, with
+        // Retry-After): the limit is 2 a minute, and opening the popup asked once already.
+        await useServer(rateLimited.url, limitedToken);
+        popup = await ext.openPopup('');
+        await waitForText(popup, /What to push/);
+        await pushText(popup, 'x'.repeat(2000));
+        await waitForText(popup, /The secret is too large for this server \(413\)/);
+        await expect.poll(() => has(popup, { button: 'Push secret' })).toBe(true);
+        await pushText(popup, 'small');
+        await waitForText(popup, /Too many requests: try again in \d+ s\./);
+        expect(await pageText(popup)).not.toMatch(/Check the address|not like a Secret Push server/);
+        await shot(popup, 'error-429');
+        await popup.close();
+      } finally {
+        await useServer(server.url, token);
+        await Promise.all([rateLimited.stop(), proxy.close(), tls.close()]);
+      }
+    });
+
+    it('has a keyboard shortcut the browser does not use, which the user can change', async () => {
+      const commands = () =>
+        ext.inExtension(async () => {
+          const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
+          return (await api.commands.getAll()) as Array<{ name: string; shortcut?: string }>;
+        }, null);
+      const open = (await commands()).find((c) => c.name === b.openCommand);
+      expect(open?.shortcut?.replace(/,/g, 'Comma')).toBe('Ctrl+Shift+Comma');
+      expect(browserShortcuts).not.toContain(open?.shortcut);
+      await ext.setShortcut('Ctrl+Shift+9');
+      await expect.poll(async () => (await commands()).find((c) => c.name === b.openCommand)?.shortcut).toBe('Ctrl+Shift+9');
+    });
+
+    it.runIf(b.build === 'chrome')('keeps the settings across a browser restart', async () => {
+      await ext.restart!();
+      const popup = await ext.openPopup('?tab=settings');
+      await expect.poll(() => valueOf(popup, 'Server address')).toBe(server.url);
+      expect(await valueOf(popup, 'API token.*')).toBe(token);
+      await click(popup, { button: 'Check connection' });
+      await waitForText(popup, /Your API token works\./);
+      await popup.close();
+    });
+  });
+
+  // The popup as people see it, in both themes: screenshots to look at (test-artifacts/), and
+  // text that is large enough and contrasted enough (WCAG AA) in every view.
+  describe.each(['light', 'dark'] as const)(`popup in ${b.name}, %s theme`, (theme) => {
+    let server: TestServer;
+    let token: string;
+    let profileDir: string;
+    let ext: ExtensionHarness;
+    const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-${theme}-${name}`);
+    const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
+
+    beforeAll(async () => {
+      [server] = await Promise.all([startServer(), built()]);
+      ({ token } = await createUserWithToken(server, `tour-${theme}@example.org`));
+      profileDir = mkdtempSync(join(tmpdir(), `secret-push-${b.build}-${theme}-`));
+      ext = await b.launch(extensionDir, profileDir, theme);
+    }, 180_000);
+
+    afterAll(async () => {
+      await ext?.close().catch(() => undefined);
+      await server?.stop();
+      if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    });
+
+    it('follows the system theme, with readable text in every view', async () => {
+      const popup = await ext.openPopup('');
+      await waitForText(popup, /Server address/);
+      const dark = await popup.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches);
+      expect(dark).toBe(theme === 'dark');
+      const background = await popup.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe(theme === 'dark' ? 'rgb(22, 24, 29)' : 'rgb(255, 255, 255)');
+
+      const views: Record<string, string[]> = {};
+      views['first run'] = await unreadableText(popup, 13);
+      await shot(popup, 'first-run');
+
+      await fill(popup, 'Server address', server.url);
+      await click(popup, { button: 'Check connection' });
+      await waitForText(popup, /not allowed to reach/);
+      views.error = await unreadableText(popup, 13);
+      await shot(popup, 'error');
+
+      await fill(popup, 'API token.*', token);
+      await click(popup, { button: 'Save' });
+      await ext.approveNextPrompt('http://127.0.0.1/*');
+      await click(popup, { button: 'Send the token to .* and save' });
+      if (await has(popup, { button: 'Allow access to .*' })) await click(popup, { button: 'Allow access to .*' });
+      await waitForText(popup, /Connected to Secret Push/);
+      views.settings = await unreadableText(popup, 13);
+      await shot(popup, 'settings');
+
+      await click(popup, { button: 'Push' });
+      await fill(popup, 'Secret', 'correct horse battery staple');
+      await click(popup, { button: 'More options' });
+      await fill(popup, 'Name \\(only you see it\\)', 'Wi-Fi password');
+      await click(popup, { button: 'Push secret' });
+      await waitForText(popup, /“Wi-Fi password” pushed/);
+      views['push result'] = await unreadableText(popup, 13);
+      await shot(popup, 'push-result');
+
+      await click(popup, { button: 'History' });
+      await waitForText(popup, /Wi-Fi password/);
+      views.history = await unreadableText(popup, 13);
+      await shot(popup, 'history');
+      await popup.close();
+
+      expect(views).toEqual({ 'first run': [], error: [], settings: [], 'push result': [], history: [] });
+    });
+  });
+}

@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { DrivenPage, ExtensionHarness, Theme } from './extension-harness';
+
+/** Debian's Firefox ESR (`apt-get install -y firefox-esr`); FIREFOX_PATH overrides it. */
+export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+export const hasFirefox = existsSync(firefoxPath);
+export const missingFirefoxMessage =
+  `Firefox not found at ${firefoxPath}: the browser-extension end-to-end tests in Firefox are SKIPPED. ` +
+  'Install it with `apt-get install -y firefox-esr` (Debian/Ubuntu; CI does this in .ci/run) or set FIREFOX_PATH.';
+
+/** The add-on id of the manifest (wxt.config.ts) and the moz-extension:// host the tests give it. */
+const geckoId = 'secret-push@example.org';
+const uuid = '5e7c1d2a-8f3b-4c6d-9e0a-1b2c3d4e5f60';
+const base = `moz-extension://${uuid}/`;
+
+const driven = (page: Page) => page as unknown as DrivenPage;
+
+/** Whether a protocol error caused this one (anywhere down the `cause` chain). */
+function fromProtocol(err: unknown): boolean {
+  for (let e = err; e; e = (e as { cause?: unknown }).cause) if ((e as Error).name === 'ProtocolError') return true;
+  return false;
+}
+
+/**
+ * Waits for `selector` in a page that is still navigating away from about:blank. Firefox fails
+ * a poll that lands between the two documents with a protocol error (the old realm is gone)
+ * until puppeteer has heard of the new realm, and BiDi gives no event for "extension page
+ * ready" to wait on instead; so the wait starts again a little later, a few times. Any other
+ * failure is the test's.
+ */
+async function waitForContent(page: Page, selector: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.waitForSelector(selector, { timeout: 20_000 });
+      return;
+    } catch (err) {
+      if (attempt >= 8 || !fromProtocol(err)) throw err;
+      await new Promise((retry) => setTimeout(retry, 100 * attempt));
+    }
+  }
+}
+
+/**
+ * The extension in Firefox, driven by puppeteer-core over WebDriver BiDi (playwright-core's
+ * Firefox does not work with Debian's firefox-esr). The add-on is installed as a temporary one,
+ * so it does not survive a restart: there is no `restart` here.
+ */
+export async function firefoxHarness(extensionDir: string, theme: Theme = 'light'): Promise<ExtensionHarness> {
+  const browser: Browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: firefoxPath,
+    headless: true,
+    args: ['--remote-allow-system-access'],
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [geckoId]: uuid }),
+      // The user's "Allow" in the optional-permission prompt (see approveNextPrompt).
+      'extensions.webextOptionalPermissionPrompts': false,
+      // The tests close the popup as Firefox does when its permission prompt opens.
+      'dom.allow_scripts_to_close_windows': true,
+      'ui.systemUsesDarkTheme': theme === 'dark' ? 1 : 0,
+    },
+  });
+  await browser.installExtension(extensionDir);
+
+  const newPage = async (url: string, ready?: string) => {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 460, height: 720 });
+    // Extension pages never report their navigation as finished over BiDi: wait for content.
+    void page.goto(url).catch(() => undefined);
+    if (ready) await waitForContent(page, ready);
+    return page;
+  };
+
+  // An extension page beside the background page: the tests reach the extension's APIs there.
+  let helper: Page | null = null;
+  const inExtension = async <R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> => {
+    helper ??= await newPage(`${base}popup.html?tab=settings`, '.app, .loading');
+    await helper.evaluate(async () => {
+      const g = globalThis as unknown as { browser: { runtime: { getBackgroundPage(): Promise<{ secretPush: unknown }> } }; secretPush: unknown; backgroundGlobal: unknown };
+      const background = await g.browser.runtime.getBackgroundPage();
+      g.secretPush = background.secretPush;
+      g.backgroundGlobal = background;
+    });
+    return helper.evaluate(fn as never, arg as never) as Promise<R>;
+  };
+
+  return {
+    name: 'firefox',
+    openPopup: async (query = '') => driven(await newPage(`${base}popup.html${query}`, '.app, .loading')),
+    async openPage(url) {
+      const page = await browser.newPage();
+      await page.setViewport({ width: 460, height: 720 });
+      await page.goto(url);
+      await page.bringToFront();
+      const tabId = await inExtension(
+        async (u: string) => {
+          const ext = (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<Array<{ id?: number; url?: string }>> } } }).browser;
+          // Match patterns carry no port: look the tab up by its whole address.
+          return (await ext.tabs.query({})).find((t) => t.url === u)?.id ?? -1;
+        },
+        url,
+      );
+      return { page: driven(page), tabId };
+    },
+    inExtension,
+    approveNextPrompt: async () => undefined,
+    async setShortcut(shortcut) {
+      await inExtension(
+        (s: string) =>
+          (globalThis as unknown as { browser: { commands: { update(d: object): Promise<void> } } }).browser.commands.update({
+            name: '_execute_browser_action',
+            shortcut: s,
+          }),
+        shortcut,
+      );
+    },
+    close: () => browser.close(),
+  };
+}

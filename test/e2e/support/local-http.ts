@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/** A plain HTTP server on an ephemeral port of 127.0.0.1, for what the Secret Push server is not. */
+export async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+/** A web page to select text on and push the address of. */
+export function pageServer(html: string) {
+  return listen((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+}
+
+/**
+ * A reverse proxy in front of a real server that can be "down" (502 with an HTML body, as nginx
+ * answers when the application behind it is not running) and come back.
+ */
+export async function flakyProxy(target: string) {
+  const state = { down: true };
+  const http = await listen((req, res) => {
+    if (state.down) {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return;
+    }
+    const upstream = new URL(req.url ?? '/', target);
+    const forward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forward);
+  });
+  return { ...http, state };
+}
+
+/**
+ * An HTTPS server whose certificate no browser trusts (self-signed, committed for tests only in
+ * fixtures/; valid for 100 years so the test never breaks on a date).
+ */
+export async function untrustedHttps(): Promise<{ url: string; close(): Promise<void> }> {
+  const fixtures = join(import.meta.dirname, 'fixtures');
+  const server = createHttpsServer(
+    { key: readFileSync(join(fixtures, 'self-signed-key.pem')), cert: readFileSync(join(fixtures, 'self-signed-cert.pem')) },
+    (_req, res) => res.end('{}'),
+  );
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { url: `https://127.0.0.1:${port}`, close: () => new Promise<void>((done) => server.close(() => done())) };
+}
