@@ -14,6 +14,7 @@ const embeddedOnly = [
   'test/server/push-api/durability.test.ts',
   'test/server/faults/kill-during-burst.test.ts',
   'test/server/faults/full-disk.test.ts',
+  'test/server/review/data-dir-lock.test.ts',
 ];
 
 // Three projects: the server's tests on the embedded store, the same HTTP suites again on

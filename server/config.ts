@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { HashingLimits } from './crypto/hashing-queue.js';
 import type { LogFormat, LogLevel } from './logger.js';
+import type { StorageLimits } from './security/storage-quota.js';
 
 /**
  * Every setting comes from the environment (documented in the README's configuration table).
@@ -21,6 +23,7 @@ const envSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().min(1).default('./data'),
     BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    ALLOWED_HOSTS: z.string().optional(),
     MASTER_KEY: z.string().optional(),
     /** Comma-separated retired keys, still used to decrypt (key rotation). */
     MASTER_KEY_OLD: z.string().optional(),
@@ -47,10 +50,17 @@ const envSchema = z
     MAX_JSON_BODY_BYTES: int(4 * 1_048_576, 1024, 256 * 1_048_576),
     PASSPHRASE_ATTEMPTS_PER_MINUTE: int(5, 1, 1000),
     PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
-    SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: int(5, 1, 1000),
+    SIGN_IN_FAILURES_BEFORE_BACKOFF: int(5, 1, 1000),
+    SIGN_IN_BACKOFF_MAX_SECONDS: int(3600, 1, 86_400),
     SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
+    SIGN_UPS_PER_IP_PER_HOUR: int(10, 1, 100_000),
+    MAX_STORAGE_MB: int(1024, 0, 16 * 1024 * 1024),
+    ACCOUNT_STORAGE_MB_PER_DAY: int(256, 0, 16 * 1024 * 1024),
+    ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: int(32, 0, 16 * 1024 * 1024),
+    HASHING_CONCURRENCY: int(2, 1, 256),
+    HASHING_QUEUE: int(64, 0, 100_000),
     HEADERS_TIMEOUT_SECONDS: int(15, 1, 3600),
-    REQUEST_TIMEOUT_SECONDS: int(600, 1, 86_400),
+    REQUEST_TIMEOUT_SECONDS: int(30, 1, 86_400),
     EXPIRY_SWEEP_SECONDS: int(60, 1, 86_400),
     PURGE_COMPACTION_SECONDS: int(60, 0, 86_400),
     PURGE_EXPIRED_AFTER_DAYS: int(30, 0, 36_500),
@@ -97,10 +107,16 @@ export interface Limits {
 }
 
 export interface SignInLimits {
-  /** Failed sign-ins per account (typed email, whether or not it exists) per minute. */
-  perAccountPerMinute: number;
+  /**
+   * Failed sign-ins per client address and account (typed email, whether or not it exists)
+   * before back-off: each further one waits 1, 2, 4… minutes, at most `backoffMaxSeconds`.
+   */
+  failuresBeforeBackoff: number;
+  backoffMaxSeconds: number;
   /** Failed sign-ins per client IP per minute. */
   perIpPerMinute: number;
+  /** Accounts made per client address per hour. */
+  signUpsPerIpPerHour: number;
 }
 
 export interface Features {
@@ -118,6 +134,8 @@ export interface Config {
   dataDir: string;
   /** Public origin used in secret URLs; when unset, derived from the request's Host. */
   baseUrl: string | undefined;
+  /** Without BASE_URL: Host values (besides the listen address) that links may be built on. */
+  allowedHosts: string[];
   masterKey: string | undefined;
   oldMasterKeys: string[];
   rateLimitPerMinute: number;
@@ -134,6 +152,10 @@ export interface Config {
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
   signIn: SignInLimits;
+  /** Storage quotas: the whole store, and per account / anonymous address per day. */
+  storage: StorageLimits;
+  /** Concurrent scrypt computations, and how many may wait (more: 503). */
+  hashing: HashingLimits;
   wikiBaseUrl: string;
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -148,7 +170,16 @@ export interface Config {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  // REQUEST_TIMEOUT_S is accepted as another spelling of REQUEST_TIMEOUT_SECONDS.
+  if (given.REQUEST_TIMEOUT_SECONDS === undefined && given.REQUEST_TIMEOUT_S !== undefined) given.REQUEST_TIMEOUT_SECONDS = given.REQUEST_TIMEOUT_S;
+  // A setting whose meaning changed is refused, not silently ignored.
+  if (given.SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE !== undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: no longer exists (it let anyone lock an account). Use SIGN_IN_FAILURES_BEFORE_BACKOFF (failures per client address and account before back-off).',
+    );
+  }
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -159,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     baseUrl: e.BASE_URL?.replace(/\/+$/, ''),
+    allowedHosts: (e.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     masterKey: e.MASTER_KEY,
     oldMasterKeys: (e.MASTER_KEY_OLD ?? '').split(',').map((k) => k.trim()).filter(Boolean),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
@@ -170,7 +202,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } : undefined,
     headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
-    signIn: { perAccountPerMinute: e.SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE, perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE },
+    signIn: {
+      failuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
+      backoffMaxSeconds: e.SIGN_IN_BACKOFF_MAX_SECONDS,
+      perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE,
+      signUpsPerIpPerHour: e.SIGN_UPS_PER_IP_PER_HOUR,
+    },
+    storage: { maxStorageMb: e.MAX_STORAGE_MB, accountMbPerDay: e.ACCOUNT_STORAGE_MB_PER_DAY, anonymousMbPerIpPerDay: e.ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY },
+    hashing: { concurrency: e.HASHING_CONCURRENCY, maxWaiting: e.HASHING_QUEUE },
     wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

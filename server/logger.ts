@@ -75,8 +75,18 @@ function destination(options: LoggerOptions): DestinationStream {
   return pino.destination({ dest: 2, sync: true });
 }
 
+/**
+ * Control characters written as `\u000a`-style escapes. JSON lines escape them already; the
+ * pretty format prints messages as they are, so there a client's newline (an error message
+ * quoting a header value) could otherwise forge or hide a line.
+ */
+export function escapeForLog(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function createLogger(level: LogLevel, write?: ((line: string) => void) | LoggerOptions): Logger {
   const options: LoggerOptions = typeof write === 'function' ? { write } : (write ?? {});
+  const text = options.format === 'pretty' ? escapeForLog : (s: string) => s;
   const log: PinoLogger = pino(
     {
       level,
@@ -87,11 +97,15 @@ export function createLogger(level: LogLevel, write?: ((line: string) => void) |
     },
     destination(options),
   );
+  const described = (error: unknown) => {
+    const d = describeError(error);
+    return d && { ...d, message: text(d.message) };
+  };
   return {
-    info: (msg, fields) => log.info(fields ?? {}, msg),
-    debug: (msg, fields) => log.debug(fields ?? {}, msg),
+    info: (msg, fields) => log.info(fields ?? {}, text(msg)),
+    debug: (msg, fields) => log.debug(fields ?? {}, text(msg)),
     // `error`, not pino's `err`: its serializer would dump the whole error object.
-    error: (msg, error, fields) => log.error({ ...fields, error: describeError(error) }, msg),
+    error: (msg, error, fields) => log.error({ ...fields, error: described(error) }, text(msg)),
     flush: () => log.flush(),
   };
 }

@@ -3,11 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { AccountService } from './accounts/account-service.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
+import { HashingQueue } from './crypto/hashing-queue.js';
 import { KeyRing } from './crypto/key-ring.js';
+import { StorageQuota } from './security/storage-quota.js';
 import { loadMasterKey, parseKey, verifyKeyRing } from './crypto/master-key.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
 import { PushService } from './pushes/push-service.js';
+import { hashStoredUrlTokens, loadUrlTokenIds } from './pushes/url-token-id.js';
 import { startExpirySweeper } from './pushes/expiry-sweeper.js';
 import { FileVault } from './storage/file-vault.js';
 import { openStore } from './storage/open-store.js';
@@ -43,9 +46,14 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
       config.oldMasterKeys.map((k, i) => parseKey(k, `MASTER_KEY_OLD[${i}]`)),
     );
     await verifyKeyRing(store, keys, where);
+    const { ids } = await loadUrlTokenIds(store, keys);
+    const moved = await hashStoredUrlTokens(store, ids, keys);
+    if (moved) logger.info(`Stored ${moved} pushes under keyed hashes of their URL tokens (the tokens themselves are no longer stored).`);
     const vault = new FileVault(store.blobs, keys);
-    const pushes = new PushService({ store, keys, vault, config, logger });
-    const accounts = new AccountService({ store, keys, signIn: config.signIn });
+    const hashing = new HashingQueue(config.hashing);
+    const quota = new StorageQuota(store, store.counters, config.storage);
+    const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
     return { keys, store, pushes, accounts, close: () => store.close() };
   } catch (e) {
     await store.close();

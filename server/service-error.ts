@@ -2,7 +2,16 @@
  * A rule said no. Services throw these; each adapter (REST v2/v1, tRPC, pages) turns them into
  * its own format. `body` is the Password Pusher JSON body for the REST API.
  */
-export type ServiceErrorKind = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'validation' | 'too_many_requests' | 'payload_too_large' | 'unavailable';
+export type ServiceErrorKind =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'validation'
+  | 'too_many_requests'
+  | 'payload_too_large'
+  | 'unavailable'
+  | 'insufficient_storage';
 
 const statusOf: Record<ServiceErrorKind, number> = {
   bad_request: 400,
@@ -13,6 +22,7 @@ const statusOf: Record<ServiceErrorKind, number> = {
   too_many_requests: 429,
   payload_too_large: 413,
   unavailable: 503,
+  insufficient_storage: 507,
 };
 
 export class ServiceError extends Error {

@@ -1,9 +1,12 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { KeyRing } from '../crypto/key-ring.js';
-import { digest, hashSecret, safeEqual, verifySecret } from '../crypto/secret-hash.js';
+import { HashingQueue } from '../crypto/hashing-queue.js';
+import { digest, safeEqual } from '../crypto/secret-hash.js';
 import type { SignInLimits } from '../config.js';
+import { clientKey } from '../security/client-key.js';
 import { GuessLimit } from '../security/guess-limit.js';
+import { isCommonPassword } from './common-passwords.js';
 import { ServiceError } from '../service-error.js';
 import type { StoredApiToken, StoredUser } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
@@ -11,7 +14,9 @@ import type { User } from './user.js';
 
 const SESSION_DAYS = 14;
 const SESSION_SWEEP_BATCH = 500;
-const MIN_PASSWORD_CHARS = 8;
+export const MIN_PASSWORD_CHARS = 12;
+/** Accounts made per client address per hour (sign-up has its own limit: each one costs storage). */
+const SIGN_UP_WINDOW_MS = 3_600_000;
 const MAX_PASSWORD_CHARS = 1024;
 const TOKEN_PREFIX = 'sp_';
 
@@ -26,12 +31,14 @@ export interface ApiTokenInfo {
 export interface AccountServiceDeps {
   store: Store;
   keys: KeyRing;
-  /** Sign-in guessing limits (defaults: 5 failures per account and 20 per IP a minute). */
+  /** Sign-in guessing limits (defaults: back-off after 5 failures per address and account, 20 failures per address a minute). */
   signIn?: SignInLimits;
   clock?: () => Date;
+  /** Bounds concurrent scrypt work (shared with the push service). */
+  hashing?: HashingQueue;
 }
 
-export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts. Please wait a minute, then try again.';
+export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from your address. Please wait, then try again.';
 
 /**
  * Accounts, API tokens and browser sessions. Passwords are scrypt hashes; API tokens and session
@@ -44,11 +51,25 @@ export class AccountService {
   /** Sign-in guessing, per account and per client address. */
   private readonly signInGuesses: GuessLimit;
 
+  private readonly hashing: HashingQueue;
+
   constructor(private readonly deps: AccountServiceDeps) {
+    this.hashing = deps.hashing ?? new HashingQueue();
     this.now = deps.clock ?? (() => new Date());
     this.csrfKey = deps.keys.deriveKey('csrf');
     const clock = () => this.now().getTime();
-    this.signInGuesses = new GuessLimit(deps.store.counters, 'sign-in', deps.signIn?.perAccountPerMinute ?? 5, deps.signIn?.perIpPerMinute ?? 20, SIGN_IN_LIMITED_MESSAGE, clock);
+    this.signInGuesses = new GuessLimit(
+      deps.store.counters,
+      'sign-in',
+      {
+        freePerIpAndTarget: deps.signIn?.failuresBeforeBackoff ?? 5,
+        backoffBaseSeconds: 60,
+        backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
+        perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
+      },
+      SIGN_IN_LIMITED_MESSAGE,
+      clock,
+    );
   }
 
   normaliseEmail(raw: unknown): string {
@@ -67,16 +88,49 @@ export class AccountService {
     const password = typeof rawPassword === 'string' ? rawPassword : '';
     if ([...password].length < MIN_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too short (minimum is ${MIN_PASSWORD_CHARS} characters)`] });
     if ([...password].length > MAX_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too long (maximum is ${MAX_PASSWORD_CHARS} characters)`] });
+    if (isCommonPassword(password)) throw ServiceError.validation({ password: ['is too common: guessing tools try it first. Choose another (a few unrelated words work well)'] });
     return password;
   }
 
-  async signUp(rawEmail: unknown, rawPassword: unknown): Promise<User> {
+  /**
+   * Makes an account, or, for an email that already has one, signs in with the password given:
+   * sign-up then tells no more about which emails exist than sign-in does (a wrong password is
+   * "Invalid email or password." and counts as a failed sign-in, under the same guess limits).
+   * Accounts made per client address are limited per hour (SIGN_UPS_PER_IP_PER_HOUR).
+   */
+  async signUp(rawEmail: unknown, rawPassword: unknown, clientIp: string): Promise<{ user: User; created: boolean }> {
     const email = this.normaliseEmail(rawEmail);
     const password = this.checkPassword(rawPassword);
-    if (await this.deps.store.getUserByEmail(email)) throw ServiceError.validation({ email: ['has already been taken'] });
-    const user = { id: randomUUID(), email, passwordHash: await hashSecret(password), createdAt: this.now().toISOString() };
-    await this.deps.store.insertUser(user);
-    return this.toUser(user);
+    if (await this.deps.store.getUserByEmail(email)) return { user: await this.verifyPassword(email, password, clientIp), created: false };
+    const perHour = this.deps.signIn?.signUpsPerIpPerHour ?? 10;
+    const claim = await this.deps.store.counters.claim([{ key: `sign-up:ip:${clientKey(clientIp)}`, limit: perHour, windowMs: SIGN_UP_WINDOW_MS }], this.now().getTime());
+    if (!claim.allowed) {
+      throw new ServiceError('too_many_requests', `Too many accounts were made from your address (the limit is ${perHour} an hour). Please try again later.`, undefined, claim.retryAfterSeconds);
+    }
+    const user = { id: randomUUID(), email, passwordHash: await this.hashing.hash(password), createdAt: this.now().toISOString() };
+    try {
+      await this.deps.store.insertUser(user);
+    } catch (e) {
+      await this.deps.store.counters.forgive(claim.ids);
+      // Made at the same moment by another request: the same answer as for an existing account.
+      if (await this.deps.store.getUserByEmail(email)) return { user: await this.verifyPassword(email, password, clientIp), created: false };
+      throw e;
+    }
+    return { user: this.toUser(user), created: true };
+  }
+
+  /**
+   * A signed-in user changes their password: the current one must be right (a wrong one counts
+   * as a failed sign-in). Every other session of the account ends; the one in use (`keepSession`,
+   * its cookie value) stays, and API tokens stay (they are revoked on their own page).
+   */
+  async changePassword(user: User, rawCurrent: unknown, rawNext: unknown, clientIp: string, keepSession: string | null): Promise<number> {
+    const next = this.checkPassword(rawNext);
+    await this.verifyPassword(user.email, rawCurrent, clientIp);
+    const stored = await this.deps.store.getUser(user.id);
+    if (!stored) throw new ServiceError('not_found', 'This account no longer exists.');
+    await this.deps.store.updateUser({ ...stored, passwordHash: await this.hashing.hash(next) });
+    return this.deps.store.deleteSessionsOfUser(user.id, keepSession ? digest(keepSession) : undefined);
   }
 
   /**
@@ -88,7 +142,9 @@ export class AccountService {
     const password = this.checkPassword(rawPassword);
     const existing = await this.deps.store.getUserByEmail(email);
     if (!existing) throw new ServiceError('not_found', `There is no account ${email}.`);
-    await this.deps.store.updateUser({ ...existing, passwordHash: await hashSecret(password) });
+    await this.deps.store.updateUser({ ...existing, passwordHash: await this.hashing.hash(password) });
+    // A password set by the administrator (a lost or leaked one) ends every browser session.
+    await this.deps.store.deleteSessionsOfUser(existing.id);
     return this.toUser(existing);
   }
 
@@ -118,7 +174,7 @@ export class AccountService {
     const ok = await this.signInGuesses.attempt(accountKey, clientIp, async () => {
       user = await this.deps.store.getUserByEmail(email);
       // Hash even for an unknown account so the response time does not tell which emails exist.
-      return user?.passwordHash ? verifySecret(password, user.passwordHash) : (await hashSecret(password), false);
+      return user?.passwordHash ? this.hashing.verify(password, user.passwordHash) : (await this.hashing.hash(password), false);
     });
     if (!ok || !user) throw new ServiceError('unauthorized', 'Invalid email or password.');
     return this.toUser(user);

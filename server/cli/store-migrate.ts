@@ -4,6 +4,7 @@ import { loadMasterKey, parseKey, verifyKeyRing, WrongMasterKeyError } from '../
 import { createLogger } from '../logger.js';
 import { DataDirLockedError } from '../storage/embedded/data-dir-lock.js';
 import { openStore } from '../storage/open-store.js';
+import { hashStoredUrlTokens, loadUrlTokenIds } from '../pushes/url-token-id.js';
 import type { LowdbStore } from '../storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../storage/postgres/postgres-store.js';
 import { CorruptDataError } from '../storage/store.js';
@@ -39,8 +40,18 @@ async function run(argv: string[]): Promise<number> {
       (process.env.MASTER_KEY_OLD ?? '').split(',').filter(Boolean).map((k, i) => parseKey(k, `MASTER_KEY_OLD[${i}]`)),
     );
     await verifyKeyRing(source, keys, values.from);
+    // Pushes are copied under their storage ids (keyed hashes of their URL tokens): a source
+    // written before tokens were hashed is brought up to date first, and the target gets the
+    // same HMAC key, or every link would stop working.
+    const { ids, sealedKey } = await loadUrlTokenIds(source, keys);
+    await hashStoredUrlTokens(source, ids, keys);
     target = await PostgresStore.open({ url: values.to, poolSize: 4, logger });
     await verifyKeyRing(target, keys, 'the target database');
+    const { ids: targetIds } = await loadUrlTokenIds(target, keys, sealedKey);
+    if (targetIds.of('probe') !== ids.of('probe')) {
+      throw new UsageError('The target database already holds pushes under another URL token key (another server wrote to it). Migrate into an empty database.');
+    }
+    await hashStoredUrlTokens(target, targetIds, keys);
 
     const records = source.exportRecords();
     const counts = { users: 0, apiTokens: 0, sessions: 0, pushes: 0, audit: 0, files: 0, fileBytes: 0, skipped: 0 };

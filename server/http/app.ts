@@ -12,6 +12,7 @@ import type { PushService } from '../pushes/push-service.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
+import { neutraliseBidi } from './neutralise-bidi.js';
 import { createPageRoutes } from './page-routes.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
@@ -31,6 +32,9 @@ import { v1Routes } from './rest/v1-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
 import { createAppRouter } from './trpc/app-router.js';
+
+/** Calls a tRPC batch may carry; larger batches are refused with 400 before any call runs. */
+export const TRPC_MAX_BATCH_SIZE = 10;
 
 export interface AppDeps {
   config: Config;
@@ -56,7 +60,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(closingWhileDraining(deps.readiness));
   app.use(securityHeaders());
-  app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy }));
+  app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy, allowedHosts: new Set(config.allowedHosts) }));
   app.use(rateLimit(config.rateLimitPerMinute, deps.counters, () => deps.metrics?.rateLimited.inc()));
   // REST and page bodies are read with a byte cap (request-body.ts); tRPC reads the Fetch
   // Request itself, so Hono's body limit guards it.
@@ -83,6 +87,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       req: c.req.raw,
       router: appRouter,
       createContext: () => c.get('ctx'),
+      // One request must not carry unbounded work (each call also counts against the rate limit).
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
+      // A 429 or 503 says when to come back, as on REST.
+      responseMeta: ({ errors }) => {
+        const retryAfter = errors.map((e) => (e.cause instanceof ServiceError ? e.cause.retryAfter : undefined)).find((s) => s !== undefined);
+        return retryAfter ? { headers: new Headers({ 'Retry-After': String(retryAfter) }) } : {};
+      },
       onError: ({ error }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') logger.error('tRPC procedure failed', error.cause ?? error);
       },
@@ -92,11 +103,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/p/:token/files/:fileId', async (c) => {
     const token = urlToken(c.req.param('token'));
     const file = await pushes.downloadFile(token, c.req.param('fileId'), c.req.query('exp'), c.req.query('ticket'));
-    const asciiName = file.filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    // The name a browser saves under: no bidirectional controls (a disguised extension).
+    const filename = neutraliseBidi(file.filename, '_');
+    const asciiName = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
     return c.body(Readable.toWeb(file.stream) as ReadableStream, 200, {
       'Content-Type': 'application/octet-stream',
       'Content-Length': String(file.size),
-      'Content-Disposition': `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+      'Content-Disposition': `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
     });
   });
 

@@ -14,7 +14,10 @@ export class FileUpload {
   private reserved = 0;
 
   constructor(
+    /** The URL token the push will have. */
     readonly token: string,
+    /** Its storage id (the files are stored under it). */
+    readonly storageId: string,
     private readonly vault: FileVault,
     private readonly keys: KeyRing,
     private readonly maxFiles: number,
@@ -30,7 +33,7 @@ export class FileUpload {
     }
     const id = randomBytes(9).toString('base64url');
     const safeName = filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 255) || 'file';
-    const size = await this.vault.write(this.token, id, stream);
+    const size = await this.vault.write(this.storageId, id, stream);
     this.slots[slot] = { id, name: this.keys.seal(safeName), contentType: contentType || 'application/octet-stream', size };
   }
 
@@ -40,6 +43,6 @@ export class FileUpload {
   }
 
   discard(): Promise<void> {
-    return this.vault.removeAll(this.token);
+    return this.vault.removeAll(this.storageId);
   }
 }

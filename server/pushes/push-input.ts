@@ -30,6 +30,9 @@ function hasLoneSurrogate(s: string) {
   return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 }
 
+/** C0 and C1 control characters and DEL. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
 function isHttpUrl(s: string) {
   try {
     const u = new URL(s.trim());
@@ -72,7 +75,12 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
     if (hasLoneSurrogate(payload)) add('payload', 'contains invalid Unicode (a lone surrogate)');
     const max = kind === 'qr' ? limits.maxQrChars : limits.maxPayloadChars;
     if ([...payload].length > max) add('payload', `is too long (maximum is ${max} characters)`);
-    if (kind === 'url' && payload !== '' && !isHttpUrl(payload)) add('payload', 'must be an http or https URL');
+    if (kind === 'url' && payload !== '') {
+      // A URL push ends in a redirect: a control character there would break the Location header
+      // (a 500 after the view was counted) or split it. Refused before anything is stored.
+      if (CONTROL_CHARACTER.test(payload.trim())) add('payload', 'must not contain control characters (line breaks, tabs, NUL…) in a URL');
+      else if (!isHttpUrl(payload)) add('payload', 'must be an http or https URL');
+    }
   }
   if (kind === 'file') {
     // The number of files is limited by FileUpload, before the extra file reaches the disk.

@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import type { AttachedFile, OwnerPushRecord, PushLimits, PushRecordBase, RetrievedPush, VersionDocument } from '../../shared/push-schema.js';
 import type { Config } from '../config.js';
 import { DecryptionError, type KeyRing } from '../crypto/key-ring.js';
-import { hashSecret, safeEqual, verifySecret } from '../crypto/secret-hash.js';
+import { HashingQueue } from '../crypto/hashing-queue.js';
+import { safeEqual } from '../crypto/secret-hash.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
 import { ServiceError } from '../service-error.js';
@@ -16,9 +17,13 @@ import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput } from './push-input.js';
 import { auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
 import { newUrlToken } from './url-token.js';
+import type { UrlTokenIds } from './url-token-id.js';
+import type { StorageQuota } from '../security/storage-quota.js';
 import { PASSWORD_PUSHER_COMPATIBLE_VERSION, SECRET_PUSH_VERSION } from '../version.js';
 
 export const PAGE_SIZE = 50;
+/** 50 million entries: more than any push can gather before retention deletes it. */
+const AUDIT_MAX_PAGE = 1_000_000;
 const FIELD_MAX = 255;
 /** How long a file download link handed out by a view stays valid. */
 const DOWNLOAD_TICKET_MS = 15 * 60_000;
@@ -35,6 +40,18 @@ export interface PushServiceDeps {
   clock?: () => Date;
   /** Files of a push whose last view was just used stay this long for that viewer. */
   filesGraceMs?: number;
+  /** Bounds concurrent scrypt work (shared with the account service). */
+  hashing?: HashingQueue;
+  /** Storage ids of URL tokens (the store never sees a token). */
+  ids: UrlTokenIds;
+  /** Storage quotas (default: none). */
+  quota?: StorageQuota;
+}
+
+/** Proof, handed to the recipient page, that its viewer gave the push's passphrase. */
+export interface DeleteTicket {
+  exp: string;
+  ticket: string;
 }
 
 export interface FileDownload {
@@ -57,16 +74,24 @@ export class PushService {
   private readonly passphraseGuesses: GuessLimit;
   private readonly ticketKey: Buffer;
   private readonly filesGraceMs: number;
+  private readonly hashing: HashingQueue;
 
   constructor(private readonly deps: PushServiceDeps) {
+    this.hashing = deps.hashing ?? new HashingQueue();
     this.store = deps.store;
     this.keys = deps.keys;
     this.now = deps.clock ?? (() => new Date());
     this.passphraseGuesses = new GuessLimit(
       deps.store.counters,
       'passphrase',
-      deps.config.limits.passphraseAttemptsPerMinute,
-      deps.config.limits.passphraseAttemptsPerIpPerMinute,
+      {
+        perTargetPerMinute: deps.config.limits.passphraseAttemptsPerMinute,
+        perIpPerMinute: deps.config.limits.passphraseAttemptsPerIpPerMinute,
+        // The per-push limit already holds every address to a few guesses a minute.
+        freePerIpAndTarget: deps.config.limits.passphraseAttemptsPerMinute,
+        backoffBaseSeconds: 60,
+        backoffMaxSeconds: 3600,
+      },
       'Too many passphrase attempts. Please try again in a minute.',
       () => this.now().getTime(),
     );
@@ -125,19 +150,33 @@ export class PushService {
     if (!actor.user) throw new ServiceError('unauthorized', message);
   }
 
-  /** Parses a `page` query value: an integer in 1..200, default 1. */
-  parsePage(raw: unknown): number {
+  /** Parses a `page` query value of a push list: an integer in 1..200, default 1. */
+  parsePage(raw: unknown, maxPage = 200): number {
     if (raw === undefined || raw === null || raw === '') return 1;
     const text = String(raw);
-    const n = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isInteger(n) || n < 1 || n > 200) throw new ServiceError('bad_request', 'Invalid page parameter');
+    const n = /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > maxPage) throw new ServiceError('bad_request', 'Invalid page parameter');
     return n;
+  }
+
+  /**
+   * Parses the `page` of an audit log. The whole trail is kept (no entry is dropped, however many
+   * views and failed attempts a push sees), so every page of it can be asked for.
+   */
+  parseAuditPage(raw: unknown): number {
+    return this.parsePage(raw, AUDIT_MAX_PAGE);
+  }
+
+  /** Refuses (507) when the store is at its size cap: called before a create request's body is read. */
+  async assertStorageRoom(): Promise<void> {
+    await this.deps.quota?.assertRoom();
   }
 
   /** Checks that the caller may attach files, before any byte of them is read. */
   openFileUpload(actor: Actor): FileUpload {
     this.assertMayAttachFiles(actor);
-    return new FileUpload(newUrlToken(), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
+    const token = newUrlToken();
+    return new FileUpload(token, this.deps.ids.of(token), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
   }
 
   private assertMayAttachFiles(actor: Actor) {
@@ -162,14 +201,16 @@ export class PushService {
       });
       const now = this.now();
       const iso = now.toISOString();
+      const token = upload?.token ?? newUrlToken();
       const push: StoredPush = {
-        token: upload?.token ?? newUrlToken(),
+        token: this.deps.ids.of(token),
+        urlToken: actor.user ? this.keys.seal(token) : null,
         kind: fields.kind,
         ownerId: actor.user?.id ?? null,
         name: fields.name,
         payload: fields.payload !== null && fields.payload !== '' ? this.keys.seal(fields.payload) : null,
         note: fields.note !== null ? this.keys.seal(fields.note) : null,
-        passphrase: fields.passphrase !== null ? this.keys.seal(await hashSecret(fields.passphrase)) : null,
+        passphrase: fields.passphrase !== null ? this.keys.seal(await this.hashing.hash(fields.passphrase)) : null,
         hasPassphrase: fields.passphrase !== null,
         files: upload?.files ?? [],
         filesPurgeAt: null,
@@ -184,8 +225,16 @@ export class PushService {
         expiredAt: null,
         deleted: false,
       };
-      await this.store.insertPush(push, this.auditRecord('creation', actor, now));
-      return ownerRecord(push, fields.note, now, actor.baseUrl);
+      // Stored bytes count against the quotas before anything is written (files already streamed
+      // in are discarded below when this refuses).
+      const reservation = await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, storedSize(push));
+      try {
+        await this.store.insertPush(push, this.auditRecord('creation', actor, now));
+      } catch (e) {
+        await reservation?.release();
+        throw e;
+      }
+      return ownerRecord(withUrlToken(push, token), fields.note, now, actor.baseUrl);
     } catch (e) {
       await upload?.discard();
       throw e;
@@ -206,8 +255,13 @@ export class PushService {
     return actor.user !== null && push.ownerId !== null && safeEqual(push.ownerId, actor.user.id);
   }
 
+  /** The id a push is stored under, from its URL token (for tools and tests that read the store). */
+  storageId(token: string): string {
+    return this.deps.ids.of(token);
+  }
+
   private async find(token: string): Promise<StoredPush> {
-    const push = await this.store.getPush(token);
+    const push = await this.store.getPush(this.storageId(token));
     if (!push) throw new ServiceError('not_found', 'not-found');
     return push;
   }
@@ -232,7 +286,7 @@ export class PushService {
 
   /** Whether a viewer who knows the link may see details before revealing (no view counted). */
   async peek(token: string): Promise<StoredPush | undefined> {
-    const push = await this.store.getPush(token);
+    const push = await this.store.getPush(this.storageId(token));
     return push ? this.expireIfDue(push) : undefined;
   }
 
@@ -241,21 +295,32 @@ export class PushService {
    * and expires the push on the view that uses up the last one, which still gets the payload.
    */
   async retrieve(actor: Actor, token: string, passphrase: string | undefined): Promise<RetrievedPush> {
-    return this.decrypting(() => this.retrieveReadable(actor, token, passphrase));
+    return (await this.retrieveWithDeleteTicket(actor, token, passphrase)).push;
+  }
+
+  /**
+   * Retrieval for the recipient page: also a ticket for its "delete now" form when the push
+   * has a passphrase, which proves that this viewer gave it (the page never holds the passphrase).
+   */
+  async retrieveWithDeleteTicket(actor: Actor, token: string, passphrase: string | undefined): Promise<{ push: RetrievedPush; deleteTicket: DeleteTicket | null }> {
+    const push = await this.decrypting(() => this.retrieveReadable(actor, token, passphrase));
+    if (!push.passphrase || push.expired) return { push, deleteTicket: null };
+    const exp = this.now().getTime() + DOWNLOAD_TICKET_MS;
+    return { push, deleteTicket: { exp: String(exp), ticket: this.ticket(token, 'delete', exp) } };
   }
 
   private async retrieveReadable(actor: Actor, token: string, passphrase: string | undefined): Promise<RetrievedPush> {
     const push = await this.expireIfDue(await this.find(token));
     const now = () => this.now();
     if (push.expiredAt) {
-      const after = await this.store.updatePush(token, (p) => this.failedView(p, actor, now()));
-      return retrievedRecord(after ?? push, null, [], now(), actor.baseUrl);
+      const after = await this.store.updatePush(push.token, (p) => this.failedView(p, actor, now()));
+      return retrievedRecord(withUrlToken(after ?? push, token), null, [], now(), actor.baseUrl);
     }
     const owner = this.isOwner(push, actor);
     if (push.passphrase && !owner) await this.checkPassphrase(push, actor, passphrase);
 
     type Opened = { payload: string | null; files: AttachedFile[] };
-    const outcome = await this.store.updatePush<{ push: StoredPush; delivered: StoredPush | null; opened: Opened | null }>(token, (p) => {
+    const outcome = await this.store.updatePush<{ push: StoredPush; delivered: StoredPush | null; opened: Opened | null }>(push.token, (p) => {
       const at = now();
       if (p.expiredAt) {
         const failed = this.failedView(p, actor, at);
@@ -265,7 +330,7 @@ export class PushService {
       // must not lose a view, let alone its payload, to a request that then fails.
       const opened: Opened = {
         payload: p.payload ? this.keys.openText(p.payload) : p.kind === 'file' ? '' : null,
-        files: this.fileLinks(p, actor.baseUrl),
+        files: this.fileLinks(p, token, actor.baseUrl),
       };
       if (owner) return { audit: this.auditRecord('owner_view', actor, at), result: { push: p, delivered: p, opened } };
       const counted: StoredPush = { ...p, views: p.views + 1, updatedAt: at.toISOString() };
@@ -275,9 +340,9 @@ export class PushService {
     });
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;
-    if (!delivered || !opened) return retrievedRecord(after, null, [], now(), actor.baseUrl);
+    if (!delivered || !opened) return retrievedRecord(withUrlToken(after, token), null, [], now(), actor.baseUrl);
     const shown = after.expiredAt ? { ...delivered, expiredAt: null } : after;
-    return retrievedRecord(shown, opened.payload, opened.files, now(), actor.baseUrl);
+    return retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
   }
 
   /**
@@ -302,23 +367,29 @@ export class PushService {
 
   private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined) {
     const stored = this.keys.openText(push.passphrase!);
-    const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && verifySecret(given, stored));
+    const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && this.hashing.verify(given, stored));
     if (!ok) {
       await this.store.appendAudit(push.token, this.auditRecord('failed_passphrase', actor, this.now()));
       throw new ServiceError('unauthorized', 'That passphrase is incorrect.');
     }
   }
 
+  /** A ticket this service handed out for `purpose` (a file id, or "delete"), not yet expired. */
+  private validTicket(token: string, purpose: string, exp: unknown, ticket: unknown): boolean {
+    const expMs = Number(exp);
+    return typeof ticket === 'string' && Number.isSafeInteger(expMs) && expMs >= this.now().getTime() && safeEqual(ticket, this.ticket(token, purpose, expMs));
+  }
+
   private ticket(token: string, fileId: string, exp: number) {
     return createHmac('sha256', this.ticketKey).update(`${token}.${fileId}.${exp}`).digest('base64url');
   }
 
-  private fileLinks(push: StoredPush, baseUrl: string): AttachedFile[] {
+  private fileLinks(push: StoredPush, token: string, baseUrl: string): AttachedFile[] {
     const exp = this.now().getTime() + DOWNLOAD_TICKET_MS;
     return push.files.map((f) => ({
       filename: this.keys.openText(f.name),
       content_type: f.contentType,
-      url: `${baseUrl}/p/${push.token}/files/${f.id}?exp=${exp}&ticket=${this.ticket(push.token, f.id, exp)}`,
+      url: `${baseUrl}/p/${token}/files/${f.id}?exp=${exp}&ticket=${this.ticket(token, f.id, exp)}`,
     }));
   }
 
@@ -329,13 +400,7 @@ export class PushService {
   async downloadFile(token: string, fileId: string, exp: unknown, ticket: unknown): Promise<FileDownload> {
     // The ticket is checked before the push is looked up: without one, an unknown token and a
     // real one get the same answer, so this address does not tell which tokens exist.
-    const expMs = Number(exp);
-    const valid =
-      typeof ticket === 'string' &&
-      Number.isSafeInteger(expMs) &&
-      expMs >= this.now().getTime() &&
-      safeEqual(ticket, this.ticket(token, fileId, expMs));
-    if (!valid) throw new ServiceError('forbidden', 'This download link is invalid or has expired. Open the secret link again.');
+    if (!this.validTicket(token, fileId, exp, ticket)) throw new ServiceError('forbidden', 'This download link is invalid or has expired. Open the secret link again.');
     const push = await this.expireIfDue(await this.find(token));
     const file = push.files.find((f) => f.id === fileId);
     const purged = push.expiredAt && (!push.filesPurgeAt || push.filesPurgeAt <= this.now().toISOString());
@@ -344,7 +409,7 @@ export class PushService {
       filename: this.keys.openText(file.name),
       contentType: file.contentType,
       size: file.size,
-      stream: await this.deps.vault.read(token, fileId),
+      stream: await this.decrypting(() => this.deps.vault.read(push.token, fileId)),
     };
   }
 
@@ -355,7 +420,7 @@ export class PushService {
   async previewRecord(actor: Actor, token: string): Promise<PushRecordBase> {
     this.assertApiAccess(actor);
     const push = await this.expireIfDue(await this.find(token));
-    return baseRecord(push, this.now(), actor.baseUrl);
+    return baseRecord(withUrlToken(push, token), this.now(), actor.baseUrl);
   }
 
   async preview(actor: Actor, token: string): Promise<{ url: string }> {
@@ -366,7 +431,7 @@ export class PushService {
     const push = await this.find(token);
     this.requireAccount(actor);
     if (!this.isOwner(push, actor)) throw new ServiceError('forbidden', "That push doesn't belong to you.");
-    const entries = await this.store.listAudit(token, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    const entries = await this.store.listAudit(push.token, (page - 1) * PAGE_SIZE, PAGE_SIZE);
     return { logs: entries.map(auditJson) };
   }
 
@@ -375,20 +440,31 @@ export class PushService {
     return this.isOwner(push, actor) || push.deletableByViewer === true;
   }
 
-  async expire(actor: Actor, token: string): Promise<PushRecordBase> {
+  /**
+   * Expires a push now. A viewer who is not the owner may delete a push with a passphrase only
+   * after giving it: the passphrase itself (API, checked under the guess limits) or the ticket a
+   * retrieval with the passphrase handed to the recipient page.
+   */
+  async expire(actor: Actor, token: string, proof: { passphrase?: string; ticket?: DeleteTicket } = {}): Promise<PushRecordBase> {
     const push = await this.find(token);
     if (!this.mayDelete(push, actor)) {
       this.requireAccount(actor);
       throw new ServiceError('forbidden', "That push doesn't belong to you.");
     }
-    const after = await this.store.updatePush(token, (p) => {
+    if (push.passphrase && !push.expiredAt && !this.isOwner(push, actor) && !this.validTicket(token, 'delete', proof.ticket?.exp, proof.ticket?.ticket)) {
+      if (proof.passphrase === undefined || proof.passphrase === '') {
+        throw new ServiceError('unauthorized', 'This push has a passphrase: give it (passphrase=…) to delete the push.');
+      }
+      await this.checkPassphrase(push, actor, proof.passphrase);
+    }
+    const after = await this.store.updatePush(push.token, (p) => {
       const at = this.now();
       if (p.expiredAt && p.deleted) return { result: p };
       const e = expired(p, at, { deleted: true });
       return { next: e, audit: this.auditRecord('expire', actor, at), result: e };
     });
-    await this.deps.vault.removeAll(token);
-    return baseRecord(after ?? push, this.now(), actor.baseUrl);
+    await this.deps.vault.removeAll(push.token);
+    return baseRecord(withUrlToken(after ?? push, token), this.now(), actor.baseUrl);
   }
 
   async list(actor: Actor, state: 'active' | 'expired', page: number): Promise<OwnerPushRecord[]> {
@@ -398,7 +474,9 @@ export class PushService {
     // just because the sweeper has not come round yet.
     const pushes = state === 'active' ? (await Promise.all(listed.map((p) => this.expireIfDue(p)))).filter((p) => !p.expiredAt) : listed;
     const now = this.now();
-    return this.decrypting(async () => pushes.map((p) => ownerRecord(p, p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl)));
+    return this.decrypting(async () =>
+      pushes.map((p) => ownerRecord(withUrlToken(p, p.urlToken ? this.keys.openText(p.urlToken) : ''), p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl)),
+    );
   }
 
   /**
@@ -438,6 +516,19 @@ export class PushService {
     }
     return total;
   }
+}
+
+/** What a new push costs in storage: its record as stored, and its files. */
+function storedSize(push: StoredPush): number {
+  return Buffer.byteLength(JSON.stringify(push)) + push.files.reduce((sum, f) => sum + f.size, 0);
+}
+
+/**
+ * The record as its Password Pusher shape shows it: with the URL token (which the store never
+ * holds) in place of the storage id.
+ */
+function withUrlToken(push: StoredPush, token: string): StoredPush {
+  return { ...push, token };
 }
 
 /** Pushes handled per statement by the sweep: bounded work per step, however much is due. */

@@ -18,7 +18,13 @@ export const storedFileSchema = z.object({
 export type StoredFile = z.infer<typeof storedFileSchema>;
 
 export const storedPushSchema = z.object({
+  /**
+   * The push's storage id: a keyed hash of its URL token (pushes/url-token-id.ts), never the
+   * token itself. Everything about the push (audit trail, files, guess counts) is kept under it.
+   */
   token: z.string(),
+  /** The URL token, sealed, for pushes with an owner (their lists show their links); else null. */
+  urlToken: sealed.nullable().optional(),
   kind: pushKindSchema,
   ownerId: z.string().nullable(),
   name: z.string().nullable(),

@@ -33,36 +33,60 @@ export interface BlobStore {
 
 export type DueWork = 'expiry' | 'file-purge';
 
-/** One key of a guess limit and its limit (e.g. a push and 5, a client address and 20). */
+/**
+ * One key of a limit and its rule: at most `limit` (total weight) in the sliding window of
+ * `windowMs`; or, with `backoff`, `limit` claims free in the window and then each further one
+ * only `baseMs` × 2^(claims − limit) (at most `maxMs`) after the latest.
+ */
 export interface LimitedKey {
   key: string;
   limit: number;
+  windowMs: number;
+  backoff?: { baseMs: number; maxMs: number };
 }
 
 export type FailureClaim = { allowed: true; ids: string[] } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * Counters behind the rate limit and the guess limits. The rules (which keys, which limits)
- * live in server/security and server/http; a backend only counts, atomically and, for a shared
- * backend, across every instance.
+ * Counters behind the rate limit, the guess limits and the storage quotas. The rules (which
+ * keys, which limits) live in server/security and server/http; a backend only counts,
+ * atomically and, for a shared backend, across every instance.
  */
 export interface LimitCounters {
-  /** Counts a request of `key` in the fixed window of `windowMs` containing `now`. */
-  hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /** Counts `amount` (default 1) requests of `key` in the fixed window of `windowMs` containing `now`. */
+  hit(key: string, windowMs: number, now: number, amount?: number): Promise<{ count: number; resetAt: number }>;
   /** Takes back one hit of `key` (hono-rate-limiter's skip options use it). */
   unhit(key: string, windowMs: number, now: number): Promise<void>;
   /** Forgets the hits of `key`. */
   resetHits(key: string): Promise<void>;
   /**
-   * Records a failure for every key at once, unless any key already has `limit` failures in the
-   * sliding window of `windowMs` before `now`: then nothing is recorded and the caller learns
-   * when a slot frees up. Atomic: concurrent claims can never exceed a limit.
+   * Records a claim of `weight` (default 1) on every key at once, unless any key's rule refuses
+   * it: then nothing is recorded and the caller learns when it may try again. Atomic: concurrent
+   * claims can never exceed a limit. A weight above a key's limit is always refused.
    */
-  claimFailure(keys: LimitedKey[], windowMs: number, now: number): Promise<FailureClaim>;
-  /** Takes back failures recorded by claimFailure (the check they guarded succeeded). */
+  claim(keys: LimitedKey[], now: number, weight?: number): Promise<FailureClaim>;
+  /** Takes back claims (a guess that was right, a write that failed). */
   forgive(ids: string[]): Promise<void>;
-  /** Forgets counts whose windows ended before `before`. */
-  prune(before: number): Promise<void>;
+  /** Forgets claims whose windows have ended by `now`, and hits whose windows ended before it. */
+  prune(now: number): Promise<void>;
+}
+
+/** When a rule lets a new claim of `weight` in, given the key's claims in its window (oldest first): `now` or later. */
+export function nextClaimAt(rule: LimitedKey, claims: { at: number; weight: number }[], now: number, weight: number): number {
+  if (weight > rule.limit) return now + rule.windowMs;
+  if (rule.backoff) {
+    if (claims.length < rule.limit) return now;
+    const wait = Math.min(rule.backoff.maxMs, rule.backoff.baseMs * 2 ** (claims.length - rule.limit));
+    return Math.max(now, claims[claims.length - 1]!.at + wait);
+  }
+  let used = claims.reduce((sum, c) => sum + c.weight, 0);
+  // The window frees room as its oldest claims turn windowMs old.
+  for (const c of claims) {
+    if (used + weight <= rule.limit) break;
+    used -= c.weight;
+    if (used + weight <= rule.limit) return c.at + rule.windowMs;
+  }
+  return now;
 }
 
 /**
@@ -103,6 +127,17 @@ export interface Store {
    */
   deleteExpiredBefore(expiredBefore: Date, limit: number): Promise<number>;
   countPushes(): Promise<{ active: number; total: number }>;
+  /**
+   * Bytes the store occupies (the embedded store's files in DATA_DIR; PostgreSQL's tables with
+   * their indexes and TOAST). May take a moment on a large store: callers cache it.
+   */
+  storedBytes(): Promise<number>;
+  /**
+   * Moves every push for which `rename` returns a new record with another `token` to that token,
+   * with its audit trail and blobs, each push atomically (a crash leaves it under one token or
+   * the other, whole). Pushes for which it returns undefined stay. Resolves with how many moved.
+   */
+  renamePushes(rename: (push: StoredPush) => StoredPush | undefined): Promise<number>;
 
   insertUser(user: StoredUser): Promise<void>;
   /** Replaces an existing account (same id and email). */
@@ -118,6 +153,8 @@ export interface Store {
   insertSession(session: StoredSession): Promise<void>;
   getSession(id: string): Promise<StoredSession | undefined>;
   deleteSession(id: string): Promise<void>;
+  /** Deletes every session of an account but `exceptId`; resolves with how many. */
+  deleteSessionsOfUser(userId: string, exceptId?: string): Promise<number>;
   /** Deletes up to `limit` sessions that expired at or before `now`; resolves with how many. */
   deleteExpiredSessions(now: Date, limit: number): Promise<number>;
 

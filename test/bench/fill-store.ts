@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createLogger } from '../../server/logger.js';
@@ -15,8 +16,15 @@ import { PostgresStore } from '../../server/storage/postgres/postgres-store.js';
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const sealed = () => `v1.${randomBytes(60).toString('base64url')}`;
 
+/**
+ * Filler pushes are stored under ids shaped like real storage ids (keyed hashes of URL tokens,
+ * pushes/url-token-id.ts: 'H' + 43 characters), and the store is marked as holding only such ids,
+ * so the server does not take them for plain tokens of an older version to migrate.
+ */
+export const HASHED_IDS_SETTING = { name: 'url-tokens', value: 'hashed' };
+
 function pushRecord(i: number) {
-  const token = `f${i.toString(36).padStart(8, '0')}${randomBytes(8).toString('hex')}`.slice(0, 19);
+  const token = `H${i.toString(36).padStart(8, '0')}${randomBytes(24).toString('base64url')}`.slice(0, 44);
   const at = new Date(T0 + i * 1000).toISOString();
   return {
     token, kind: 'text', ownerId: i % 10 === 0 ? `user${i % 1000}` : null, name: null, payload: sealed(), note: i % 3 === 0 ? sealed() : null,
@@ -36,6 +44,7 @@ export async function fillEmbedded(dir: string, count: number): Promise<void> {
     audit[p.token] = [{ kind: 'creation', ip: '192.0.2.1', userAgent: 'bench/1.0', referrer: '', at: p.createdAt }];
   }
   await new SnapshotFile(join(dir, 'db.json')).write({ pushes, audit, users: {}, apiTokens: {}, sessions: {}, _meta: { seq: 0 } } as never);
+  writeFileSync(join(dir, HASHED_IDS_SETTING.name), `${HASHED_IDS_SETTING.value}\n`, { mode: 0o600 });
 }
 
 /** A PostgreSQL database (migrated) holding `count` pushes, inserted by SQL in batches. */
@@ -59,6 +68,7 @@ export async function fillPostgres(url: string, count: number): Promise<void> {
         [batch.map((p) => JSON.stringify(p))],
       );
     }
+    await c.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [HASHED_IDS_SETTING.name, HASHED_IDS_SETTING.value]);
     await c.query('ANALYZE');
   } finally {
     await c.end();

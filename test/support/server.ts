@@ -47,7 +47,7 @@ export interface TestServer {
 
 /**
  * A real server on an ephemeral port of 127.0.0.1 with a fresh data dir (or the given one),
- * rate limiting off and purge compaction immediate unless asked for, and debug logs captured.
+ * rate limiting (and the sign-up limit) off and purge compaction immediate unless asked for, and debug logs captured.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'secret-push-test-'));
@@ -55,6 +55,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     PORT: '0',
     HOST: '127.0.0.1',
     RATE_LIMIT_PER_MINUTE: '0',
+    // Suites make many accounts and pushes from 127.0.0.1; these limits have their own tests.
+    SIGN_UPS_PER_IP_PER_HOUR: '100000',
+    ACCOUNT_STORAGE_MB_PER_DAY: '0',
+    ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0',
     PURGE_COMPACTION_SECONDS: '0',
     LOG_LEVEL: 'debug',
     ...env,

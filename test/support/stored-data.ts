@@ -20,8 +20,9 @@ async function withDb<T>(url: string, run: (c: pg.Client) => Promise<T>): Promis
   }
 }
 
-/** The stored blobs (encrypted files), as "push/file" names. */
-export async function storedBlobs(server: TestServer, pushToken?: string): Promise<string[]> {
+/** The stored blobs (encrypted files), as "push/file" names (of one push: by its URL token). */
+export async function storedBlobs(server: TestServer, urlToken?: string): Promise<string[]> {
+  const pushToken = urlToken === undefined ? undefined : server.server.pushes.storageId(urlToken);
   if (server.databaseUrl) {
     return withDb(server.databaseUrl, async (c) => {
       const { rows } = await c.query('SELECT push_token, file_id FROM blobs WHERE $1::text IS NULL OR push_token = $1 ORDER BY 1, 2', [pushToken ?? null]);
@@ -53,4 +54,26 @@ export async function storedContaining(server: TestServer, needle: string | Buff
     }
     return found;
   });
+}
+
+/**
+ * Changes one byte in the middle of a stored file of a push (by its URL token), as damage on
+ * disk or an attacker with write access would: the file's authentication must catch it.
+ */
+export async function tamperWithBlob(server: TestServer, urlToken: string): Promise<void> {
+  const pushToken = server.server.pushes.storageId(urlToken);
+  if (server.databaseUrl) {
+    await withDb(server.databaseUrl, (c) =>
+      c.query('UPDATE blob_chunks SET data = set_byte(data, 40, get_byte(data, 40) # 255) WHERE push_token = $1 AND seq = (SELECT min(seq) FROM blob_chunks WHERE push_token = $1)', [pushToken]),
+    );
+    return;
+  }
+  const { openSync, readSync, writeSync, closeSync } = await import('node:fs');
+  const [file] = filesUnder(join(server.dataDir, 'files', pushToken));
+  const fd = openSync(file!, 'r+');
+  const byte = Buffer.alloc(1);
+  readSync(fd, byte, 0, 1, 40);
+  byte[0] = byte[0]! ^ 0xff;
+  writeSync(fd, byte, 0, 1, 40);
+  closeSync(fd);
 }

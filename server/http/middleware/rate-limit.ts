@@ -1,5 +1,6 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimiter, type Store as RateLimitStore } from 'hono-rate-limiter';
+import { clientKey } from '../../security/client-key.js';
 import type { LimitCounters } from '../../storage/store.js';
 import type { AppEnv } from '../app-env.js';
 import { tooManyRequestsPage } from '../pages/too-many-requests-page.js';
@@ -10,6 +11,9 @@ const WINDOW_MS = 60_000;
 function wantsPage(path: string, accept: string | undefined): boolean {
   return (accept ?? '').includes('text/html') && !path.startsWith('/api') && !path.startsWith('/trpc') && !path.endsWith('.json');
 }
+
+/** Whose budget a request spends: its client (an IPv4 address, or an IPv6 /64: client-key.ts). */
+const rateKey = (c: Context<AppEnv>) => clientKey(c.get('ctx').client.ip);
 
 /** hono-rate-limiter's counting, kept in the store's counters so every instance shares them. */
 function counterStore(counters: LimitCounters): RateLimitStore<AppEnv> {
@@ -24,18 +28,26 @@ function counterStore(counters: LimitCounters): RateLimitStore<AppEnv> {
   };
 }
 
+/** How many procedure calls a request carries: a tRPC batch (`/trpc/a,b,c?batch=1`) is one per name. */
+export function callsInRequest(path: string, batch: string | undefined): number {
+  if (batch !== '1' || !path.startsWith('/trpc/')) return 1;
+  return path.slice('/trpc/'.length).split(',').length;
+}
+
 /**
  * Requests per client IP per minute (hono-rate-limiter over the store's counters). The key is
- * the resolved client IP, which honours X-Forwarded-For only with TRUST_PROXY set.
+ * the resolved client IP, which honours X-Forwarded-For only with TRUST_PROXY set. A tRPC batch
+ * counts once per call it carries: the calls beyond the first are counted here, the first by
+ * the limiter, which then judges the total (a batch of 1,000 creates is 1,000 requests).
  */
 export function rateLimit(perMinute: number, counters: LimitCounters, onRejected: () => void = () => {}): MiddlewareHandler<AppEnv> {
   if (perMinute <= 0) return async (_c, next) => next();
-  return rateLimiter<AppEnv>({
+  const limiter = rateLimiter<AppEnv>({
     windowMs: WINDOW_MS,
     limit: perMinute,
     standardHeaders: 'draft-6',
     store: counterStore(counters),
-    keyGenerator: (c) => c.get('ctx').client.ip || 'unknown',
+    keyGenerator: rateKey,
     handler: (c) => {
       onRejected();
       const reset = c.res.headers.get('RateLimit-Reset');
@@ -44,4 +56,9 @@ export function rateLimit(perMinute: number, counters: LimitCounters, onRejected
       return c.json({ error: 'Too many requests. Please slow down and try again in a minute.' }, 429);
     },
   });
+  return async (c, next) => {
+    const extra = callsInRequest(c.req.path, c.req.query('batch')) - 1;
+    if (extra > 0) await counters.hit(`rate:${rateKey(c)}`, WINDOW_MS, Date.now(), extra);
+    return limiter(c, next);
+  };
 }

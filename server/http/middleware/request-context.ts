@@ -8,6 +8,8 @@ export interface ContextOptions {
   accounts: AccountService;
   baseUrl: string | undefined;
   trustProxy: boolean;
+  /** Host values (`name` or `name:port`, lower case) that links may be built on without BASE_URL. */
+  allowedHosts: Set<string>;
 }
 
 /** The client's address: the socket's, or behind a trusted proxy the one it appended. */
@@ -32,15 +34,38 @@ function clientInfo(c: Context<AppEnv>, trustProxy: boolean): ClientInfo {
   };
 }
 
-function requestBaseUrl(c: Context<AppEnv>, trustProxy: boolean): string {
-  const url = new URL(c.req.url);
-  if (trustProxy) {
+/**
+ * The origin secret links are built on when BASE_URL is not set. The Host header (or, behind a
+ * trusted proxy, X-Forwarded-Host) is the client's to choose: a link built from any value would
+ * let a request plant another site's address in a link the creator then hands out. So it is used
+ * only when it names the address the server listens on (or, for a loopback listener,
+ * `localhost`) or is listed in ALLOWED_HOSTS; otherwise links use the listen address itself.
+ */
+function requestBaseUrl(c: Context<AppEnv>, options: ContextOptions): string {
+  let url = new URL(c.req.url);
+  if (options.trustProxy) {
     const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
     const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
     if (proto === 'http' || proto === 'https') url.protocol = `${proto}:`;
-    if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url.host = host;
+    // The forwarded host replaces host and port (no port: the scheme's default).
+    if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url = new URL(`${url.protocol}//${host}`);
   }
-  return url.origin;
+  const listen = listenAddress(c);
+  const host = url.host.toLowerCase();
+  if (options.allowedHosts.has(host) || options.allowedHosts.has(url.hostname.toLowerCase()) || (listen && listen.names.includes(host))) return url.origin;
+  return listen ? `${url.protocol}//${listen.names[0]}` : url.origin;
+}
+
+/** The socket's own address as a Host value, and its other names (`localhost` on loopback). */
+function listenAddress(c: Context<AppEnv>): { names: string[] } | undefined {
+  const socket = c.env?.incoming?.socket;
+  const address = socket?.localAddress;
+  const port = socket?.localPort;
+  if (!address || !port) return undefined;
+  const ip = address.startsWith('::ffff:') && address.includes('.') ? address.slice('::ffff:'.length) : address;
+  const own = ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+  const loopback = ip === '::1' || ip.startsWith('127.');
+  return { names: loopback ? [own, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`] : [own] };
 }
 
 /**
@@ -63,7 +88,7 @@ export function requestContext(options: ContextOptions): MiddlewareHandler<AppEn
       user,
       badCredentials: presented && !user,
       client: clientInfo(c, options.trustProxy),
-      baseUrl: options.baseUrl ?? requestBaseUrl(c, options.trustProxy),
+      baseUrl: options.baseUrl ?? requestBaseUrl(c, options),
     });
     await next();
   };

@@ -111,17 +111,23 @@ export async function endPageSession(c: Context<AppEnv>, accounts: AccountServic
 }
 
 /**
- * A return path after sign-in: only a same-site relative path (`/users/token`), never
- * `//evil.example`, `/\evil.example`, a scheme, or control characters.
+ * A return path after sign-in: only a path on this site. The value is resolved against a
+ * placeholder origin the way a browser would resolve it (dot segments, backslashes, encodings)
+ * and kept only if it stays on that origin and its normalised form is still a plain path: a
+ * value such as `/.//evil.example` normalises to `//evil.example`, which a browser would read
+ * as another host, so it is refused. Control characters are refused outright.
  */
 export function safeReturnPath(raw: unknown): string | null {
   if (typeof raw !== 'string' || raw.length > 512) return null;
-  if (!raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return null;
-  if (/[\u0000-\u001f\u007f\\]/.test(raw)) return null;
+  if (!raw.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(raw)) return null;
+  const origin = 'http://same.invalid';
   try {
-    const url = new URL(raw, 'http://same.invalid');
-    if (url.origin !== 'http://same.invalid') return null;
-    return url.pathname + url.search;
+    const url = new URL(raw, origin);
+    if (url.origin !== origin) return null;
+    const path = url.pathname + url.search;
+    // What the browser will do with the Location header: resolve it again, against this site.
+    if (!path.startsWith('/') || path.startsWith('//') || new URL(path, origin).origin !== origin) return null;
+    return path;
   } catch {
     return null;
   }

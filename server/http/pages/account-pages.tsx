@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
-import type { ApiTokenInfo } from '../../accounts/account-service.js';
+import { MIN_PASSWORD_CHARS, type ApiTokenInfo } from '../../accounts/account-service.js';
 import { CopyableValue, CsrfField, FieldErrors, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 
@@ -56,8 +56,8 @@ export function SignUpPage({ csrfToken, returnTo, email = '', errors, error }: C
         <label for="email">{t('account.email')}</label>
         <input type="email" id="email" name="email" value={email} autocomplete="username" required autofocus />
         <FieldErrors errors={errors} field="email" />
-        <label for="password">{t('account.signUp.passwordRule', { min: 8 })}</label>
-        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={8} />
+        <label for="password">{t('account.signUp.passwordRule', { min: MIN_PASSWORD_CHARS })}</label>
+        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={MIN_PASSWORD_CHARS} />
         <FieldErrors errors={errors} field="password" />
         <p>
           <button type="submit">{t('account.signUp.button')}</button>
@@ -65,6 +65,31 @@ export function SignUpPage({ csrfToken, returnTo, email = '', errors, error }: C
       </form>
       <p class="muted">
         {t('account.signUp.haveAccount')} <a href="/users/sign_in">{t('account.signUp.signInLink')}</a>
+      </p>
+    </section>
+  );
+}
+
+export function PasswordPage({ csrfToken, notice, errors }: { csrfToken: string; notice?: { kind: 'ok' | 'error'; text: string }; errors?: Record<string, string[]> }) {
+  const { t } = useLanguage();
+  return (
+    <section class="card narrow">
+      <h1>{t('account.password.heading')}</h1>
+      <p class="muted">{t('account.password.intro')}</p>
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      <form method="post" action="/users/password" class="stack">
+        <CsrfField token={csrfToken} />
+        <label for="current_password">{t('account.password.current')}</label>
+        <input type="password" id="current_password" name="current_password" autocomplete="current-password" required />
+        <label for="password">{t('account.password.new', { min: MIN_PASSWORD_CHARS })}</label>
+        <input type="password" id="password" name="password" autocomplete="new-password" required minLength={MIN_PASSWORD_CHARS} />
+        <FieldErrors errors={errors} field="password" />
+        <p>
+          <button type="submit">{t('account.password.button')}</button>
+        </p>
+      </form>
+      <p>
+        <a href="/users/token">{t('account.password.back')}</a>
       </p>
     </section>
   );
@@ -91,6 +116,9 @@ export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[
         <h1>{t('account.tokens.heading')}</h1>
         <p class="muted">{t('account.tokens.intro')}</p>
         {notice && <Notice kind="ok">{notice}</Notice>}
+        <p>
+          <a href="/users/password">{t('account.tokens.changePassword')}</a>
+        </p>
         <form method="post" action="/users/token" class="stack">
           <CsrfField token={csrfToken} />
           <label for="label">{t('account.tokens.label')}</label>

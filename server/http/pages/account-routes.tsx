@@ -9,8 +9,9 @@ import { PAGE_SIZE, type PushService } from '../../pushes/push-service.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import { endPageSession, getPageSession, pageActor, pageSession, safeReturnPath, startPageSession, verifyPageCsrf } from '../middleware/session.js';
-import { SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } from './account-pages.js';
-import { DashboardPage, type DashboardEntry } from './dashboard-page.js';
+import { PasswordPage, SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } from './account-pages.js';
+import { AuditLogPage, DashboardPage, type DashboardEntry } from './dashboard-page.js';
+import { urlToken } from '../rest/api-guards.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { ErrorPage, sendPage } from './render.js';
 import { languageOf } from '../middleware/page-language.js';
@@ -35,13 +36,16 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup} />,
     );
 
-  const signUpForm = (c: Context<AppEnv>, status: 200 | 422, returnTo: string | null, email?: string, errors?: Record<string, string[]>) =>
+  const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string) =>
     sendPage(
       c,
       status,
       'title.signUp',
-      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} signupEnabled={config.features.signup} />,
+      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={config.features.signup} />,
     );
+
+  const passwordForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, notice?: { kind: 'ok' | 'error'; text: string }, errors?: Record<string, string[]>) =>
+    sendPage(c, status, 'title.changePassword', <PasswordPage csrfToken={getPageSession(c).csrfToken} notice={notice} errors={errors} />);
 
   const signUpClosed = (c: Context<AppEnv>) => sendPage(c, 403, 'title.signUpClosed', <SignUpClosedPage />);
 
@@ -86,9 +90,15 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const email = form.get('email') ?? '';
     let user: User;
     try {
-      user = await accounts.signUp(email, form.get('password') ?? '');
+      ({ user } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip));
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors);
+      // An existing email with another password: what sign-in would answer, on the sign-up form.
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return signUpForm(c, 401, returnTo, email, undefined, e.message);
+      if (e instanceof ServiceError && e.kind === 'too_many_requests') {
+        c.header('Retry-After', String(e.retryAfter ?? 60));
+        return signUpForm(c, 429, returnTo, email, undefined, e.message);
+      }
       throw e;
     }
     await startPageSession(c, accounts, user);
@@ -116,6 +126,30 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
     await endPageSession(c, accounts);
     return c.redirect('/', 303);
+  });
+
+  app.get('/users/password', session, (c) => {
+    if (!getPageSession(c).user) return signInFirst(c);
+    return passwordForm(c, 200);
+  });
+
+  app.post('/users/password', session, async (c) => {
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    const { user, sessionSecret } = getPageSession(c);
+    if (!user) return signInFirst(c);
+    try {
+      const ended = await accounts.changePassword(user, form.get('current_password') ?? '', form.get('password') ?? '', c.get('ctx').client.ip, sessionSecret);
+      return passwordForm(c, 200, { kind: 'ok', text: languageOf(c).t('account.password.changed', { count: ended }) });
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'validation') return passwordForm(c, 422, undefined, e.fieldErrors);
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return passwordForm(c, 401, { kind: 'error', text: languageOf(c).t('account.password.wrongCurrent') });
+      if (e instanceof ServiceError && e.kind === 'too_many_requests') {
+        c.header('Retry-After', String(e.retryAfter ?? 60));
+        return passwordForm(c, 429, { kind: 'error', text: e.message });
+      }
+      throw e;
+    }
   });
 
   app.get('/users/token', session, async (c) => {
@@ -152,6 +186,15 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const entries: DashboardEntry[] = [];
     for (const push of list) entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
     return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} />);
+  });
+
+  app.get('/dashboard/audit/:token', session, async (c) => {
+    if (!getPageSession(c).user) return signInFirst(c);
+    const actor = pageActor(c);
+    const token = urlToken(c.req.param('token'));
+    const page = pushes.parseAuditPage(c.req.query('page'));
+    const { logs } = await pushes.auditLog(actor, token, page);
+    return sendPage(c, 200, 'title.auditLog', <AuditLogPage token={token} page={page} logs={logs} />);
   });
 
   return app;

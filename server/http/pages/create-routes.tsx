@@ -34,7 +34,7 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
     return { kinds, notes, signedIn, anonymousAllowed: doc.anonymous_access };
   };
 
-  const form = (c: Context<AppEnv>, status: 200 | 400 | 401 | 403 | 413 | 422, values: CreateFormValues, errors?: Record<string, string[]>, formError?: string) => {
+  const form = (c: Context<AppEnv>, status: 200 | 400 | 401 | 403 | 413 | 422 | 429 | 507, values: CreateFormValues, errors?: Record<string, string[]>, formError?: string) => {
     const o = offer(c);
     return sendPage(
       c,
@@ -86,6 +86,7 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
       return sendPage(c, 200, 'title.linkReady', <CreatedPage push={push} />);
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return form(c, 422, values, e.fieldErrors);
+      if (e instanceof ServiceError && e.retryAfter) c.header('Retry-After', String(e.retryAfter));
       if (e instanceof ServiceError && e.kind !== 'unavailable') return form(c, statusOf(e), values, undefined, e.message);
       throw e;
     }
@@ -94,8 +95,8 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
   return app;
 }
 
-function statusOf(e: ServiceError): 400 | 401 | 403 | 413 | 422 {
-  return e.status === 401 || e.status === 403 || e.status === 413 || e.status === 422 ? e.status : 400;
+function statusOf(e: ServiceError): 400 | 401 | 403 | 413 | 422 | 429 | 507 {
+  return e.status === 401 || e.status === 403 || e.status === 413 || e.status === 422 || e.status === 429 || e.status === 507 ? e.status : 400;
 }
 
 /** The submitted values, to show the form again after a validation error. */

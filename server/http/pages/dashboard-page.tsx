@@ -9,6 +9,29 @@ export interface DashboardEntry {
   logs: AuditEntry[];
 }
 
+/** Audit entries a page shows (the service's page size). */
+const AUDIT_PAGE_SIZE = 50;
+const auditLink = (token: string, page: number) => `/dashboard/audit/${token}?page=${page}`;
+
+/** One page of a push's whole audit trail (none is ever dropped), with links to the others. */
+export function AuditLogPage({ token, page, logs }: { token: string; page: number; logs: AuditEntry[] }) {
+  const { t } = useLanguage();
+  return (
+    <section>
+      <h1>{t('dashboard.audit.heading')}</h1>
+      <p>
+        <a href="/dashboard">{t('dashboard.audit.back')}</a>
+      </p>
+      <AuditTable logs={logs} />
+      <nav class="row pager" aria-label={t('dashboard.pages')}>
+        {page > 1 && <a href={auditLink(token, page - 1)}>{t('dashboard.audit.earlier')}</a>}
+        <span class="muted">{t('dashboard.page', { page })}</span>
+        {logs.length === AUDIT_PAGE_SIZE && <a href={auditLink(token, page + 1)}>{t('dashboard.audit.later')}</a>}
+      </nav>
+    </section>
+  );
+}
+
 function AuditTable({ logs }: { logs: AuditEntry[] }) {
   const { t, date } = useLanguage();
   if (!logs.length) return <p class="muted">{t('dashboard.noEvents')}</p>;
@@ -64,8 +87,13 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
       )}
       {p.note && <p class="note">{p.note}</p>}
       <details>
-        <summary>{t('dashboard.auditLog', { count: entry.logs.length })}</summary>
+        <summary>{entry.logs.length === AUDIT_PAGE_SIZE ? t('dashboard.audit.firstEvents', { count: AUDIT_PAGE_SIZE }) : t('dashboard.auditLog', { count: entry.logs.length })}</summary>
         <AuditTable logs={entry.logs} />
+        {entry.logs.length === AUDIT_PAGE_SIZE && (
+          <p>
+            <a href={auditLink(p.url_token, 2)}>{t('dashboard.audit.more')}</a>
+          </p>
+        )}
       </details>
     </article>
   );

@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { RetrievedPush } from '../../../shared/push-schema.js';
+import type { DeleteTicket } from '../../pushes/push-service.js';
+import { neutraliseBidi } from '../neutralise-bidi.js';
 import { CopyButton, CsrfField, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import { qrDataUri } from './qr-svg.js';
@@ -63,9 +65,11 @@ export interface SecretPageProps {
   kind: 'text' | 'qr' | 'file' | 'url';
   mayDelete: boolean;
   csrfToken: string;
+  /** Proof that this viewer gave the passphrase (a push with one is deleted only with it). */
+  deleteTicket?: DeleteTicket | null;
 }
 
-export function SecretPage({ push, token, kind, mayDelete, csrfToken }: SecretPageProps) {
+export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTicket }: SecretPageProps) {
   const { t } = useLanguage();
   const payload = push.payload ?? '';
   return (
@@ -110,8 +114,8 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken }: SecretPa
             <ul class="files">
               {push.files.map((f) => (
                 <li>
-                  <a href={f.url} download={f.filename}>
-                    {f.filename}
+                  <a href={f.url} download={neutraliseBidi(f.filename, '_')}>
+                    {neutraliseBidi(f.filename)}
                   </a>{' '}
                   <span class="muted">({f.content_type})</span>
                 </li>
@@ -127,6 +131,8 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken }: SecretPa
       {mayDelete && push.views_remaining > 0 && (
         <form method="post" action={`/p/${token}/delete`} class="delete-form">
           <CsrfField token={csrfToken} />
+          {deleteTicket && <input type="hidden" name="exp" value={deleteTicket.exp} />}
+          {deleteTicket && <input type="hidden" name="ticket" value={deleteTicket.ticket} />}
           <p>{t('recipient.delete.prompt')}</p>
           <button type="submit" class="danger" id="delete-now">
             {t('recipient.delete.button')}

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { RetrievedPush } from '../../../shared/push-schema.js';
 import type { AccountService } from '../../accounts/account-service.js';
-import type { PushService } from '../../pushes/push-service.js';
+import type { DeleteTicket, PushService } from '../../pushes/push-service.js';
 import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
 import { ServiceError } from '../../service-error.js';
 import type { StoredPush } from '../../storage/records.js';
@@ -46,11 +46,12 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     return expiredPage(c);
   };
 
-  const showSecret = (c: Context<AppEnv>, token: string, push: StoredPush, rec: RetrievedPush) => {
+  const showSecret = (c: Context<AppEnv>, token: string, push: StoredPush, rec: RetrievedPush, deleteTicket: DeleteTicket | null) => {
     if (rec.expired || (rec.payload === null && push.kind !== 'file')) return expiredPage(c);
     if (push.kind === 'url') {
       const target = rec.payload ?? '';
-      if (!/^https?:\/\//i.test(target)) return expiredPage(c);
+      // Never a control character in a Location header (pushes made before they were refused).
+      if (!/^https?:\/\//i.test(target) || /[\u0000-\u001f\u007f-\u009f]/.test(target)) return expiredPage(c);
       return c.redirect(target, 303);
     }
     const mayDelete = pushes.mayDelete(push, pageActor(c));
@@ -58,7 +59,7 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
       c,
       200,
       'title.yourSecret',
-      <SecretPage push={rec} token={token} kind={push.kind} mayDelete={mayDelete} csrfToken={getPageSession(c).csrfToken} />,
+      <SecretPage push={rec} token={token} kind={push.kind} mayDelete={mayDelete} csrfToken={getPageSession(c).csrfToken} deleteTicket={deleteTicket} />,
     );
   };
 
@@ -80,7 +81,7 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     // Hono answers HEAD with the GET handler: a HEAD (link checkers do them) must not count a view.
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/html; charset=utf-8' });
     const rec = await pushes.retrieve(pageActor(c), token, undefined);
-    return showSecret(c, token, push, rec);
+    return showSecret(c, token, push, rec, null);
   });
 
   app.post('/p/:token', session, async (c) => {
@@ -90,8 +91,8 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     const push = await live(token);
     if (!push) return expiredView(c, token);
     try {
-      const rec = await pushes.retrieve(pageActor(c), token, form.get('passphrase') ?? '');
-      return showSecret(c, token, push, rec);
+      const { push: rec, deleteTicket } = await pushes.retrieveWithDeleteTicket(pageActor(c), token, form.get('passphrase') ?? '');
+      return showSecret(c, token, push, rec, deleteTicket);
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'unauthorized') return passphraseForm(c, token, 401, languageOf(c).t('recipient.passphrase.wrong'));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
@@ -109,7 +110,9 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
     if (!URL_TOKEN_PATTERN.test(token)) return expiredPage(c);
     try {
-      await pushes.expire(pageActor(c), token);
+      const exp = form.get('exp');
+      const ticket = form.get('ticket');
+      await pushes.expire(pageActor(c), token, { ticket: exp && ticket ? { exp, ticket } : undefined });
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'not_found') return expiredPage(c);
       if (e instanceof ServiceError && (e.kind === 'unauthorized' || e.kind === 'forbidden')) {

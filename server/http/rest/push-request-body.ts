@@ -62,6 +62,8 @@ export async function readCreateRequest(
   const bodyKey = options.bodyKey ?? 'push';
   const maxFieldBytes = options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES;
   const type = mediaType(c);
+  // A full store refuses before a byte of the body (an upload) is read or stored.
+  await pushes.assertStorageRoom();
   if (type === 'multipart/form-data') return readMultipart(c, pushes, actor, maxFileBytes, maxFieldBytes);
   let params: Params;
   if (type === 'application/x-www-form-urlencoded') {

@@ -96,7 +96,7 @@ export function v1Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
     const show = `/${prefix}/:file{[^/]+\\.json}`;
     const fileToken = (file: string | undefined) => urlToken((file ?? '').slice(0, -'.json'.length));
     app.get(show, guard, (c) => showPush(c, pushes, fileToken(c.req.param('file'))));
-    app.delete(show, guard, async (c) => c.json(await pushes.expire(c.get('ctx'), fileToken(c.req.param('file')))));
+    app.delete(show, guard, async (c) => c.json(await pushes.expire(c.get('ctx'), fileToken(c.req.param('file')), { passphrase: c.req.query('passphrase') })));
   }
 
   return app;

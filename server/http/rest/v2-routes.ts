@@ -32,9 +32,10 @@ export function v2Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
   app.get('/pushes/:token', (c) => showPush(c, pushes, urlToken(c.req.param('token'))));
   app.get('/pushes/:token/preview', async (c) => c.json(await pushes.preview(c.get('ctx'), urlToken(c.req.param('token')))));
   app.get('/pushes/:token/audit', async (c) =>
-    c.json(await pushes.auditLog(c.get('ctx'), urlToken(c.req.param('token')), pushes.parsePage(c.req.query('page')))),
+    c.json(await pushes.auditLog(c.get('ctx'), urlToken(c.req.param('token')), pushes.parseAuditPage(c.req.query('page')))),
   );
-  app.delete('/pushes/:token', async (c) => c.json(await pushes.expire(c.get('ctx'), urlToken(c.req.param('token')))));
+  // A viewer deleting a push with a passphrase gives it, as for a retrieval.
+  app.delete('/pushes/:token', async (c) => c.json(await pushes.expire(c.get('ctx'), urlToken(c.req.param('token')), { passphrase: c.req.query('passphrase') })));
 
   return app;
 }

@@ -25,7 +25,8 @@ export function pushRouter(pushes: PushService) {
     retrieve: api.input(retrieveInputSchema).mutation(({ ctx, input }) => pushes.retrieve(ctx, input.url_token, input.passphrase)),
     preview: api.input(tokenSchema).query(({ ctx, input }) => pushes.preview(ctx, input.url_token)),
     audit: api.input(tokenSchema.extend(pageSchema.shape)).query(({ ctx, input }) => pushes.auditLog(ctx, input.url_token, input.page)),
-    expire: api.input(tokenSchema).mutation(({ ctx, input }) => pushes.expire(ctx, input.url_token)),
+    // The same input as retrieve: a viewer deleting a push with a passphrase gives it.
+    expire: api.input(retrieveInputSchema).mutation(({ ctx, input }) => pushes.expire(ctx, input.url_token, { passphrase: input.passphrase })),
     active: api.input(pageSchema.optional()).query(({ ctx, input }) => pushes.list(ctx, 'active', input?.page ?? 1)),
     expired: api.input(pageSchema.optional()).query(({ ctx, input }) => pushes.list(ctx, 'expired', input?.page ?? 1)),
   });

@@ -12,6 +12,8 @@ const codeOf = {
   too_many_requests: 'TOO_MANY_REQUESTS',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   unavailable: 'SERVICE_UNAVAILABLE',
+  // tRPC has no 507: the storage cap is "try again later" to a tRPC client.
+  insufficient_storage: 'SERVICE_UNAVAILABLE',
 } as const;
 
 /**

@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
  * One process per data directory: the store keeps state in memory, so a second writer would
  * silently lose the first one's changes. The lock file holds the owner's pid; a lock whose
- * process is gone (killed, crashed) is taken over.
+ * process is gone (killed, crashed, or a zombie) is taken over.
  */
 export class DataDirLockedError extends Error {
   constructor(readonly dataDir: string, readonly pid: number) {
@@ -16,12 +16,30 @@ const LOCK_FILE = 'secret-push.lock';
 /** Locks held by this process (a lock naming our own pid but not in here is stale: pid reuse after a restart). */
 const heldHere = new Set<string>();
 
+/**
+ * Whether `pid` is a running process. `kill(pid, 0)` also succeeds for a zombie (a process that
+ * has exited but whose parent has not collected it, e.g. a server killed under a supervisor that
+ * is slow to reap), so on Linux the state letter in `/proc/<pid>/stat` decides: Z (zombie) and
+ * X (dead) hold nothing. Elsewhere (no /proc) the signal check alone answers.
+ */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const state = processState(pid);
+  return state === undefined || (state !== 'Z' && state !== 'X' && state !== 'x');
+}
+
+/** The state letter of /proc/<pid>/stat (after the parenthesised command, which may hold spaces). */
+function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch (e) {
+    // No such entry while /proc exists: the process is gone. No /proc at all: cannot tell.
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' && existsSync('/proc/self/stat') ? 'X' : undefined;
   }
 }
 

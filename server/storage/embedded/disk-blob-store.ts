@@ -30,6 +30,18 @@ export class DiskBlobStore implements BlobStore {
     return join(this.dir(pushToken), `${fileId}.bin`);
   }
 
+  /**
+   * Moves a push's blobs to another token (a rename of the push). Repeatable: blobs already moved
+   * (a rename cut short after this step) are left where they are.
+   */
+  async move(fromToken: string, toToken: string): Promise<void> {
+    try {
+      await rename(this.dir(fromToken), this.dir(toToken));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
+
   async write(pushToken: string, fileId: string, source: Readable): Promise<number> {
     // Until the pipeline below listens, an error of the source (an upload cut short or over
     // its size limit) would be an uncaught exception: hold it here meanwhile.

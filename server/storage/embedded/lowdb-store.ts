@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { statfs, unlink, writeFile } from 'node:fs/promises';
+import { readdir, stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DiskBlobStore } from './disk-blob-store.js';
@@ -20,8 +20,11 @@ import {
 } from '../records.js';
 import { StoreNotReady, type BlobStore, type DueWork, type LimitCounters, type PushChange, type Store } from '../store.js';
 
-/** Reference keeps at most this many audit entries per push. */
-export const MAX_AUDIT_ENTRIES = 2000;
+/**
+ * Audit trails are kept whole (Password Pusher caps them; a silently truncated trail hides who
+ * opened a secret): the journal's append needs a bound, and this one is never reached.
+ */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 const dataSchema = z.object({
   pushes: z.record(z.string(), storedPushSchema),
@@ -55,6 +58,7 @@ const READY_MIN_FREE_BYTES = 1024 * 1024;
 
 export class LowdbStore implements Store {
   readonly blobs: BlobStore;
+  private readonly diskBlobs: DiskBlobStore;
   readonly counters: LimitCounters = new MemoryLimitCounters();
   /** Owner id → push tokens in creation order. */
   private readonly byOwner = new Map<string, string[]>();
@@ -71,7 +75,7 @@ export class LowdbStore implements Store {
     private readonly dataDir: string,
     private readonly lock: DataDirLock,
   ) {
-    this.blobs = new DiskBlobStore(dataDir, (token) => Object.hasOwn(this.db.pushes, token));
+    this.blobs = this.diskBlobs = new DiskBlobStore(dataDir, (token) => Object.hasOwn(this.db.pushes, token));
     const d = this.db;
     // Only owners' lists need creation order: sort just those pushes (most are anonymous), and
     // compare ISO times as strings (localeCompare would cost a third of the start-up).
@@ -141,7 +145,7 @@ export class LowdbStore implements Store {
   async insertPush(push: StoredPush, creation: AuditRecord): Promise<void> {
     await this.journal.commit([
       { c: 'pushes', k: push.token, v: push },
-      { c: 'audit', k: push.token, a: creation, max: MAX_AUDIT_ENTRIES },
+      { c: 'audit', k: push.token, a: creation, max: UNBOUNDED },
     ]);
     this.index(push);
   }
@@ -157,7 +161,7 @@ export class LowdbStore implements Store {
       const { next, audit, result } = change(structuredClone(current));
       const changes: Change[] = [];
       if (next) changes.push({ c: 'pushes', k: token, v: next });
-      if (audit) changes.push({ c: 'audit', k: token, a: audit, max: MAX_AUDIT_ENTRIES });
+      if (audit) changes.push({ c: 'audit', k: token, a: audit, max: UNBOUNDED });
       if (changes.length) await this.journal.commit(changes);
       if (next) {
         this.index(next);
@@ -168,7 +172,7 @@ export class LowdbStore implements Store {
   }
 
   async appendAudit(token: string, entry: AuditRecord): Promise<void> {
-    await this.journal.commit([{ c: 'audit', k: token, a: entry, max: MAX_AUDIT_ENTRIES }]);
+    await this.journal.commit([{ c: 'audit', k: token, a: entry, max: UNBOUNDED }]);
   }
 
   async listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]> {
@@ -234,6 +238,52 @@ export class LowdbStore implements Store {
     return doomed.length;
   }
 
+  async renamePushes(rename: (push: StoredPush) => StoredPush | undefined): Promise<number> {
+    let moved = 0;
+    for (const token of Object.keys(this.db.pushes)) {
+      moved += await this.withLock(token, async () => {
+        const current = Object.hasOwn(this.db.pushes, token) ? this.db.pushes[token]! : undefined;
+        const next = current && rename(structuredClone(current));
+        if (!current || !next || next.token === token) return 0;
+        // Files first: a crash after this step leaves the record under its old token, and the
+        // next run moves it (the files are already in place, which move() accepts).
+        await this.diskBlobs.move(token, next.token);
+        const trail = Object.hasOwn(this.db.audit, token) ? [...this.db.audit[token]!] : [];
+        await this.journal.commit([
+          { c: 'pushes', k: next.token, v: next },
+          { c: 'audit', k: next.token, v: trail },
+          { c: 'pushes', k: token, v: null },
+          { c: 'audit', k: token, v: null },
+        ]);
+        this.active.delete(token);
+        if (this.owned.delete(token) && current.ownerId) {
+          // Same place in the owner's list: it keeps creation order.
+          const list = this.byOwner.get(current.ownerId)!;
+          list[list.indexOf(token)] = next.token;
+          this.owned.add(next.token);
+        }
+        this.index(next);
+        return 1;
+      });
+    }
+    // The old tokens also leave the journal file.
+    if (moved) this.journal.requestCompaction();
+    return moved;
+  }
+
+  async storedBytes(): Promise<number> {
+    let total = 0;
+    for (const entry of await readdir(this.dataDir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      try {
+        total += (await stat(join(entry.parentPath ?? entry.path, entry.name))).size;
+      } catch {
+        // removed meanwhile (a temp file, an expired push's files)
+      }
+    }
+    return total;
+  }
+
   async countPushes() {
     return { active: this.active.size, total: Object.keys(this.db.pushes).length };
   }
@@ -295,6 +345,12 @@ export class LowdbStore implements Store {
       if (ids.length >= limit) break;
       if (this.db.sessions[id]!.expiresAt <= iso) ids.push(id);
     }
+    if (ids.length) await this.journal.commit(ids.map((id) => ({ c: 'sessions', k: id, v: null })));
+    return ids.length;
+  }
+
+  async deleteSessionsOfUser(userId: string, exceptId?: string): Promise<number> {
+    const ids = Object.keys(this.db.sessions).filter((id) => id !== exceptId && this.db.sessions[id]!.userId === userId);
     if (ids.length) await this.journal.commit(ids.map((id) => ({ c: 'sessions', k: id, v: null })));
     return ids.length;
   }

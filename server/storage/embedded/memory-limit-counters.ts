@@ -1,4 +1,4 @@
-import type { FailureClaim, LimitCounters, LimitedKey } from '../store.js';
+import { nextClaimAt, type FailureClaim, type LimitCounters, type LimitedKey } from '../store.js';
 
 /**
  * The embedded store's counters: in this process's memory, which is exactly as shared as the
@@ -7,19 +7,19 @@ import type { FailureClaim, LimitCounters, LimitedKey } from '../store.js';
  */
 export class MemoryLimitCounters implements LimitCounters {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();
-  /** Key → [id, time] of failures, oldest first. */
-  private readonly failures = new Map<string, [string, number][]>();
+  /** Key → its claims, oldest first (`until`: when the claim's window has passed). */
+  private readonly failures = new Map<string, { id: string; at: number; weight: number; until: number }[]>();
   private readonly failureKeyOf = new Map<string, string>();
   private nextId = 0;
 
-  async hit(key: string, windowMs: number, now: number) {
+  async hit(key: string, windowMs: number, now: number, amount = 1) {
     const start = now - (now % windowMs);
     let entry = this.hits.get(key);
     if (!entry || entry.resetAt <= now) {
       entry = { count: 0, resetAt: start + windowMs };
       this.hits.set(key, entry);
     }
-    entry.count++;
+    entry.count += amount;
     return { ...entry };
   }
 
@@ -32,25 +32,22 @@ export class MemoryLimitCounters implements LimitCounters {
     this.hits.delete(key);
   }
 
+  /** The key's claims still in `windowMs` before `now`, oldest first (older ones are dropped). */
   private recent(key: string, windowMs: number, now: number) {
-    const list = (this.failures.get(key) ?? []).filter(([, at]) => now - at < windowMs);
+    const list = (this.failures.get(key) ?? []).filter((c) => now - c.at < windowMs);
     if (list.length) this.failures.set(key, list);
     else this.failures.delete(key);
     return list;
   }
 
-  async claimFailure(keys: LimitedKey[], windowMs: number, now: number): Promise<FailureClaim> {
-    let retryAfterMs = 0;
-    for (const { key, limit } of keys) {
-      const list = this.recent(key, windowMs, now);
-      // The window frees a slot when the oldest failure that keeps it full turns windowMs old.
-      if (list.length >= limit) retryAfterMs = Math.max(retryAfterMs, list[list.length - limit]![1] + windowMs - now);
-    }
-    if (retryAfterMs > 0) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
-    const ids = keys.map(({ key }) => {
+  async claim(keys: LimitedKey[], now: number, weight = 1): Promise<FailureClaim> {
+    let retryAt = now;
+    for (const rule of keys) retryAt = Math.max(retryAt, nextClaimAt(rule, this.recent(rule.key, rule.windowMs, now), now, weight));
+    if (retryAt > now) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - now) / 1000)) };
+    const ids = keys.map(({ key, windowMs }) => {
       const id = String(++this.nextId);
       const list = this.failures.get(key) ?? [];
-      list.push([id, now]);
+      list.push({ id, at: now, weight, until: now + windowMs });
       this.failures.set(key, list);
       this.failureKeyOf.set(id, key);
       return id;
@@ -63,16 +60,16 @@ export class MemoryLimitCounters implements LimitCounters {
       const key = this.failureKeyOf.get(id);
       if (key === undefined) continue;
       this.failureKeyOf.delete(id);
-      const list = this.failures.get(key)?.filter(([i]) => i !== id) ?? [];
+      const list = this.failures.get(key)?.filter((c) => c.id !== id) ?? [];
       if (list.length) this.failures.set(key, list);
       else this.failures.delete(key);
     }
   }
 
-  async prune(before: number) {
-    for (const [key, entry] of this.hits) if (entry.resetAt <= before) this.hits.delete(key);
+  async prune(now: number) {
+    for (const [key, entry] of this.hits) if (entry.resetAt <= now) this.hits.delete(key);
     for (const [key, list] of this.failures) {
-      const kept = list.filter(([id, at]) => at >= before || !this.failureKeyOf.delete(id));
+      const kept = list.filter((c) => c.until > now || !this.failureKeyOf.delete(c.id));
       if (kept.length) this.failures.set(key, kept);
       else this.failures.delete(key);
     }

@@ -1,21 +1,21 @@
-import type { FailureClaim, LimitCounters, LimitedKey } from '../store.js';
+import { nextClaimAt, type FailureClaim, type LimitCounters, type LimitedKey } from '../store.js';
 import type { Queryable } from './unavailable.js';
 
 /**
  * Rate-limit hits and guess failures shared by every instance on the database. A hit is one
- * upsert; a failure claim takes a transaction-scoped advisory lock per key (in a fixed order,
+ * upsert; a claim (a guess, stored bytes) takes a transaction-scoped advisory lock per key (in a fixed order,
  * so two claims cannot deadlock) before counting, so concurrent guesses on several instances
  * can never pass a limit together.
  */
 export class PostgresLimitCounters implements LimitCounters {
   constructor(private readonly db: Queryable) {}
 
-  async hit(key: string, windowMs: number, now: number) {
+  async hit(key: string, windowMs: number, now: number, amount = 1) {
     const windowEnd = now - (now % windowMs) + windowMs;
     const { rows } = await this.db.query(
-      `INSERT INTO rate_hits (key, window_end, count) VALUES ($1, $2, 1)
-       ON CONFLICT (key, window_end) DO UPDATE SET count = rate_hits.count + 1 RETURNING count`,
-      [key, windowEnd],
+      `INSERT INTO rate_hits (key, window_end, count) VALUES ($1, $2, $3)
+       ON CONFLICT (key, window_end) DO UPDATE SET count = rate_hits.count + EXCLUDED.count RETURNING count`,
+      [key, windowEnd, amount],
     );
     return { count: Number(rows[0].count), resetAt: windowEnd };
   }
@@ -29,23 +29,26 @@ export class PostgresLimitCounters implements LimitCounters {
     await this.db.query('DELETE FROM rate_hits WHERE key = $1', [key]);
   }
 
-  claimFailure(keys: LimitedKey[], windowMs: number, now: number): Promise<FailureClaim> {
+  claim(keys: LimitedKey[], now: number, weight = 1): Promise<FailureClaim> {
     return this.db.transaction(async (tx) => {
       for (const key of [...new Set(keys.map((k) => k.key))].sort()) {
         await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [key]);
       }
-      const { rows } = await tx.query('SELECT key, at FROM failed_attempts WHERE key = ANY($1) AND at > $2 ORDER BY at', [
+      const longest = Math.max(...keys.map((k) => k.windowMs));
+      const { rows } = await tx.query('SELECT key, at, weight FROM failed_attempts WHERE key = ANY($1) AND at > $2 ORDER BY at, id', [
         keys.map((k) => k.key),
-        now - windowMs,
+        now - longest,
       ]);
-      let retryAfterMs = 0;
-      for (const { key, limit } of keys) {
-        const times = rows.filter((r) => r.key === key).map((r) => Number(r.at));
-        // The window frees a slot when the oldest failure that keeps it full turns windowMs old.
-        if (times.length >= limit) retryAfterMs = Math.max(retryAfterMs, times[times.length - limit]! + windowMs - now);
+      let retryAt = now;
+      for (const rule of keys) {
+        const claims = rows.filter((r) => r.key === rule.key && now - Number(r.at) < rule.windowMs).map((r) => ({ at: Number(r.at), weight: Number(r.weight) }));
+        retryAt = Math.max(retryAt, nextClaimAt(rule, claims, now, weight));
       }
-      if (retryAfterMs > 0) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
-      const inserted = await tx.query('INSERT INTO failed_attempts (key, at) SELECT unnest($1::text[]), $2 RETURNING id', [keys.map((k) => k.key), now]);
+      if (retryAt > now) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - now) / 1000)) };
+      const inserted = await tx.query(
+        'INSERT INTO failed_attempts (key, at, weight, expires) SELECT k, $2, $3, $2 + w FROM unnest($1::text[], $4::bigint[]) AS t(k, w) RETURNING id',
+        [keys.map((k) => k.key), now, weight, keys.map((k) => k.windowMs)],
+      );
       return { allowed: true, ids: inserted.rows.map((r) => String(r.id)) };
     });
   }
@@ -54,8 +57,8 @@ export class PostgresLimitCounters implements LimitCounters {
     if (ids.length) await this.db.query('DELETE FROM failed_attempts WHERE id = ANY($1::bigint[])', [ids]);
   }
 
-  async prune(before: number) {
-    await this.db.query('DELETE FROM rate_hits WHERE window_end <= $1', [before]);
-    await this.db.query('DELETE FROM failed_attempts WHERE at < $1', [before]);
+  async prune(now: number) {
+    await this.db.query('DELETE FROM rate_hits WHERE window_end <= $1', [now]);
+    await this.db.query('DELETE FROM failed_attempts WHERE expires <= $1', [now]);
   }
 }

@@ -173,6 +173,35 @@ export class PostgresStore implements Store {
     });
   }
 
+  async renamePushes(rename: (push: StoredPush) => StoredPush | undefined): Promise<number> {
+    let moved = 0;
+    for (let after = ''; ; ) {
+      const { rows } = await this.db.query('SELECT token, record FROM pushes WHERE token > $1 ORDER BY token LIMIT 500', [after]);
+      if (!rows.length) return moved;
+      after = rows.at(-1)!.token as string;
+      for (const row of rows) {
+        const next = rename(parsePush(row));
+        if (!next || next.token === row.token) continue;
+        // The audit trail follows the key (ON UPDATE CASCADE, migration 0002), the blobs'
+        // chunks follow their blob; one transaction per push.
+        moved += await this.db.transaction(async (tx) => {
+          const { rowCount } = await tx.query('UPDATE pushes SET token = $2, record = $3 WHERE token = $1', [row.token, next.token, next]);
+          if (!rowCount) return 0;
+          await tx.query('UPDATE blobs SET push_token = $2 WHERE push_token = $1', [row.token, next.token]);
+          return 1;
+        });
+      }
+    }
+  }
+
+  async storedBytes(): Promise<number> {
+    const { rows } = await this.db.query(
+      `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c
+       WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'`,
+    );
+    return Number(rows[0].bytes);
+  }
+
   async countPushes() {
     const { rows } = await this.db.query('SELECT count(*) FILTER (WHERE expired_at IS NULL) AS active, count(*) AS total FROM pushes');
     return { active: Number(rows[0].active), total: Number(rows[0].total) };
@@ -233,6 +262,11 @@ export class PostgresStore implements Store {
   async getSession(id: string) {
     const { rows } = await this.db.query('SELECT record FROM sessions WHERE id = $1', [id]);
     return rows[0] ? parse(storedSessionSchema)(rows[0]) : undefined;
+  }
+
+  async deleteSessionsOfUser(userId: string, exceptId?: string): Promise<number> {
+    const { rowCount } = await this.db.query('DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2', [userId, exceptId ?? null]);
+    return rowCount ?? 0;
   }
 
   async deleteSession(id: string): Promise<void> {

@@ -174,7 +174,7 @@ describe(`fault: a full disk (${mode})`, () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(existsSync(join(dataDir, 'db.json'))).toBe(true);
     const snapshotBefore = readFileSync(join(dataDir, 'db.json'), 'utf8');
-    expect((await readSnapshot(join(dataDir, 'db.json'))).pushes![early[0]!].views).toBe(1);
+    expect((await readSnapshot(join(dataDir, 'db.json'))).pushes![server.server.pushes.storageId(early[0]!)].views).toBe(1);
 
     // Fill: 100 kB pushes until the disk refuses one (bounded), then a filler file for the rest.
     let restoreWrites = () => {};

@@ -169,8 +169,9 @@ describe('slow clients', () => {
 });
 
 describe('timeout settings', () => {
-  it('HEADERS_TIMEOUT_SECONDS and REQUEST_TIMEOUT_SECONDS set the server options (defaults 15 s and 10 min)', () => {
-    expect(slowClientLimits(loadConfig({}))).toMatchObject({ headersTimeout: 15_000, requestTimeout: 600_000, connectionsCheckingInterval: 3_750 });
+  it('HEADERS_TIMEOUT_SECONDS and REQUEST_TIMEOUT_SECONDS (or REQUEST_TIMEOUT_S) set the server options (defaults 15 s and 30 s)', () => {
+    expect(slowClientLimits(loadConfig({}))).toMatchObject({ headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 3_750 });
+    expect(slowClientLimits(loadConfig({ REQUEST_TIMEOUT_S: '45' }))).toMatchObject({ requestTimeout: 45_000 });
     expect(slowClientLimits(loadConfig({ HEADERS_TIMEOUT_SECONDS: '1', REQUEST_TIMEOUT_SECONDS: '2' }))).toMatchObject({
       headersTimeout: 1_000,
       requestTimeout: 2_000,

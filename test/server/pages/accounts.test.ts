@@ -35,9 +35,10 @@ describe('sign up, sign in, sign out', () => {
     expect(bad.status).toBe(422);
     expect(textOf(bad.text, 'email-error')).toContain('Email is not a valid email address');
     await new Browser(server).signUp('taken@example.com');
+    // An existing email: what sign-in would say (the same answer as for a wrong password).
     const taken = await b.submit('/users/sign_up', '/users/sign_up', { email: 'taken@example.com', password: 'long enough pw' });
-    expect(taken.status).toBe(422);
-    expect(taken.text).toContain('has already been taken');
+    expect(taken.status).toBe(401);
+    expect(taken.text).toContain('Invalid email or password.');
     expect(b.cookies.has('sp_session')).toBe(false);
   });
 

@@ -26,7 +26,7 @@ async function views(token: string) {
 
 async function auditKinds(token: string) {
   const { store } = server.server.pushes as unknown as { store: { listAudit(t: string, o: number, n: number): Promise<{ kind: string }[]> } };
-  return (await store.listAudit(token, 0, 100)).map((e) => e.kind);
+  return (await store.listAudit(server.server.pushes.storageId(token), 0, 100)).map((e) => e.kind);
 }
 
 describe('retrieval step /p/:token/r', () => {

@@ -29,7 +29,7 @@ const kinds = async (token: string) => (await api.get(server, `/api/v2/pushes/${
 
 /** The sealed payload as the store holds it. */
 async function sealedPayloadOf(token: string): Promise<string> {
-  return (await server.server.store.getPush(token))!.payload!;
+  return (await server.server.store.getPush(server.server.pushes.storageId(token)))!.payload!;
 }
 
 const storeHolds = async (needle: string) => (await storedContaining(server, needle)).length > 0;

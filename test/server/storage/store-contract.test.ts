@@ -262,6 +262,38 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.blobs.size(owned.token, 'f')).toBe(17);
   });
 
+  it('renames pushes with their audit trails, blobs and place in the owner list, atomically per push, and keeps it across a reopen', async () => {
+    const owner = `rename-owner-${randomBytes(3).toString('hex')}`;
+    const first = push({ ownerId: owner, createdAt: iso(T0 + 1) });
+    const second = push({ ownerId: owner, createdAt: iso(T0 + 2) });
+    const third = push({ ownerId: owner, createdAt: iso(T0 + 3) });
+    for (const [i, p] of [first, second, third].entries()) await store.insertPush(p, audit('creation', i));
+    await store.appendAudit(second.token, audit('view', 9));
+    await store.blobs.write(second.token, 'f', Readable.from([Buffer.from('moves along')]));
+    const renamed = `Hrenamed-${second.token}`;
+    expect(await store.renamePushes((p) => (p.token === second.token ? { ...p, token: renamed, views: 1 } : undefined))).toBe(1);
+    expect(await store.getPush(second.token)).toBeUndefined();
+    expect(await store.getPush(renamed)).toMatchObject({ token: renamed, views: 1 });
+    expect((await store.listAudit(renamed, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view']);
+    expect(await store.listAudit(second.token, 0, 10)).toEqual([]);
+    expect(await store.blobs.size(second.token, 'f')).toBeUndefined();
+    expect((await readAll(await store.blobs.read(renamed, 'f', 0, 11))).toString()).toBe('moves along');
+    expect((await store.listPushesByOwner(owner, false, 0, 10)).map((p) => p.token)).toEqual([third.token, renamed, first.token]);
+    // Nothing to rename: nothing changes.
+    expect(await store.renamePushes(() => undefined)).toBe(0);
+    await store.close();
+    store = await backend.open();
+    expect((await store.listPushesByOwner(owner, false, 0, 10)).map((p) => p.token)).toEqual([third.token, renamed, first.token]);
+    expect((await store.listAudit(renamed, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view']);
+  });
+
+  it('reports the bytes it occupies, growing as data is stored', async () => {
+    const before = await store.storedBytes();
+    expect(before).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < 20; i++) await store.insertPush(push({ payload: `v1.${randomBytes(20_000).toString('base64url')}` }), audit('creation'));
+    expect(await store.storedBytes()).toBeGreaterThan(before + 400_000);
+  });
+
   it('counts rate-limit hits per fixed window', async () => {
     const key = `rate:${randomBytes(3).toString('hex')}`;
     const w = 60_000;
@@ -273,21 +305,23 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.counters.hit(key, w, T0 + w)).toEqual({ count: 1, resetAt: T0 + 2 * w }); // next window
     await store.counters.resetHits(key);
     expect((await store.counters.hit(key, w, T0 + w + 1)).count).toBe(1);
+    // A tRPC batch counts once per call it carries.
+    expect((await store.counters.hit(key, w, T0 + w + 2, 9)).count).toBe(10);
   });
 
   it('claims failures atomically against every key limit; forgives; frees slots as they age; prunes', async () => {
     const target = `t:${randomBytes(3).toString('hex')}`;
     const ip = `ip:${randomBytes(3).toString('hex')}`;
-    const keys = [
-      { key: target, limit: 5 },
-      { key: ip, limit: 20 },
-    ];
     const w = 60_000;
+    const keys = [
+      { key: target, limit: 5, windowMs: w },
+      { key: ip, limit: 20, windowMs: w },
+    ];
     let now = T0 + 1_000_000;
     const peer = backend.openPeer ? await backend.openPeer() : store;
     try {
       // 30 concurrent guesses on one target (half through another instance): exactly 5 pass.
-      const claims = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? peer : store).counters.claimFailure(keys, w, now)));
+      const claims = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? peer : store).counters.claim(keys, now)));
       const allowed = claims.filter((c) => c.allowed);
       expect(allowed).toHaveLength(5);
       const refused = claims.find((c) => !c.allowed);
@@ -295,20 +329,56 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
       // A forgiven failure (the guess was right) frees its slot.
       await store.counters.forgive((allowed[0] as { ids: string[] }).ids);
       now += 10_000;
-      expect((await store.counters.claimFailure(keys, w, now)).allowed).toBe(true);
-      expect(await store.counters.claimFailure(keys, w, now)).toEqual({ allowed: false, retryAfterSeconds: 50 });
+      expect((await store.counters.claim(keys, now)).allowed).toBe(true);
+      expect(await store.counters.claim(keys, now)).toEqual({ allowed: false, retryAfterSeconds: 50 });
       // The address's own limit applies across targets; a refused claim records nothing.
-      for (let i = 0; i < 15; i++) expect((await store.counters.claimFailure([{ key: `${target}-${i}`, limit: 5 }, { key: ip, limit: 20 }], w, now)).allowed).toBe(true);
-      expect((await store.counters.claimFailure([{ key: `${target}-x`, limit: 5 }, { key: ip, limit: 20 }], w, now)).allowed).toBe(false);
-      expect((await store.counters.claimFailure([{ key: `${target}-x`, limit: 5 }], w, now)).allowed).toBe(true);
+      for (let i = 0; i < 15; i++) expect((await store.counters.claim([{ key: `${target}-${i}`, limit: 5, windowMs: w }, { key: ip, limit: 20, windowMs: w }], now)).allowed).toBe(true);
+      expect((await store.counters.claim([{ key: `${target}-x`, limit: 5, windowMs: w }, { key: ip, limit: 20, windowMs: w }], now)).allowed).toBe(false);
+      expect((await store.counters.claim([{ key: `${target}-x`, limit: 5, windowMs: w }], now)).allowed).toBe(true);
       // A minute later every slot is free again; pruning forgets the old failures.
       now += w;
-      expect((await store.counters.claimFailure(keys, w, now)).allowed).toBe(true);
+      expect((await store.counters.claim(keys, now)).allowed).toBe(true);
       await store.counters.prune(now + w + 1);
-      for (let i = 0; i < 5; i++) expect((await store.counters.claimFailure(keys, w, now + w + 2)).allowed).toBe(true);
+      for (let i = 0; i < 5; i++) expect((await store.counters.claim(keys, now + w + 2)).allowed).toBe(true);
     } finally {
       if (peer !== store) await peer.close();
     }
+  });
+
+  it('weighted claims: the total weight in the window is limited, room frees as claims age, too heavy is always refused; pruning keeps longer windows', async () => {
+    const key = `bytes:${randomBytes(3).toString('hex')}`;
+    const day = 86_400_000;
+    const rule = [{ key, limit: 1000, windowMs: day }];
+    const now = T0 + 5_000_000;
+    expect((await store.counters.claim(rule, now, 600)).allowed).toBe(true);
+    expect((await store.counters.claim(rule, now + 1000, 300)).allowed).toBe(true);
+    // 900 used: 200 more would pass 1,000 until the first claim (600) leaves the window.
+    expect(await store.counters.claim(rule, now + 2000, 200)).toEqual({ allowed: false, retryAfterSeconds: (day - 2000) / 1000 });
+    expect((await store.counters.claim(rule, now + 2000, 100)).allowed).toBe(true);
+    expect((await store.counters.claim(rule, now + 3000, 1001)).allowed).toBe(false);
+    // A minute-window prune does not forget a day-window claim.
+    await store.counters.prune(now + 120_000);
+    expect((await store.counters.claim(rule, now + 120_000, 1)).allowed).toBe(false);
+    expect((await store.counters.claim(rule, now + day, 600)).allowed).toBe(true);
+  });
+
+  it('back-off claims: free up to the limit, then each waits twice as long after the latest, up to the cap', async () => {
+    const key = `backoff:${randomBytes(3).toString('hex')}`;
+    const rule = [{ key, limit: 3, windowMs: 86_400_000, backoff: { baseMs: 60_000, maxMs: 240_000 } }];
+    let now = T0 + 9_000_000;
+    for (let i = 0; i < 3; i++) expect((await store.counters.claim(rule, now)).allowed).toBe(true);
+    expect(await store.counters.claim(rule, now + 1000)).toEqual({ allowed: false, retryAfterSeconds: 59 });
+    now += 60_000;
+    expect((await store.counters.claim(rule, now)).allowed).toBe(true); // 4th: after 1 min
+    expect(await store.counters.claim(rule, now + 60_000)).toEqual({ allowed: false, retryAfterSeconds: 60 }); // 5th: 2 min
+    now += 120_000;
+    expect((await store.counters.claim(rule, now)).allowed).toBe(true);
+    now += 240_000; // capped at 4 min (not 8)
+    const last = await store.counters.claim(rule, now);
+    expect(last.allowed).toBe(true);
+    // A right guess is forgiven: it does not make the next wait longer.
+    await store.counters.forgive((last as { ids: string[] }).ids);
+    expect((await store.counters.claim(rule, now + 240_000)).allowed).toBe(true);
   });
 
   it('accounts, API tokens and sessions', async () => {

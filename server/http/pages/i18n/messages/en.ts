@@ -223,6 +223,24 @@ export const en = {
     'The form could not be verified (it is too old, cookies are blocked, or it was sent from another site). Go back, reload the page and try again.',
   'error.tooMany.title': 'Too many requests',
   'error.tooMany.body': 'This address has sent too many requests in the last minute. Please wait a minute and try again.',
+  // Password change and audit pages (issue 11)
+  'title.changePassword': "Change your password",
+  'title.auditLog': "Audit log",
+  'account.password.heading': "Change your password",
+  'account.password.intro': "Every other browser signed in to this account is signed out. API tokens keep working.",
+  'account.password.current': "Current password",
+  'account.password.new': "New password (at least {min} characters, not a common one)",
+  'account.password.button': "Change the password",
+  'account.password.back': "Back to your tokens",
+  'account.password.changed': { one: "Your password was changed; {count} other session was signed out. Your API tokens still work.", other: "Your password was changed; {count} other sessions were signed out. Your API tokens still work." },
+  'account.password.wrongCurrent': "Your current password is not right.",
+  'account.tokens.changePassword': "Change your password",
+  'dashboard.audit.heading': "Audit log",
+  'dashboard.audit.back': "← My pushes",
+  'dashboard.audit.earlier': "← Earlier",
+  'dashboard.audit.later': "Later →",
+  'dashboard.audit.firstEvents': "Audit log (the first {count} events)",
+  'dashboard.audit.more': "More events →",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;
