@@ -33,8 +33,7 @@ import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
 import { createAppRouter } from './trpc/app-router.js';
 
-/** Calls a tRPC batch may carry; larger batches are refused with 400 before any call runs. */
-export const TRPC_MAX_BATCH_SIZE = 10;
+import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
 
 export interface AppDeps {
   config: Config;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { createPushApi, trpcUrl } from '../../extension/lib/api-client';
 import { describeError } from '../../extension/lib/errors';
 import { limits, record, versionDocument } from './fakes';
+import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits';
 
 /**
  * A stand-in server with the procedures the extension calls, answering through tRPC's real
@@ -67,6 +68,17 @@ describe('createPushApi', () => {
     expect((await api.create({ kind: 'qr', payload: 'https://x.example' })).name).toBe('qr:https://x.example');
     expect(server.seen.every((s) => s.url.startsWith(`${SERVER}/trpc/`))).toBe(true);
     expect(server.seen.every((s) => s.auth === null)).toBe(true);
+  });
+
+  it(`splits batches at the server's limit (${TRPC_MAX_BATCH_SIZE} calls), which refuses larger ones`, async () => {
+    const server = stubServer();
+    const api = createPushApi({ serverUrl: SERVER, fetch: server.fetch });
+    const answers = await Promise.all(Array.from({ length: 25 }, () => api.version()));
+    expect(answers).toHaveLength(25);
+    const callsPerRequest = server.seen.map((s) => new URL(s.url).pathname.replace('/trpc/', '').split(',').length);
+    expect(callsPerRequest.reduce((a, b) => a + b, 0)).toBe(25);
+    expect(Math.max(...callsPerRequest)).toBeLessThanOrEqual(TRPC_MAX_BATCH_SIZE);
+    expect(callsPerRequest.length).toBeGreaterThanOrEqual(3);
   });
 
   it('sends the API token as a Bearer header', async () => {

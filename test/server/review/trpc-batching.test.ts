@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRPC_MAX_BATCH_SIZE } from '../../../server/http/app.js';
+import { TRPC_MAX_BATCH_SIZE } from '../../../shared/trpc-limits.js';
 import { api, secret } from '../../support/http.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { storedContaining } from '../../support/stored-data.js';
