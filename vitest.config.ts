@@ -56,6 +56,8 @@ export default defineConfig({
           name: 'extension',
           environment: 'happy-dom',
           include: ['test/extension/**/*.test.{ts,tsx}'],
+          // The fake browser speaks the English catalogue (extension/public/_locales/en).
+          setupFiles: ['test/extension/setup-i18n.ts'],
         },
       },
     ],

@@ -23,8 +23,10 @@ export default defineConfig({
     },
   }),
   manifest: ({ browser, manifestVersion }) => ({
-    name: 'Secret Push',
-    description: 'Push the selection, the page or a QR code of it as a self-destructing secret link.',
+    // Words come from extension/public/_locales/<language>/messages.json (the browser's language, else en).
+    name: '__MSG_ext_name__',
+    description: '__MSG_ext_description__',
+    default_locale: 'en',
     permissions: ['contextMenus', 'storage', 'activeTab', 'scripting', 'clipboardWrite', 'notifications', 'webRequest'],
     // The server's origin is requested at run time (Settings → Save), never all sites up front.
     // MV2 (Firefox) has no optional_host_permissions: origins go in optional_permissions there.
@@ -33,13 +35,13 @@ export default defineConfig({
           optional_host_permissions: anyWebOrigin,
         }
       : { optional_permissions: anyWebOrigin }),
-    action: { default_title: 'Secret Push' },
+    action: { default_title: '__MSG_ext_name__' },
     commands: {
       [manifestVersion === 3 ? '_execute_action' : '_execute_browser_action']: {
         // Taken by neither Chromium nor Firefox (Alt+Shift+letter is: Chromium's own, and
         // Firefox's page access keys). Users change it in the browser's shortcut settings.
         suggested_key: { default: 'Ctrl+Shift+Comma', mac: 'Command+Shift+Comma' },
-        description: 'Open Secret Push',
+        description: '__MSG_command_open__',
       },
     },
     // Firefox only (Chromium warns about keys it does not know).

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, type Problem } from '../lib/errors';
+import { t, type MessageKey } from '../lib/i18n';
 import type { PopupEnv } from '../lib/popup-env';
 import { checkServerUrl } from '../lib/server-address';
 import type { LastPush, ServerInfo, Settings } from '../lib/settings-storage';
@@ -12,7 +13,7 @@ const loadSettings = () => import('./Settings').then((m) => m.SettingsView);
 
 export type TabName = 'push' | 'history' | 'settings';
 const tabNames: TabName[] = ['push', 'history', 'settings'];
-const tabLabels: Record<TabName, string> = { push: 'Push', history: 'History', settings: 'Settings' };
+const tabLabels: Record<TabName, MessageKey> = { push: 'tab_push', history: 'tab_history', settings: 'tab_settings' };
 
 interface Props {
   env: PopupEnv;
@@ -93,14 +94,14 @@ export function App({ env, initialTab }: Props) {
     tabRefs.current[next]?.focus();
   }
 
-  if (!settings) return <p class="loading" role="status">Loading…</p>;
+  if (!settings) return <p class="loading" role="status">{t('loading')}</p>;
   const origin = checkServerUrl(settings.serverUrl);
 
   return (
     <div class="app">
       <header>
-        <h1>Secret Push</h1>
-        <div role="tablist" aria-label="Secret Push" onKeyDown={onTabKey}>
+        <h1>{t('ext_name')}</h1>
+        <div role="tablist" aria-label={t('ext_name')} onKeyDown={onTabKey}>
           {tabNames.map((name) => (
             <button
               key={name}
@@ -118,7 +119,7 @@ export function App({ env, initialTab }: Props) {
                 setTab(name);
               }}
             >
-              {tabLabels[name]}
+              {t(tabLabels[name])}
             </button>
           ))}
         </div>
@@ -126,9 +127,9 @@ export function App({ env, initialTab }: Props) {
 
       {access === 'missing' && origin.ok && (
         <Notice tone="error">
-          <p>Secret Push is not allowed to reach {origin.origin} yet.</p>
+          <p>{t('access_not_allowed', origin.origin)}</p>
           <button type="button" onClick={grantAccess}>
-            Allow access to {origin.origin}
+            {t('allow_access', origin.origin)}
           </button>
         </Notice>
       )}
@@ -188,12 +189,12 @@ function LastPushNote({ last, env }: { last: LastPush; env: PopupEnv }) {
   const [copied, setCopied] = useState<boolean | null>(null);
   return (
     <details class="last-push">
-      <summary>Last push from the menu</summary>
+      <summary>{t('last_push')}</summary>
       <p class="meta">{last.html_url}</p>
       <button type="button" onClick={async () => setCopied(await env.copy(last.html_url))}>
-        Copy link
+        {t('copy_link')}
       </button>
-      {copied !== null && <span role="status">{copied ? ' Copied.' : ' Could not copy.'}</span>}
+      {copied !== null && <span role="status">{' '}{copied ? t('copied') : t('copy_failed')}</span>}
     </details>
   );
 }

@@ -4,7 +4,8 @@ import { PAGE_SIZE, type PushApi } from '../lib/api-client';
 import { describeError, type Problem } from '../lib/errors';
 import type { PopupEnv } from '../lib/popup-env';
 import type { RememberedPush } from '../lib/kind-memory';
-import { kindLabels } from '../lib/push-options';
+import { t, tAround, tn, uiLanguage, type MessageKey } from '../lib/i18n';
+import { kindLabel } from '../lib/push-options';
 import { pushLabel } from '../lib/push-label';
 import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { Notice } from './Field';
@@ -21,7 +22,7 @@ type Which = 'active' | 'expired';
 function formatDate(iso: string | null): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(uiLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** Newest first, whatever order the server used; a push already listed is not listed twice. */
@@ -90,17 +91,17 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
   }
 
   if (!settings.serverUrl) {
-    return <Notice tone="info">Choose your server in Settings to see your pushes.</Notice>;
+    return <Notice tone="info">{t('history_need_server')}</Notice>;
   }
   if (!signedIn) {
     return (
       <Notice tone="info">
         <p>
-          History lists the pushes of a signed-in user, so it is empty without an API token.
-          {anonymousAllowed === false ? '' : ' Pushes made without a token are anonymous: no one can list them, not even you.'}
+          {t('history_need_token')}
+          {anonymousAllowed === false ? '' : ` ${t('history_anonymous')}`}
         </p>
         <button type="button" onClick={onOpenSettings}>
-          {settings.apiToken ? 'Confirm your API token in Settings' : 'Add an API token in Settings'}
+          {settings.apiToken ? t('confirm_token_in_settings') : t('add_token_in_settings')}
         </button>
       </Notice>
     );
@@ -114,23 +115,23 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
   };
 
   return (
-    <section class="history" aria-label="History">
-      <div class="segmented" role="group" aria-label="Which pushes">
+    <section class="history" aria-label={t('tab_history')}>
+      <div class="segmented" role="group" aria-label={t('which_pushes')}>
         <button type="button" aria-pressed={which === 'active'} onClick={() => switchTo('active')}>
-          Active
+          {t('active')}
         </button>
         <button type="button" aria-pressed={which === 'expired'} onClick={() => switchTo('expired')}>
-          Expired
+          {t('expired')}
         </button>
       </div>
 
       {problem && <Notice tone="error">{problem.message}</Notice>}
-      {!problem && items === null && <p role="status">Loading…</p>}
+      {!problem && items === null && <p role="status">{t('loading')}</p>}
       {items && items.length === 0 && (
-        <p role="status">{which === 'active' ? 'No active pushes.' : 'No expired pushes.'}</p>
+        <p role="status">{which === 'active' ? t('no_active') : t('no_expired')}</p>
       )}
       {items && items.length > 0 && (
-        <ul class="push-list" aria-label={which === 'active' ? 'Active pushes' : 'Expired pushes'}>
+        <ul class="push-list" aria-label={which === 'active' ? t('active_pushes') : t('expired_pushes')}>
           {items.map((record) => (
             <HistoryItem
               key={record.url_token}
@@ -147,7 +148,7 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
       )}
       {items && hasMore && (
         <button type="button" disabled={loadingMore} onClick={loadMore}>
-          {loadingMore ? 'Loading…' : 'Show older pushes'}
+          {loadingMore ? t('loading') : t('show_older')}
         </button>
       )}
     </section>
@@ -163,8 +164,6 @@ interface ItemProps {
   onChanged(): void;
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps) {
   const [note, setNote] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -172,10 +171,11 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
   const title = pushLabel(record.name, known?.kind, known?.hint);
   const labelId = `push-${record.url_token}`;
   const used = Math.max(0, record.expire_after_views - record.views_remaining);
+  const [createdBefore, createdAfter] = tAround('created_at');
 
   async function copy() {
     const ok = await env.copy(record.html_url);
-    setNote(ok ? { tone: 'success', text: 'Link copied.' } : { tone: 'error', text: 'Could not copy the link.' });
+    setNote(ok ? { tone: 'success', text: t('link_copied') } : { tone: 'error', text: t('copy_link_failed') });
   }
 
   async function expire() {
@@ -196,38 +196,42 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
       <div class="push-head">
         <strong id={labelId}>{title}</strong>
         <span class="badges">
-          {known && <span class="badge">{kindLabels[known.kind] ?? known.kind}</span>}
-          <span class={`badge ${record.expired ? 'expired' : 'active'}`}>{record.expired ? 'Expired' : 'Active'}</span>
+          {known && <span class="badge">{kindLabel(known.kind)}</span>}
+          <span class={`badge ${record.expired ? 'expired' : 'active'}`}>{record.expired ? t('badge_expired') : t('badge_active')}</span>
         </span>
       </div>
       <p class="meta">
-        Created <time dateTime={record.created_at}>{formatDate(record.created_at)}</time>
-        {record.expired && record.expired_on ? ` · expired ${formatDate(record.expired_on)}` : ''}
+        {createdBefore}
+        <time dateTime={record.created_at}>{formatDate(record.created_at)}</time>
+        {createdAfter}
+        {record.expired && record.expired_on ? ` · ${t('expired_at', formatDate(record.expired_on))}` : ''}
       </p>
       <p class="meta">
-        {plural(used, 'view', 'views')} of {record.expire_after_views} used
-        {record.expired ? '' : ` · ${plural(record.views_remaining, 'view', 'views')} and ${plural(record.days_remaining, 'day', 'days')} left`}
+        {tn('used_views', used, used, record.expire_after_views)}
+        {record.expired
+          ? ''
+          : ` · ${t('left', tn('left_views', record.views_remaining, record.views_remaining), tn('left_days', record.days_remaining, record.days_remaining))}`}
       </p>
       {record.note && <p class="meta">{record.note}</p>}
       {!record.expired && !confirming && (
         <div class="actions">
-          <button type="button" onClick={copy} aria-label={`Copy the link of ${title}`}>
-            Copy link
+          <button type="button" onClick={copy} aria-label={t('copy_link_of', title)}>
+            {t('copy_link')}
           </button>
-          <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)} aria-label={`Expire ${title} now`}>
-            {busy ? 'Expiring…' : 'Expire now'}
+          <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)} aria-label={t('expire_now_of', title)}>
+            {busy ? t('expiring') : t('expire_now')}
           </button>
         </div>
       )}
       {confirming && (
-        <div class="confirm" role="group" aria-label={`Confirm expiring ${title}`}>
-          <p>Expire {title} now? Its link stops working for everyone; this cannot be undone.</p>
+        <div class="confirm" role="group" aria-label={t('confirm_expiring', title)}>
+          <p>{t('expire_confirm', title)}</p>
           <div class="actions">
             <button type="button" class="danger" onClick={expire} ref={(el) => el?.focus()}>
-              Yes, expire it
+              {t('yes_expire')}
             </button>
             <button type="button" onClick={() => setConfirming(false)}>
-              Keep it
+              {t('keep_it')}
             </button>
           </div>
         </div>
@@ -242,15 +246,15 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
   );
 }
 
-const auditLabels: Record<string, string> = {
-  creation: 'Created',
-  view: 'Viewed',
-  failed_view: 'Viewed after expiry',
-  expire: 'Expired',
-  failed_passphrase: 'Wrong passphrase',
-  owner_view: 'Viewed by you',
-  admin_view: 'Viewed by an administrator',
-  edit: 'Edited',
+const auditLabels: Record<string, MessageKey> = {
+  creation: 'audit_creation',
+  view: 'audit_view',
+  failed_view: 'audit_failed_view',
+  expire: 'audit_expire',
+  failed_passphrase: 'audit_failed_passphrase',
+  owner_view: 'audit_owner_view',
+  admin_view: 'audit_admin_view',
+  edit: 'audit_edit',
 };
 
 /** The audit log of one push, loaded when opened. */
@@ -265,15 +269,15 @@ function AuditLog({ api, settings, urlToken, title }: { api: PushApi; settings: 
 
   return (
     <details class="audit" onToggle={(e) => e.currentTarget.open && load()}>
-      <summary aria-label={`Audit log of ${title}`}>Audit log</summary>
+      <summary aria-label={t('audit_log_of', title)}>{t('audit_log')}</summary>
       {problem && <p class="field-error" role="alert">{problem.message}</p>}
-      {!problem && !logs && <p role="status">Loading…</p>}
-      {logs && logs.length === 0 && <p>No entries.</p>}
+      {!problem && !logs && <p role="status">{t('loading')}</p>}
+      {logs && logs.length === 0 && <p>{t('no_entries')}</p>}
       {logs && logs.length > 0 && (
         <ol>
           {logs.map((entry, i) => (
             <li key={i}>
-              <span>{auditLabels[entry.kind] ?? entry.kind}</span> <time dateTime={entry.created_at}>{formatDate(entry.created_at)}</time>
+              <span>{auditLabels[entry.kind] ? t(auditLabels[entry.kind]) : entry.kind}</span> <time dateTime={entry.created_at}>{formatDate(entry.created_at)}</time>
               {entry.ip && <span class="meta"> · {entry.ip}</span>}
               {entry.user_agent && <span class="meta" title={entry.user_agent}> · {entry.user_agent.slice(0, 40)}</span>}
             </li>

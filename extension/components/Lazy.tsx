@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../lib/i18n';
 
 /**
  * A view whose code is loaded when first shown. Keeps the popup's first paint small: Settings
@@ -14,5 +15,5 @@ export function Lazy<P extends object>({ load, props }: { load: () => Promise<Co
       live = false;
     };
   }, [load]);
-  return View ? <View {...props} /> : <p class="loading" role="status">Loading…</p>;
+  return View ? <View {...props} /> : <p class="loading" role="status">{t('loading')}</p>;
 }

@@ -7,11 +7,11 @@ import {
   checkPush,
   fallbackLimits,
   initialOptions,
-  kindLabels,
   offeredKinds,
   type ExtensionKind,
   type PushOptions,
 } from '../lib/push-options';
+import { t, type MessageKey } from '../lib/i18n';
 import { pushHint } from '../lib/push-label';
 import type { Settings } from '../lib/settings-storage';
 import { CheckField, FieldError, NumberField, Notice, TextField } from './Field';
@@ -31,11 +31,8 @@ interface Props {
   onServerOk?(): void;
 }
 
-const sourceLabels: Record<ExtensionKind, string> = {
-  text: 'Text',
-  url: "This page's URL",
-  qr: 'QR code of the URL',
-};
+const sourceLabels: Record<ExtensionKind, MessageKey> = { text: 'source_text', url: 'source_url', qr: 'source_qr' };
+const submitLabels: Record<ExtensionKind, MessageKey> = { text: 'push_button_text', url: 'push_button_url', qr: 'push_button_qr' };
 
 export function PushForm({ env, settings, limits: serverLimits, version, autoFocus = true, onOpenSettings, onServerOk }: Props) {
   const limits = serverLimits ?? fallbackLimits;
@@ -155,15 +152,15 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   if (!settings.serverUrl) {
     return (
       <Notice tone="info">
-        <p>Choose your Secret Push server first.</p>
+        <p>{t('choose_server_first')}</p>
         <button type="button" onClick={onOpenSettings}>
-          Open Settings
+          {t('open_settings')}
         </button>
       </Notice>
     );
   }
   if (version && kinds.length === 0) {
-    return <Notice tone="error">This server does not accept pushes at the moment.</Notice>;
+    return <Notice tone="error">{t('no_pushes_accepted')}</Notice>;
   }
   if (result) return <Lazy load={loadResult} props={{ ...result, env, onAnother: another }} />;
 
@@ -171,7 +168,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   return (
     <form class="push-form" onSubmit={submit} noValidate aria-busy={busy}>
       <fieldset class="kinds" aria-describedby={fieldErrors.kind ? 'kind-error' : undefined}>
-        <legend>What to push</legend>
+        <legend>{t('what_to_push')}</legend>
         {kinds.map((k) => (
           <label key={k} class={`kind ${kind === k ? 'selected' : ''}`}>
             <input
@@ -184,7 +181,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
                 setFieldErrors({});
               }}
             />
-            {sourceLabels[k]}
+            {t(sourceLabels[k])}
           </label>
         ))}
         <FieldError id="kind-error" message={fieldErrors.kind} />
@@ -192,13 +189,13 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
 
       {kind === 'text' ? (
         <div class="field">
-          <label for="payload">{fromSelection ? 'Secret (from the selection on the page)' : 'Secret'}</label>
+          <label for="payload">{fromSelection ? t('secret_from_selection') : t('secret_label')}</label>
           <textarea
             id="payload"
             ref={textArea}
             rows={4}
             value={text}
-            placeholder="Type or paste the secret, or select text on the page before opening Secret Push."
+            placeholder={t('secret_placeholder')}
             aria-invalid={fieldErrors.payload ? true : undefined}
             aria-describedby={fieldErrors.payload ? 'payload-error' : undefined}
             onInput={(e) => {
@@ -215,11 +212,11 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
       ) : (
         <TextField
           id="payload"
-          label={kind === 'url' ? 'Address to push (the recipient is sent there)' : 'Text of the QR code'}
+          label={kind === 'url' ? t('address_label') : t('qr_text_label')}
           type={kind === 'url' ? 'url' : 'text'}
           value={address}
           error={fieldErrors.payload}
-          hint={tab ? undefined : 'No page to read the address from: type it.'}
+          hint={tab ? undefined : t('no_page_hint')}
           onChange={(v) => {
             setAddress(v);
             setFieldErrors(({ payload: _, ...rest }) => rest);
@@ -230,7 +227,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
       <div class="row">
         <NumberField
           id="expire_after_days"
-          label="Days"
+          label={t('days')}
           value={options.expire_after_days}
           min={limits.days.min}
           max={limits.days.max}
@@ -239,7 +236,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
         />
         <NumberField
           id="expire_after_views"
-          label="Views"
+          label={t('views')}
           value={options.expire_after_views}
           min={limits.views.min}
           max={limits.views.max}
@@ -249,10 +246,10 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
       </div>
 
       <details class="more" open={formFieldErrors.length > 0}>
-        <summary>More options</summary>
+        <summary>{t('more_options')}</summary>
         <TextField
           id="passphrase"
-          label="Passphrase (the recipient must type it)"
+          label={t('passphrase_label')}
           type="password"
           autoComplete="new-password"
           value={options.passphrase}
@@ -261,28 +258,28 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
         />
         <CheckField
           id="retrieval_step"
-          label="Ask the recipient to click before revealing (protects from link previews)"
+          label={t('retrieval_step_label')}
           checked={options.retrieval_step}
           onChange={(v) => setOption('retrieval_step', v)}
         />
         <CheckField
           id="deletable_by_viewer"
-          label="Let the recipient delete it"
+          label={t('deletable_label')}
           checked={kind === 'url' ? false : options.deletable_by_viewer}
           disabled={kind === 'url'}
-          hint={kind === 'url' ? 'URL pushes cannot be deleted by the recipient.' : undefined}
+          hint={kind === 'url' ? t('url_not_deletable') : undefined}
           onChange={(v) => setOption('deletable_by_viewer', v)}
         />
         <TextField
           id="name"
-          label="Name (only you see it)"
+          label={t('name_label')}
           value={options.name}
           error={fieldErrors.name}
           onChange={(v) => setOption('name', v)}
         />
         <TextField
           id="note"
-          label="Note (only you see it)"
+          label={t('note_label')}
           value={options.note}
           error={fieldErrors.note}
           onChange={(v) => setOption('note', v)}
@@ -292,12 +289,12 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
       {problem && <Notice tone="error">{problem.message}</Notice>}
       {problem?.kind === 'unauthorized' && (
         <button type="button" class="link" onClick={onOpenSettings}>
-          Open Settings
+          {t('open_settings')}
         </button>
       )}
 
       <button type="submit" class="primary" disabled={busy}>
-        {busy ? 'Pushing…' : `Push ${kindLabels[kind] === 'Text' ? 'secret' : kindLabels[kind]}`}
+        {busy ? t('pushing') : t(submitLabels[kind])}
       </button>
     </form>
   );

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { OwnerPushRecord } from '../../shared/push-schema';
 import type { PopupEnv } from '../lib/popup-env';
-import { describeRemaining, kindLabels } from '../lib/push-options';
+import { t, type MessageKey } from '../lib/i18n';
+import { describeRemaining } from '../lib/push-options';
 import { QrCode } from './QrCode';
 
 interface Props {
@@ -12,6 +13,8 @@ interface Props {
   onAnother?(): void;
 }
 
+const pushedKeys: Record<string, MessageKey> = { text: 'result_text', url: 'result_url', qr: 'result_qr' };
+
 /** The secret link of a new push: copied already, with a button to copy again and a QR code. */
 export function PushResult({ env, record, kind, copied: copiedAtOnce, onAnother }: Props) {
   const [copied, setCopied] = useState<boolean | null>(copiedAtOnce);
@@ -21,26 +24,26 @@ export function PushResult({ env, record, kind, copied: copiedAtOnce, onAnother 
   const copy = async () => setCopied(await env.copy(record.html_url));
   return (
     <section class="result" aria-labelledby="result-title">
-      <h2 id="result-title">{record.name?.trim() ? `“${record.name.trim()}” pushed` : `${kindLabels[kind] ?? 'Secret'} pushed`}</h2>
-      <label for="secret-link">Secret link</label>
+      <h2 id="result-title">{record.name?.trim() ? t('result_named', record.name.trim()) : t(pushedKeys[kind] ?? 'result_other')}</h2>
+      <label for="secret-link">{t('secret_link')}</label>
       <div class="copy-row">
         <input id="secret-link" ref={link} type="text" readOnly value={record.html_url} onFocus={(e) => e.currentTarget.select()} />
         <button type="button" onClick={copy}>
-          Copy
+          {t('copy')}
         </button>
       </div>
       <p class={copied ? 'success' : 'field-error'} role="status">
-        {copied ? 'Copied to the clipboard.' : 'Could not copy automatically: use the Copy button or select the link.'}
+        {copied ? t('copied_clipboard') : t('copy_failed_auto')}
       </p>
       <p>{describeRemaining(record.days_remaining, record.views_remaining)}</p>
-      {record.passphrase && record.passphrase !== '' ? <p>The recipient needs the passphrase: send it another way.</p> : null}
+      {record.passphrase && record.passphrase !== '' ? <p>{t('needs_passphrase')}</p> : null}
       <figure class="qr-figure">
-        <QrCode text={record.html_url} label="QR code of the secret link" />
-        <figcaption>Scan to open the secret link on a phone.</figcaption>
+        <QrCode text={record.html_url} label={t('qr_label')} />
+        <figcaption>{t('qr_caption')}</figcaption>
       </figure>
       {onAnother && (
         <button type="button" class="primary" onClick={onAnother}>
-          Push another
+          {t('push_another')}
         </button>
       )}
     </section>

@@ -3,7 +3,8 @@ import type { PushLimits, VersionDocument } from '../../shared/push-schema';
 import { checkConnection, type Check } from '../lib/connection-check';
 import type { PopupEnv } from '../lib/popup-env';
 import { fallbackLimits } from '../lib/push-options';
-import { checkServerUrl, tokenPageUrl } from '../lib/server-address';
+import { t, tAround, uiLanguage } from '../lib/i18n';
+import { checkServerUrl, exampleServerUrl, tokenPageUrl } from '../lib/server-address';
 import type { PushDefaults, ServerInfo, Settings } from '../lib/settings-storage';
 import { CheckField, Notice, NumberField, TextField } from './Field';
 
@@ -16,15 +17,17 @@ interface Props {
 
 export function describeFeatures(version: VersionDocument): string[] {
   const f = version.features;
-  const kinds = ['text'];
-  if (f.pushes.url_pushes.enabled) kinds.push('URL');
-  if (f.pushes.qr_code_pushes.enabled) kinds.push('QR code');
+  const kinds = [t('feat_kind_text')];
+  if (f.pushes.url_pushes.enabled) kinds.push(t('feat_kind_url'));
+  if (f.pushes.qr_code_pushes.enabled) kinds.push(t('feat_kind_qr'));
+  // Chinese and Japanese list with an ideographic comma.
+  const separator = /^(ja|zh)/.test(uiLanguage()) ? '、' : ', ';
   const out = [
-    f.pushes.enabled ? `Pushes: ${kinds.join(', ')}` : 'Pushes are switched off',
-    f.anonymous_access ? 'Pushes without an API token are allowed' : 'An API token is needed for everything',
+    f.pushes.enabled ? t('feat_pushes', kinds.join(separator)) : t('feat_pushes_off'),
+    f.anonymous_access ? t('feat_anonymous') : t('feat_token_needed'),
   ];
   if (f.pushes.file_attachments.enabled) {
-    out.push(`File attachments (on the web page${f.pushes.file_attachments.requires_authentication ? ', signed in' : ''})`);
+    out.push(f.pushes.file_attachments.requires_authentication ? t('feat_files_signed_in') : t('feat_files'));
   }
   return out;
 }
@@ -36,7 +39,7 @@ function ServerStatus({ check, origin, saved, onAllow }: { check: Check; origin:
         <p>{check.problem.message}</p>
         {check.problem.kind === 'no-access' && (
           <button type="button" onClick={onAllow}>
-            Allow access to {origin}
+            {t('allow_access', origin)}
           </button>
         )}
       </Notice>
@@ -47,14 +50,14 @@ function ServerStatus({ check, origin, saved, onAllow }: { check: Check; origin:
   return (
     <Notice tone="success">
       <p>
-        {saved ? 'Saved. ' : ''}Connected to Secret Push {v.secret_push_version ?? v.application_version} (API {v.api_version}, {v.edition}).
+        {t(saved ? 'saved_connected' : 'connected', v.secret_push_version ?? v.application_version, v.api_version, v.edition)}
       </p>
       <ul>
         {describeFeatures(v).map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>
-      {check.tokenOk === true && <p>Your API token works.</p>}
+      {check.tokenOk === true && <p>{t('token_works')}</p>}
       {check.tokenOk === false && check.tokenProblem && <p class="field-error">{check.tokenProblem.message}</p>}
     </Notice>
   );
@@ -100,11 +103,11 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
   function validate(): Record<string, string> {
     const out: Record<string, string> = {};
     if (!urlCheck.ok) out.serverUrl = urlCheck.error;
-    const inRange = (v: number | undefined, b: { min: number; max: number }, unit: string) =>
-      v === undefined || (Number.isInteger(v) && v >= b.min && v <= b.max) ? undefined : `Choose between ${b.min} and ${b.max} ${unit}, or leave it empty for the server's default.`;
-    const d = inRange(defaults.expire_after_days, limits.days, 'days');
+    const inRange = (v: number | undefined, b: { min: number; max: number }, message: 'between_days_or_default' | 'between_views_or_default') =>
+      v === undefined || (Number.isInteger(v) && v >= b.min && v <= b.max) ? undefined : t(message, b.min, b.max);
+    const d = inRange(defaults.expire_after_days, limits.days, 'between_days_or_default');
     if (d) out.expire_after_days = d;
-    const v = inRange(defaults.expire_after_views, limits.views, 'views');
+    const v = inRange(defaults.expire_after_views, limits.views, 'between_views_or_default');
     if (v) out.expire_after_views = v;
     return out;
   }
@@ -115,7 +118,7 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
       .requestOrigin(pattern)
       .catch(() => false)
       .then(async (allowed) => {
-        setPermissionNote(allowed ? null : `Secret Push may not reach ${origin} until you allow it.`);
+        setPermissionNote(allowed ? null : t('permission_note', origin));
         if (!allowed) return;
         setBusy('check');
         const check = await checkConnection(env, next);
@@ -174,25 +177,24 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
     setBusy(null);
   }
 
+  const tokenSentTo = tAround('token_sent_to');
   const httpWarning =
     urlCheck.ok && urlCheck.plainHttpRemote
-      ? `http:// is not encrypted: your API token and your secrets can be read on the way to ${urlCheck.host}. Use https:// if the server offers it.`
+      ? t('http_warning', urlCheck.host)
       : undefined;
 
   return (
     <form class="settings" onSubmit={save} noValidate aria-busy={busy !== null}>
       {!settings.serverUrl && (
-        <p class="intro">
-          Welcome! Enter the address of your Secret Push server to start. The API token is optional: add it now or later.
-        </p>
+        <p class="intro">{t('welcome')}</p>
       )}
       <TextField
         id="serverUrl"
-        label="Server address"
+        label={t('server_address')}
         type="url"
         inputRef={firstField}
         value={serverUrl}
-        placeholder="https://push.example.org"
+        placeholder={exampleServerUrl}
         error={errors.serverUrl}
         hint={httpWarning && <span class="warning">{httpWarning}</span>}
         onChange={(v) => {
@@ -203,19 +205,19 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
       />
       <TextField
         id="apiToken"
-        label="API token (optional: needed for History)"
+        label={t('api_token_label')}
         type={showToken ? 'text' : 'password'}
         value={apiToken}
         autoComplete="off"
         hint={
           <>
-            Kept on this device only, never synced{urlCheck.ok ? `, sent only to ${urlCheck.host}` : ''}.{' '}
+            {urlCheck.ok ? t('token_kept_for', urlCheck.host) : t('token_kept')}{' '}
             {urlCheck.ok ? (
               <a href={tokenPageUrl(urlCheck.url)} target="_blank" rel="noreferrer">
-                Get a token from your server
+                {t('get_token')}
               </a>
             ) : (
-              'Your server shows it at /users/token.'
+              t('token_page_hint')
             )}
           </>
         }
@@ -224,44 +226,44 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
           edited();
         }}
       />
-      <CheckField id="showToken" label="Show the token" checked={showToken} onChange={setShowToken} />
+      <CheckField id="showToken" label={t('show_token')} checked={showToken} onChange={setShowToken} />
 
       {/* Folded until wanted: the popup is at most 600 px tall, and the first run needs only the address. */}
       <details class="defaults" open={Object.keys(settings.defaults).length > 0 || Boolean(errors.expire_after_days || errors.expire_after_views)}>
-        <summary>Default options of new pushes</summary>
+        <summary>{t('defaults_summary')}</summary>
         <div class="row">
           <NumberField
             id="default_days"
-            label="Days"
+            label={t('days')}
             value={defaults.expire_after_days}
             min={limits.days.min}
             max={limits.days.max}
             placeholder={String(limits.days.default)}
-            hint={`Server default ${limits.days.default} (${limits.days.min}–${limits.days.max})`}
+            hint={t('server_default', limits.days.default, limits.days.min, limits.days.max)}
             error={errors.expire_after_days}
             onChange={(v) => setDefault('expire_after_days', v)}
           />
           <NumberField
             id="default_views"
-            label="Views"
+            label={t('views')}
             value={defaults.expire_after_views}
             min={limits.views.min}
             max={limits.views.max}
             placeholder={String(limits.views.default)}
-            hint={`Server default ${limits.views.default} (${limits.views.min}–${limits.views.max})`}
+            hint={t('server_default', limits.views.default, limits.views.min, limits.views.max)}
             error={errors.expire_after_views}
             onChange={(v) => setDefault('expire_after_views', v)}
           />
         </div>
         <CheckField
           id="default_retrieval_step"
-          label="Ask the recipient to click before revealing"
+          label={t('default_retrieval')}
           checked={defaults.retrieval_step ?? limits.retrieval_step}
           onChange={(v) => setDefault('retrieval_step', v)}
         />
         <CheckField
           id="default_deletable_by_viewer"
-          label="Let the recipient delete the push"
+          label={t('default_deletable')}
           checked={defaults.deletable_by_viewer ?? limits.deletable_by_viewer}
           onChange={(v) => setDefault('deletable_by_viewer', v)}
         />
@@ -270,16 +272,18 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
       {confirmingToken && urlCheck.ok && (
         <div class="notice confirm" role="alertdialog" aria-labelledby="token-confirm-title">
           <p id="token-confirm-title">
-            Your API token will be sent to <strong>{urlCheck.host}</strong>.
+            {tokenSentTo[0]}
+            <strong>{urlCheck.host}</strong>
+            {tokenSentTo[1]}
           </p>
           {httpWarning && <p class="warning">{httpWarning}</p>}
-          <p>Anyone who runs that server can act as you there. Send it only to your own Secret Push server.</p>
+          <p>{t('token_warning')}</p>
           <div class="actions">
             <button type="submit" class="primary" ref={(el) => el?.focus()}>
-              Send the token to {urlCheck.host} and save
+              {t('send_token_save', urlCheck.host)}
             </button>
             <button type="button" onClick={() => setConfirmingToken(false)}>
-              Cancel
+              {t('cancel')}
             </button>
           </div>
         </div>
@@ -288,28 +292,25 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
         <Notice tone="error">
           <p>{permissionNote}</p>
           <button type="button" onClick={allowFromCheck}>
-            Allow access to {urlCheck.origin}
+            {t('allow_access', urlCheck.origin)}
           </button>
         </Notice>
       )}
-      {saved && !permissionNote && !status?.info && <Notice tone="success">Settings saved.</Notice>}
-      {status && <ServerStatus check={status} saved={saved} origin={urlCheck.ok ? urlCheck.origin : 'the server'} onAllow={allowFromCheck} />}
+      {saved && !permissionNote && !status?.info && <Notice tone="success">{t('settings_saved')}</Notice>}
+      {status && <ServerStatus check={status} saved={saved} origin={urlCheck.ok ? urlCheck.origin : t('the_server')} onAllow={allowFromCheck} />}
 
       {!confirmingToken && (
         <div class="actions">
           <button type="submit" class="primary" disabled={busy !== null}>
-            {busy === 'save' ? 'Saving…' : 'Save'}
+            {busy === 'save' ? t('saving') : t('save')}
           </button>
           <button type="button" disabled={busy !== null} onClick={check}>
-            {busy === 'check' ? 'Checking…' : 'Check connection'}
+            {busy === 'check' ? t('checking') : t('check_connection')}
           </button>
         </div>
       )}
       {!status?.info && (
-        <p class="hint">
-          Saving asks your browser for access to {urlCheck.ok ? urlCheck.origin : 'the server'} only, so that Secret Push can
-          talk to it.
-        </p>
+        <p class="hint">{t('saving_asks', urlCheck.ok ? urlCheck.origin : t('the_server'))}</p>
       )}
     </form>
   );

@@ -1,4 +1,5 @@
 import { describeError, type Problem } from './errors';
+import { t } from './i18n';
 import type { PushApi } from './api-client';
 import { checkServerUrl } from './server-address';
 import { tokenToSend, type ServerInfo, type Settings } from './settings-storage';
@@ -18,7 +19,7 @@ export interface Check {
 
 /** The problem of a server the browser does not let the extension reach (not the server's fault). */
 export function noAccessProblem(origin: string): Problem {
-  return { kind: 'no-access', message: `Secret Push is not allowed to reach ${origin} yet. Allow it, and the connection is checked at once.`, fields: {} };
+  return { kind: 'no-access', message: t('no_access', origin), fields: {} };
 }
 
 /** Asks the server about itself (and whether the token works); never throws. */

@@ -1,6 +1,7 @@
 import type { OwnerPushRecord, VersionDocument } from '../../shared/push-schema';
 import type { PushApi } from './api-client';
 import { describeError, type Problem } from './errors';
+import { t } from './i18n';
 import { defaultPushInput, describeRemaining, offeredKinds, type ExtensionKind } from './push-options';
 import { pushHint, pushLabel } from './push-label';
 import type { Settings } from './settings-storage';
@@ -20,11 +21,14 @@ export interface MenuItem {
   visible?: boolean;
 }
 
-export const menuItems: MenuItem[] = [
-  { id: menuIds.selection, title: 'Push selection', contexts: ['selection'] },
-  { id: menuIds.link, title: 'Push this link', contexts: ['link'] },
-  { id: menuIds.page, title: "Push this page's URL", contexts: ['page'] },
-];
+/** The items, titled in the browser's language (asked when they are created). */
+export function menuItems(): MenuItem[] {
+  return [
+    { id: menuIds.selection, title: t('menu_selection'), contexts: ['selection'] },
+    { id: menuIds.link, title: t('menu_link'), contexts: ['link'] },
+    { id: menuIds.page, title: t('menu_page'), contexts: ['page'] },
+  ];
+}
 
 /** The part of `contextMenus` that creating the items needs. */
 export interface MenuRegistry {
@@ -36,7 +40,7 @@ export interface MenuRegistry {
 export async function installMenus(menus: MenuRegistry, version?: VersionDocument): Promise<void> {
   await menus.removeAll();
   const visible = menuVisibility(version);
-  for (const item of menuItems) menus.create({ ...item, visible: visible[item.id] });
+  for (const item of menuItems()) menus.create({ ...item, visible: visible[item.id] });
 }
 
 /** Items for kinds the server has switched off are hidden (unknown server: all shown). */
@@ -121,20 +125,20 @@ export async function handleMenuClick(env: MenuEnv, info: MenuClick, tab?: MenuT
   if (!what) return null;
 
   const fail = async (problem: Exclude<MenuOutcome, { ok: true }>['problem']): Promise<MenuOutcome> => {
-    await env.notify('Secret Push: not pushed', problem.message);
+    await env.notify(t('notify_failed'), problem.message);
     return { ok: false, problem };
   };
 
   if (!what.payload.trim()) {
-    return fail({ kind: 'nothing', message: what.kind === 'text' ? 'There was no selected text to push.' : 'There was no address to push.' });
+    return fail({ kind: 'nothing', message: what.kind === 'text' ? t('no_selected_text') : t('no_address') });
   }
   if (what.kind === 'url' && !/^https?:\/\//i.test(what.payload)) {
-    return fail({ kind: 'nothing', message: 'Only web addresses (http:// or https://) can be pushed as a URL.' });
+    return fail({ kind: 'nothing', message: t('only_web_urls') });
   }
 
   const settings = await env.loadSettings();
   if (!settings.serverUrl) {
-    return fail({ kind: 'setup', message: 'Choose your server first: open Secret Push from the toolbar and go to Settings.' });
+    return fail({ kind: 'setup', message: t('menu_choose_server') });
   }
 
   let record: OwnerPushRecord;
@@ -155,10 +159,8 @@ export async function handleMenuClick(env: MenuEnv, info: MenuClick, tab?: MenuT
   const label = pushLabel(record.name, what.kind, hint);
   const expiry = describeRemaining(record.days_remaining, record.views_remaining);
   await env.notify(
-    copied ? 'Link copied' : 'Pushed: copy the link from Secret Push',
-    copied
-      ? `${label}. ${expiry}`
-      : `${label}. The page did not let Secret Push use the clipboard: open Secret Push to copy the link. ${expiry}`,
+    copied ? t('notify_copied') : t('notify_not_copied'),
+    copied ? t('notify_copied_body', label, expiry) : t('notify_not_copied_body', label, expiry),
   );
   return { ok: true, kind: what.kind, record, copied };
 }

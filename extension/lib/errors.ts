@@ -1,4 +1,5 @@
 import { HttpFailure } from './http-failure';
+import { t, tn, type MessageKey } from './i18n';
 import { isTlsError } from './net-errors';
 
 /**
@@ -30,21 +31,26 @@ export interface Problem {
   fields: Record<string, string>;
 }
 
-/** Labels of the push fields, as the form names them. */
-export const fieldLabels: Record<string, string> = {
-  payload: 'Secret',
-  kind: 'Kind',
-  expire_after_days: 'Days',
-  expire_after_views: 'Views',
-  expire_after_duration: 'Duration',
-  passphrase: 'Passphrase',
-  retrieval_step: 'Retrieval step',
-  deletable_by_viewer: 'Deletable by viewer',
-  name: 'Name',
-  note: 'Note',
-  page: 'Page',
-  url_token: 'Push',
+const fieldKeys: Record<string, MessageKey> = {
+  payload: 'field_payload',
+  kind: 'field_kind',
+  expire_after_days: 'field_expire_after_days',
+  expire_after_views: 'field_expire_after_views',
+  expire_after_duration: 'field_expire_after_duration',
+  passphrase: 'field_passphrase',
+  retrieval_step: 'field_retrieval_step',
+  deletable_by_viewer: 'field_deletable_by_viewer',
+  name: 'field_name',
+  note: 'field_note',
+  page: 'field_page',
+  url_token: 'field_url_token',
 };
+
+/** The label of a push field, as the form names it (an unknown field: its name in words). */
+export function fieldLabel(field: string): string {
+  const key = fieldKeys[field];
+  return key ? t(key) : field.replace(/_/g, ' ');
+}
 
 interface ErrorData {
   code?: string;
@@ -70,7 +76,8 @@ export function fieldMessages(fieldErrors: Record<string, unknown> | undefined):
   for (const [field, raw] of Object.entries(fieldErrors)) {
     const list = (Array.isArray(raw) ? raw : [raw]).filter((m): m is string => typeof m === 'string' && m.trim() !== '');
     if (list.length === 0) continue;
-    const label = fieldLabels[field] ?? field.replace(/_/g, ' ');
+    // The server's own words stay English (API messages do); the field is named in the UI language.
+    const label = fieldLabel(field);
     out[field] = list
       .map((m) => {
         const text = m.trim();
@@ -112,28 +119,26 @@ function httpFailure(err: unknown): HttpFailure | undefined {
 }
 
 const waitFor = (seconds: number | undefined) =>
-  seconds === undefined ? 'in a minute' : seconds <= 1 ? 'in a second' : seconds < 120 ? `in ${seconds} s` : `in ${Math.ceil(seconds / 60)} minutes`;
+  seconds === undefined ? t('wait_minute') : seconds <= 1 ? t('wait_second') : seconds < 120 ? t('wait_seconds', seconds) : t('wait_minutes', Math.ceil(seconds / 60));
 
 /** The words for an HTTP status, whoever answered (tRPC or something in front of it). */
 function byStatus(status: number, said: string, signedIn: boolean, serverUrl: string, retryAfter?: number): Omit<Problem, 'fields'> | undefined {
   if (status === 401) {
     return {
       kind: 'unauthorized',
-      message: signedIn
-        ? 'The server did not accept your API token (401). Make a new one on the server and paste it in Settings.'
-        : 'This needs an API token (401): make one on the server and paste it in Settings.',
+      message: signedIn ? t('unauthorized_signed_in') : t('unauthorized_anon'),
     };
   }
   if (status === 403) {
-    return { kind: 'forbidden', message: `The server refused this (403 Forbidden)${said ? `: ${said}` : ': your account may not do it.'}` };
+    return { kind: 'forbidden', message: said ? t('forbidden_said', said) : t('forbidden') };
   }
   if (status === 404) {
-    return { kind: 'not-a-server', message: `${serverUrl} has no Secret Push API (404 Not Found). Check the address in Settings.` };
+    return { kind: 'not-a-server', message: t('not_found_api', serverUrl) };
   }
-  if (status === 413) return { kind: 'too-large', message: 'The secret is too large for this server (413).' };
-  if (status === 429) return { kind: 'rate-limited', message: `Too many requests: try again ${waitFor(retryAfter)}.` };
-  if (status === 503) return { kind: 'unavailable', message: `The server is unavailable right now (503)${said ? `: ${said}` : ''}. Try again later.` };
-  if (status >= 500) return { kind: 'server', message: `The server failed (error ${status}). It is not something you did: try again later.` };
+  if (status === 413) return { kind: 'too-large', message: t('too_large') };
+  if (status === 429) return { kind: 'rate-limited', message: t('rate_limited', waitFor(retryAfter)) };
+  if (status === 503) return { kind: 'unavailable', message: said ? t('unavailable_said', said) : t('unavailable') };
+  if (status >= 500) return { kind: 'server', message: t('server_failed', status) };
   return undefined;
 }
 
@@ -153,7 +158,7 @@ export function describeError(err: unknown, serverUrl: string, signedIn = false)
   if (http) {
     const known = byStatus(http.status, http.message.startsWith('HTTP ') ? '' : http.message, signedIn, serverUrl, http.retryAfterSeconds);
     if (known) return { ...known, fields: known.kind === 'too-large' ? { payload: known.message } : {} };
-    return { kind: 'not-a-server', message: `${serverUrl} answered with error ${http.status}, not like a Secret Push server. Check the address in Settings.`, fields: {} };
+    return { kind: 'not-a-server', message: t('not_a_server_status', serverUrl, http.status), fields: {} };
   }
 
   if (!data) {
@@ -161,31 +166,31 @@ export function describeError(err: unknown, serverUrl: string, signedIn = false)
     if (isTlsError(netError)) {
       return {
         kind: 'tls',
-        message: `The secure connection to ${serverUrl} failed: the browser does not trust its certificate (${netError?.replace(/\.$/, '')}). Fix the server's certificate, or check the address in Settings.`,
+        message: t('tls', serverUrl, netError?.replace(/\.$/, '') ?? ''),
         fields,
       };
     }
     if (isNetworkFailure(err)) {
       return {
         kind: 'network',
-        message: `The server cannot be reached at ${serverUrl}. Check the address in Settings and that the server is running.`,
+        message: t('network', serverUrl),
         fields,
       };
     }
     if (/transform|JSON|Unexpected token/i.test(said)) {
       return {
         kind: 'not-a-server',
-        message: `${serverUrl} answered, but not like a Secret Push server. Check the address in Settings.`,
+        message: t('not_a_server', serverUrl),
         fields,
       };
     }
-    return { kind: 'unknown', message: said ? `Something went wrong: ${said}` : 'Something went wrong.', fields };
+    return { kind: 'unknown', message: said ? t('unknown_said', said) : t('unknown'), fields };
   }
 
   const statusOf: Record<string, number> = { UNAUTHORIZED: 401, FORBIDDEN: 403, PAYLOAD_TOO_LARGE: 413, TOO_MANY_REQUESTS: 429, SERVICE_UNAVAILABLE: 503 };
   const mapped = code && statusOf[code] ? statusOf[code] : status;
   if (code === 'NOT_FOUND' || status === 404) {
-    return { kind: 'not-found', message: 'That push no longer exists on the server.', fields };
+    return { kind: 'not-found', message: t('push_gone'), fields };
   }
   if (mapped && mapped !== 422 && mapped !== 400) {
     const known = byStatus(mapped, said, signedIn, serverUrl);
@@ -195,19 +200,16 @@ export function describeError(err: unknown, serverUrl: string, signedIn = false)
     const count = Object.keys(fields).length;
     return {
       kind: 'invalid',
-      message:
-        count > 0
-          ? `The server did not accept ${count === 1 ? 'one of the options' : 'some of the options'}: ${Object.values(fields).join(' ')}`
-          : said || 'The server did not accept the push.',
+      message: count > 0 ? tn('invalid_options', count, Object.values(fields).join(' ')) : said || t('invalid_push'),
       fields,
     };
   }
   if (code === 'BAD_REQUEST' || status === 400) {
-    return { kind: 'bad-request', message: `The server did not accept the request${said ? `: ${said}` : '.'}`, fields };
+    return { kind: 'bad-request', message: said ? t('bad_request_said', said) : t('bad_request'), fields };
   }
   return {
     kind: 'server',
-    message: `The server had a problem${status ? ` (error ${status})` : ''}. Try again later.`,
+    message: status ? t('server_problem_status', status) : t('server_problem'),
     fields,
   };
 }

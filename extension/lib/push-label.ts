@@ -1,4 +1,4 @@
-import { kindLabels } from './push-options';
+import { t, type MessageKey } from './i18n';
 
 /**
  * What the extension shows for a push without ever showing the secret: its name, or its kind
@@ -22,9 +22,16 @@ export function pushHint(kind: string, payload: string, pageUrl?: string): strin
   return host && kind === 'text' ? `from ${host}` : host;
 }
 
+const labelKeys: Record<string, MessageKey> = { text: 'push_label_text', url: 'push_label_url', qr: 'push_label_qr', file: 'push_label_file' };
+
+/**
+ * The name, else "Text push from example.org" / "URL push · example.org". The hint is stored
+ * as `pushHint` made it ("from <host>" for text): it is data, worded only here.
+ */
 export function pushLabel(name: string | null | undefined, kind?: string, hint?: string): string {
   if (name?.trim()) return name.trim();
-  if (!kind) return 'Push';
-  const label = `${kindLabels[kind] ?? kind} push`;
-  return hint ? `${label} ${hint.startsWith('from ') ? hint : `· ${hint}`}` : label;
+  if (!kind) return t('push_label_none');
+  const label = labelKeys[kind] ? t(labelKeys[kind]) : kind;
+  if (!hint) return label;
+  return hint.startsWith('from ') ? t('push_label_from', label, hint.slice('from '.length)) : `${label} · ${hint}`;
 }

@@ -1,4 +1,5 @@
 import type { PushInput, PushLimits, VersionDocument } from '../../shared/push-schema';
+import { t, tn, type MessageKey } from './i18n';
 import type { PushDefaults } from './settings-storage';
 
 /** The kinds the extension can push (files are left to the web page). */
@@ -93,28 +94,32 @@ export function checkPush(kind: ExtensionKind, payload: string, options: PushOpt
   const problems: Record<string, string> = {};
   if (!payload.trim()) {
     problems.payload =
-      kind === 'text' ? 'Type or select the text to push.' : 'There is no address to push: type one.';
+      kind === 'text' ? t('check_type_text') : t('check_no_address');
   } else if (kind === 'url' && !isWebUrl(payload.trim())) {
-    problems.payload = 'Only web addresses (http:// or https://) can be pushed as a URL.';
+    problems.payload = t('only_web_urls');
   } else if (kind === 'qr' && payload.length > limits.max_qr_chars) {
-    problems.payload = `A QR code holds at most ${limits.max_qr_chars} characters; this is ${payload.length}.`;
+    problems.payload = t('qr_too_long', limits.max_qr_chars, payload.length);
   } else if (payload.length > limits.max_payload_chars) {
-    problems.payload = `The secret is too long: at most ${limits.max_payload_chars} characters.`;
+    problems.payload = t('secret_too_long', limits.max_payload_chars);
   }
-  const range = (value: number, b: { min: number; max: number }, unit: string) =>
-    Number.isInteger(value) && value >= b.min && value <= b.max ? undefined : `Choose between ${b.min} and ${b.max} ${unit}.`;
-  const days = range(options.expire_after_days, limits.days, 'days');
+  const range = (value: number, b: { min: number; max: number }, message: 'between_days' | 'between_views') =>
+    Number.isInteger(value) && value >= b.min && value <= b.max ? undefined : t(message, b.min, b.max);
+  const days = range(options.expire_after_days, limits.days, 'between_days');
   if (days) problems.expire_after_days = days;
-  const views = range(options.expire_after_views, limits.views, 'views');
+  const views = range(options.expire_after_views, limits.views, 'between_views');
   if (views) problems.expire_after_views = views;
   return problems;
 }
 
 /** "Expires in 7 days or after 5 views, whichever comes first." */
 export function describeRemaining(days: number, views: number): string {
-  const d = `${days} ${days === 1 ? 'day' : 'days'}`;
-  const v = `${views} ${views === 1 ? 'view' : 'views'}`;
-  return `Expires in ${d} or after ${v}, whichever comes first.`;
+  return t('expires', tn('expires_days', days, days), tn('expires_views', views, views));
 }
 
-export const kindLabels: Record<string, string> = { text: 'Text', url: 'URL', qr: 'QR code', file: 'File' };
+const kindKeys: Record<string, MessageKey> = { text: 'kind_text', url: 'kind_url', qr: 'kind_qr', file: 'kind_file' };
+
+/** "Text", "URL", "QR code", "File" in the UI language; an unknown kind as the server names it. */
+export function kindLabel(kind: string): string {
+  const key = kindKeys[kind];
+  return key ? t(key) : kind;
+}

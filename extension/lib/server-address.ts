@@ -1,3 +1,5 @@
+import { t } from './i18n';
+
 /**
  * The server address a user types, made canonical or refused with a message that says what is
  * wrong. The origin pattern is what the extension asks host permission for.
@@ -6,7 +8,9 @@ export type ServerUrlCheck =
   | { ok: true; url: string; origin: string; host: string; originPattern: string; plainHttpRemote: boolean }
   | { ok: false; error: string };
 
-const example = 'https://push.example.org';
+/** What a server address looks like (the field's placeholder and the examples in messages). */
+export const exampleServerUrl = 'https://push.example.org';
+const example = exampleServerUrl;
 
 /** 127.0.0.0/8, ::1 and localhost: plain http there never leaves the machine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -15,8 +19,8 @@ export function isLoopbackHost(hostname: string): boolean {
 
 export function checkServerUrl(input: string): ServerUrlCheck {
   let text = input.trim();
-  if (!text) return { ok: false, error: `Enter the address of your Secret Push server, like ${example}.` };
-  if (/\s/.test(text)) return { ok: false, error: `The address "${text}" has a space in it: a web address has none.` };
+  if (!text) return { ok: false, error: t('addr_empty', example) };
+  if (/\s/.test(text)) return { ok: false, error: t('addr_space', text) };
   // "http//host", "https:/host": the colon or a slash is missing; the intent is plain.
   text = text.replace(/^(https?)(?::\/?|\/\/?)(?!\/)(?=[^/])/i, (_, scheme: string) => `${scheme.toLowerCase()}://`);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
@@ -27,7 +31,7 @@ export function checkServerUrl(input: string): ServerUrlCheck {
       const hostPort = text.replace(/\/.*$/, '');
       return {
         ok: false,
-        error: `Say how to reach ${hostPort}: type http://${hostPort} or https://${hostPort}, whichever your server uses.`,
+        error: t('addr_port', hostPort),
       };
     }
     text = `https://${text}`;
@@ -36,13 +40,13 @@ export function checkServerUrl(input: string): ServerUrlCheck {
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, error: `"${input.trim()}" is not a web address. It should look like ${example}.` };
+    return { ok: false, error: t('addr_invalid', input.trim(), example) };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, error: `The server address must start with https:// (or http:// for a local server), not ${url.protocol}//.` };
+    return { ok: false, error: t('addr_scheme', url.protocol) };
   }
-  if (!url.hostname) return { ok: false, error: `"${input.trim()}" has no server name. It should look like ${example}.` };
-  if (url.username || url.password) return { ok: false, error: 'Leave user names and passwords out of the server address.' };
+  if (!url.hostname) return { ok: false, error: t('addr_no_host', input.trim(), example) };
+  if (url.username || url.password) return { ok: false, error: t('addr_credentials') };
   const path = url.pathname.replace(/\/+$/, '');
   return {
     ok: true,

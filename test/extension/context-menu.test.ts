@@ -33,8 +33,8 @@ describe('context menu items', () => {
     const registry = { removeAll: vi.fn(async () => void created.splice(0)), create: vi.fn((i: unknown) => created.push(i)) };
     await installMenus(registry);
     await installMenus(registry);
-    expect(created).toEqual(menuItems.map((i) => ({ ...i, visible: true })));
-    expect(menuItems.map((i) => [i.title, i.contexts])).toEqual([
+    expect(created).toEqual(menuItems().map((i) => ({ ...i, visible: true })));
+    expect(menuItems().map((i) => [i.title, i.contexts])).toEqual([
       ['Push selection', ['selection']],
       ['Push this link', ['link']],
       ["Push this page's URL", ['page']],

@@ -1,8 +1,12 @@
 import { render } from 'preact';
 import { App, type TabName } from '../../components/App';
+import { uiDirection, uiLanguage } from '../../lib/i18n';
 import { createPopupEnv } from '../../lib/popup-env';
 import './style.css';
 
+// The page speaks the language of the catalogue the browser picked (screen readers, hyphenation, fonts).
+document.documentElement.lang = uiLanguage();
+document.documentElement.dir = uiDirection();
 const tab = new URLSearchParams(location.search).get('tab');
 const initialTab = tab === 'push' || tab === 'history' || tab === 'settings' ? (tab as TabName) : undefined;
 render(<App env={createPopupEnv()} initialTab={initialTab} />, document.getElementById('app')!);
