@@ -1,5 +1,5 @@
 import { extensionSuite } from './support/extension-suite';
-import { firefoxHarness, hasFirefox, missingFirefoxMessage } from './support/firefox';
+import { firefoxHarness, firefoxHasLanguage, hasFirefox, missingFirefoxMessage } from './support/firefox';
 
 // The extension in Debian's Firefox ESR (puppeteer-core over WebDriver BiDi); the same suite runs in Chromium.
 extensionSuite({
@@ -7,6 +7,8 @@ extensionSuite({
   build: 'firefox',
   available: hasFirefox,
   missingMessage: missingFirefoxMessage,
-  launch: (dir, _profile, theme) => firefoxHarness(dir, theme),
+  launch: (dir, _profile, theme, language) => firefoxHarness(dir, theme, language),
+  hasLanguage: firefoxHasLanguage,
+  missingLanguageMessage: (l) => `Firefox has no language pack for "${l}": install firefox-esr-l10n-${l}.`,
   openCommand: '_execute_browser_action',
 });

@@ -17,11 +17,22 @@ export interface ExtensionBrowser {
   url(path: string): string;
 }
 
-/** Launches headless Chromium with the unpacked extension, on a profile dir kept across launches. */
-export async function launchWithExtension(extensionDir: string, profileDir: string, theme: Theme = 'light'): Promise<ExtensionBrowser> {
+/**
+ * Whether Chromium has its UI in `language` (Debian: the chromium-l10n package). Without it
+ * Chromium runs in English whatever it is asked, and so do extensions.
+ */
+export const chromiumHasLanguage = (language: string) => existsSync(`/usr/lib/chromium/locales/${language}.pak`);
+
+/**
+ * Launches headless Chromium with the unpacked extension, on a profile dir kept across launches;
+ * `language` is the browser's UI language (what extensions' `_locales` follow), as a user's
+ * system sets it: on Linux Chromium reads it from LANGUAGE (--lang is for Windows and ChromeOS).
+ */
+export async function launchWithExtension(extensionDir: string, profileDir: string, theme: Theme = 'light', language?: string): Promise<ExtensionBrowser> {
   mkdirSync(profileDir, { recursive: true });
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath,
+    ...(language ? { env: { ...process.env, LANGUAGE: language, LC_ALL: '', LANG: `${language}.UTF-8` }, locale: language } : {}),
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
     viewport: { width: 460, height: 720 },
@@ -36,6 +47,7 @@ export async function launchWithExtension(extensionDir: string, profileDir: stri
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...(language ? [`--lang=${language}`] : []),
     ],
   });
   const worker =
@@ -48,8 +60,8 @@ export async function launchWithExtension(extensionDir: string, profileDir: stri
 const driven = (page: Page) => page as unknown as DrivenPage;
 
 /** The extension in Chromium, driven by playwright-core. */
-export async function chromiumHarness(extensionDir: string, profileDir: string, theme: Theme = 'light'): Promise<ExtensionHarness> {
-  let b = await launchWithExtension(extensionDir, profileDir, theme);
+export async function chromiumHarness(extensionDir: string, profileDir: string, theme: Theme = 'light', language?: string): Promise<ExtensionHarness> {
+  let b = await launchWithExtension(extensionDir, profileDir, theme, language);
   /** chrome://extensions, where the user changes site access and shortcuts (developerPrivate). */
   const extensionsPage = async <R>(fn: (arg: { id: string; value: string }) => Promise<R>, value: string) => {
     const page = await b.context.newPage();
@@ -85,7 +97,7 @@ export async function chromiumHarness(extensionDir: string, profileDir: string, 
     },
     async restart() {
       await b.context.close();
-      b = await launchWithExtension(extensionDir, profileDir, theme);
+      b = await launchWithExtension(extensionDir, profileDir, theme, language);
     },
     close: () => b.context.close(),
   };

@@ -30,8 +30,11 @@ export interface BrowserUnderTest {
   build: 'chrome' | 'firefox';
   available: boolean;
   missingMessage: string;
-  /** Starts the browser with the extension on a fresh profile. */
-  launch(extensionDir: string, profileDir: string, theme: Theme): Promise<ExtensionHarness>;
+  /** Starts the browser with the extension on a fresh profile (`language`: the browser's UI language). */
+  launch(extensionDir: string, profileDir: string, theme: Theme, language?: string): Promise<ExtensionHarness>;
+  /** Whether the browser can run its UI in `language` (its language pack is installed). */
+  hasLanguage(language: string): boolean;
+  missingLanguageMessage(language: string): string;
   /** The command that opens the popup: its name differs between MV3 and MV2. */
   openCommand: string;
 }
@@ -493,6 +496,103 @@ export function extensionSuite(b: BrowserUnderTest) {
       await popup.close();
 
       expect(views).toEqual({ 'first run': [], error: [], settings: [], 'push result': [], history: [] });
+    });
+  });
+
+  // The browser in German: the extension follows the browser's UI language (its _locales), marks
+  // the popup's language, and long German words still fit the popup. Screenshots in test-artifacts/.
+  const language = 'de';
+  if (!b.hasLanguage(language)) {
+    console.warn(`\n⚠ ${b.missingLanguageMessage(language)} The extension's German test is SKIPPED.\n`);
+    describe(`popup in ${b.name}, in German`, () => {
+      it.skip(b.missingLanguageMessage(language), () => undefined);
+    });
+    return;
+  }
+  describe(`popup in ${b.name}, in German`, () => {
+    let server: TestServer;
+    let token: string;
+    let profileDir: string;
+    let ext: ExtensionHarness;
+    const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-de-${name}`);
+    const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
+    /** Nothing sticks out sideways: the popup never scrolls horizontally, no element is wider than the page. */
+    const overflow = (page: DrivenPage) =>
+      page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const wide = [...document.querySelectorAll('body *')]
+          .filter((el) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().right > width + 1)
+          .map((el) => `${el.tagName.toLowerCase()}.${(el as HTMLElement).className}: ${(el.textContent ?? '').trim().slice(0, 40)}`);
+        return { scrolls: document.documentElement.scrollWidth > width, wide };
+      });
+
+    beforeAll(async () => {
+      [server] = await Promise.all([startServer(), built()]);
+      ({ token } = await createUserWithToken(server, `de-${b.build}@example.org`));
+      profileDir = mkdtempSync(join(tmpdir(), `secret-push-${b.build}-de-`));
+      ext = await b.launch(extensionDir, profileDir, 'light', language);
+    }, 180_000);
+
+    afterAll(async () => {
+      await ext?.close().catch(() => undefined);
+      await server?.stop();
+      if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    });
+
+    it('speaks German in the popup, the context menu and the manifest, and fits the long words', async () => {
+      const popup = await ext.openPopup('');
+      await waitForText(popup, /Serveradresse/);
+      expect(await popup.evaluate(() => document.documentElement.lang)).toBe('de');
+      expect(await popup.evaluate(() => document.documentElement.dir)).toBe('ltr');
+      expect(await pageText(popup)).not.toMatch(/Server address|Check connection|Welcome/);
+      expect(await overflow(popup)).toEqual({ scrolls: false, wide: [] });
+      await shot(popup, 'first-run');
+
+      await fill(popup, 'Serveradresse', 'push example org');
+      await click(popup, { button: 'Speichern' });
+      await waitForText(popup, /enthält ein Leerzeichen/);
+
+      await fill(popup, 'Serveradresse', server.url);
+      await fill(popup, 'API-Token.*', token);
+      await click(popup, { button: 'Speichern' });
+      await ext.approveNextPrompt('http://127.0.0.1/*');
+      await click(popup, { button: 'Token an .* senden und speichern' });
+      if (await has(popup, { button: 'Zugriff auf .* erlauben' })) await click(popup, { button: 'Zugriff auf .* erlauben' });
+      await waitForText(popup, /Verbunden mit Secret Push/);
+      await waitForText(popup, /Ihr API-Token funktioniert\./);
+      await click(popup, { button: 'Standardoptionen für neue Pushes' });
+      expect(await overflow(popup)).toEqual({ scrolls: false, wide: [] });
+      await shot(popup, 'settings');
+
+      await click(popup, { button: 'Push' });
+      await fill(popup, 'Geheimnis', 'correct horse battery staple');
+      await click(popup, { button: 'Weitere Optionen' });
+      await fill(popup, 'Name \\(nur für Sie sichtbar\\)', 'WLAN-Passwort');
+      expect(await overflow(popup)).toEqual({ scrolls: false, wide: [] });
+      await shot(popup, 'push-form');
+      await click(popup, { button: 'Geheimnis senden' });
+      await waitForText(popup, /„WLAN-Passwort“ gesendet/);
+      await waitForText(popup, /Läuft in \d+ Tagen oder nach 5 Aufrufen ab/);
+      expect(await overflow(popup)).toEqual({ scrolls: false, wide: [] });
+      await shot(popup, 'push-result');
+
+      await click(popup, { button: 'Verlauf' });
+      await waitForText(popup, /0 von 5 Aufrufen genutzt · noch 5 Aufrufe und \d+ Tage/);
+      expect(await overflow(popup)).toEqual({ scrolls: false, wide: [] });
+      await shot(popup, 'history');
+      await popup.close();
+
+      // The background speaks the same language (context menu titles, notifications), and the
+      // browser fills the manifest's __MSG_…__ from the German catalogue.
+      const fromBackground = await ext.inExtension(() => {
+        const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
+        return { menu: api.i18n.getMessage('menu_selection'), command: api.i18n.getMessage('command_open'), name: api.runtime.getManifest().description };
+      }, null);
+      expect(fromBackground).toEqual({
+        menu: 'Auswahl senden',
+        command: 'Secret Push öffnen',
+        name: 'Senden Sie die Auswahl, die Seite oder einen QR-Code davon als selbstzerstörenden geheimen Link.',
+      });
     });
   });
 }

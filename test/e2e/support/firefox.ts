@@ -9,6 +9,13 @@ export const missingFirefoxMessage =
   `Firefox not found at ${firefoxPath}: the browser-extension end-to-end tests in Firefox are SKIPPED. ` +
   'Install it with `apt-get install -y firefox-esr` (Debian/Ubuntu; CI does this in .ci/run) or set FIREFOX_PATH.';
 
+/**
+ * Whether Firefox has a language pack for `language` (Debian: firefox-esr-l10n-<language>).
+ * Without it Firefox runs in English whatever it is asked, and so do extensions.
+ */
+export const firefoxHasLanguage = (language: string) =>
+  language === 'en' || existsSync(`/usr/lib/firefox-esr/browser/extensions/langpack-${language}@firefox-esr.mozilla.org.xpi`);
+
 /** The add-on id of the manifest (wxt.config.ts) and the moz-extension:// host the tests give it. */
 const geckoId = 'secret-push@example.org';
 const uuid = '5e7c1d2a-8f3b-4c6d-9e0a-1b2c3d4e5f60';
@@ -46,7 +53,7 @@ async function waitForContent(page: Page, selector: string): Promise<void> {
  * Firefox does not work with Debian's firefox-esr). The add-on is installed as a temporary one,
  * so it does not survive a restart: there is no `restart` here.
  */
-export async function firefoxHarness(extensionDir: string, theme: Theme = 'light'): Promise<ExtensionHarness> {
+export async function firefoxHarness(extensionDir: string, theme: Theme = 'light', language?: string): Promise<ExtensionHarness> {
   const browser: Browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: firefoxPath,
@@ -59,6 +66,8 @@ export async function firefoxHarness(extensionDir: string, theme: Theme = 'light
       // The tests close the popup as Firefox does when its permission prompt opens.
       'dom.allow_scripts_to_close_windows': true,
       'ui.systemUsesDarkTheme': theme === 'dark' ? 1 : 0,
+      // The UI language a user picks in Firefox's settings (the language pack is an app add-on).
+      ...(language ? { 'intl.locale.requested': language, 'intl.locale.matchOS': false, 'extensions.autoDisableScopes': 0 } : {}),
     },
   });
   await browser.installExtension(extensionDir);
