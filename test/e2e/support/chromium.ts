@@ -28,11 +28,13 @@ export const chromiumHasLanguage = (language: string) => existsSync(`/usr/lib/ch
  * `language` is the browser's UI language (what extensions' `_locales` follow), as a user's
  * system sets it: on Linux Chromium reads it from LANGUAGE (--lang is for Windows and ChromeOS).
  */
-export async function launchWithExtension(extensionDir: string, profileDir: string, theme: Theme = 'light', language?: string): Promise<ExtensionBrowser> {
+export async function launchWithExtension(extensionDir: string, profileDir: string, theme: Theme = 'light', language = 'en-US'): Promise<ExtensionBrowser> {
   mkdirSync(profileDir, { recursive: true });
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath,
-    ...(language ? { env: { ...process.env, LANGUAGE: language, LC_ALL: '', LANG: `${language}.UTF-8` }, locale: language } : {}),
+    // English unless asked: the suites assert words, whatever the machine's own language is.
+    env: { ...process.env, LANGUAGE: language, LC_ALL: '', LANG: `${language.replace('-', '_')}.UTF-8` },
+    locale: language,
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
     viewport: { width: 460, height: 720 },
@@ -47,7 +49,7 @@ export async function launchWithExtension(extensionDir: string, profileDir: stri
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
-      ...(language ? [`--lang=${language}`] : []),
+      `--lang=${language}`,
     ],
   });
   const worker =

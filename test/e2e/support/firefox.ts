@@ -67,7 +67,11 @@ export async function firefoxHarness(extensionDir: string, theme: Theme = 'light
       'dom.allow_scripts_to_close_windows': true,
       'ui.systemUsesDarkTheme': theme === 'dark' ? 1 : 0,
       // The UI language a user picks in Firefox's settings (the language pack is an app add-on).
-      ...(language ? { 'intl.locale.requested': language, 'intl.locale.matchOS': false, 'extensions.autoDisableScopes': 0 } : {}),
+      // English unless asked: the suites assert words, whatever the machine's own language is.
+      'intl.locale.requested': language ?? 'en-US',
+      'intl.locale.matchOS': false,
+      // The language pack is an add-on in Firefox's application directory: enabled without asking.
+      ...(language ? { 'extensions.autoDisableScopes': 0 } : {}),
     },
   });
   await browser.installExtension(extensionDir);
