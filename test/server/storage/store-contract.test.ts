@@ -226,6 +226,35 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.getPush(live.token)).toBeDefined();
   });
 
+  it('retention and concurrent changes of the same pushes: a deleted push never comes back', async () => {
+    const cutoff = T0 + 80 * 86_400_000;
+    const tokens = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const p = push({ expiredAt: iso(cutoff - 86_400_000), expireAfterViews: 1000 });
+        await store.insertPush(p, audit('creation'));
+        return p.token;
+      }),
+    );
+    // Views (failed views write the record too) keep coming while the sweep's deletion is under
+    // way: written before it, they are deleted with the push; after it, they find no push.
+    const deletion = store.deleteExpiredBefore(new Date(cutoff), 100);
+    let settled = false;
+    void deletion.finally(() => (settled = true));
+    const views: Promise<unknown>[] = [];
+    for (let round = 0; !settled && round < 1000; round++) {
+      for (const [i, t] of tokens.entries()) {
+        views.push(store.updatePush(t, (p) => ({ next: { ...p, views: p.views + 1 }, audit: audit('failed_view', i), result: true })));
+      }
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all([deletion, ...views]);
+    while ((await store.deleteExpiredBefore(new Date(cutoff), 100)) > 0);
+    for (const t of tokens) {
+      expect(await store.getPush(t), t).toBeUndefined();
+      expect(await store.listAudit(t, 0, 10)).toEqual([]);
+    }
+  });
+
   it('streams blobs in and out: sizes, byte ranges, removal; a failed upload leaves nothing', async () => {
     const bytes = randomBytes(3 * 1024 * 1024 + 12345);
     const pieces = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, i) => bytes.subarray(i * 65_536, (i + 1) * 65_536));
