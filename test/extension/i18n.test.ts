@@ -112,6 +112,28 @@ describe('extension components and entrypoints', () => {
     expect(literals).toEqual({});
   });
 
+  it('lib/ writes no sentence as a literal either (error messages, menu titles, notifications)', () => {
+    // Words in a string: two words of letters side by side. Developer-facing errors are listed here.
+    const developerOnly = new Set(['extension/lib/storage-item.ts: is not available in this browser']);
+    const found: string[] = [];
+    for (const file of filesUnder(join(root, 'extension/lib'))) {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node) => {
+        const texts =
+          ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? [node.text]
+          : ts.isTemplateExpression(node) ? [node.head.text, ...node.templateSpans.map((span) => span.literal.text)]
+          : [];
+        for (const text of texts) {
+          const entry = `${relative(root, file)}: ${text.trim()}`;
+          if (/\p{L}{2,}\s+\p{L}{2,}/u.test(text) && !developerOnly.has(entry)) found.push(entry);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(found).toEqual([]);
+  });
+
   it('the scan finds what it looks for', () => {
     const probe = join(root, 'test/extension/fixtures/untranslated.tsx.txt');
     expect(untranslatedLiterals(probe)).toEqual(['Hello there', 'placeholder="Your name"', 'aria-label="Close it"', '{Loading…}', '{ pushed}']);
