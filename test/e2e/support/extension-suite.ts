@@ -254,6 +254,8 @@ export function extensionSuite(b: BrowserUnderTest) {
 
     it('keeps a draft while the popup is closed, in session storage only, and forgets it after a push', async () => {
       let popup = await ext.openPopup('');
+      // openPopup returns at "Loading…"; the form comes when the settings are read.
+      await waitForText(popup, /What to push/);
       await fill(popup, 'Secret', 'draft secret 42');
       await expect.poll(async () => (await ext.inExtension(async () => {
         const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
