@@ -71,22 +71,37 @@ export interface LimitCounters {
   prune(now: number): Promise<void>;
 }
 
-/** When a rule lets a new claim of `weight` in, given the key's claims in its window (oldest first): `now` or later. */
-export function nextClaimAt(rule: LimitedKey, claims: { at: number; weight: number }[], now: number, weight: number): number {
+/**
+ * A key's claims inside its rule's window, summarised: how many, their total weight, and when the
+ * newest was made. The claims themselves are read only when a rule refuses, through `ageOutAt`.
+ */
+export interface ClaimWindow {
+  count: number;
+  used: number;
+  newestAt: number;
+  /**
+   * The time of the claim at which the oldest claims, counted oldest first, first add up to
+   * `weight` (when that much room will have aged out, less the window).
+   */
+  ageOutAt(weight: number): Promise<number>;
+}
+
+/**
+ * When a rule lets a new claim of `weight` in, given the key's claims in its window: `now` or
+ * later. Needs only the summary when the claim fits (the usual case), so a key with many claims
+ * (a day of stored bytes) costs no more than one with few.
+ */
+export async function nextClaimAt(rule: LimitedKey, window: ClaimWindow, now: number, weight: number): Promise<number> {
   if (weight > rule.limit) return now + rule.windowMs;
   if (rule.backoff) {
-    if (claims.length < rule.limit) return now;
-    const wait = Math.min(rule.backoff.maxMs, rule.backoff.baseMs * 2 ** (claims.length - rule.limit));
-    return Math.max(now, claims[claims.length - 1]!.at + wait);
+    if (window.count < rule.limit) return now;
+    const wait = Math.min(rule.backoff.maxMs, rule.backoff.baseMs * 2 ** (window.count - rule.limit));
+    return Math.max(now, window.newestAt + wait);
   }
-  let used = claims.reduce((sum, c) => sum + c.weight, 0);
+  const excess = window.used + weight - rule.limit;
+  if (excess <= 0) return now;
   // The window frees room as its oldest claims turn windowMs old.
-  for (const c of claims) {
-    if (used + weight <= rule.limit) break;
-    used -= c.weight;
-    if (used + weight <= rule.limit) return c.at + rule.windowMs;
-  }
-  return now;
+  return (await window.ageOutAt(excess)) + rule.windowMs;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { nextClaimAt, type FailureClaim, type LimitCounters, type LimitedKey } from '../store.js';
+import { nextClaimAt, type ClaimWindow, type FailureClaim, type LimitCounters, type LimitedKey } from '../store.js';
 import type { Queryable } from './unavailable.js';
 
 /**
@@ -34,15 +34,35 @@ export class PostgresLimitCounters implements LimitCounters {
       for (const key of [...new Set(keys.map((k) => k.key))].sort()) {
         await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [key]);
       }
-      const longest = Math.max(...keys.map((k) => k.windowMs));
-      const { rows } = await tx.query('SELECT key, at, weight FROM failed_attempts WHERE key = ANY($1) AND at > $2 ORDER BY at, id', [
-        keys.map((k) => k.key),
-        now - longest,
-      ]);
+      // A summary per key (count, total weight, newest) in its own window: one row a key however
+      // many claims it has (a day of stored bytes can be many thousands).
+      const { rows } = await tx.query(
+        `SELECT k.key, count(f.id) AS n, coalesce(sum(f.weight), 0) AS used, coalesce(max(f.at), 0) AS newest
+         FROM unnest($1::text[], $2::bigint[]) AS k(key, since)
+         LEFT JOIN failed_attempts f ON f.key = k.key AND f.at > k.since
+         GROUP BY k.key`,
+        [keys.map((k) => k.key), keys.map((k) => now - k.windowMs)],
+      );
       let retryAt = now;
       for (const rule of keys) {
-        const claims = rows.filter((r) => r.key === rule.key && now - Number(r.at) < rule.windowMs).map((r) => ({ at: Number(r.at), weight: Number(r.weight) }));
-        retryAt = Math.max(retryAt, nextClaimAt(rule, claims, now, weight));
+        const row = rows.find((r) => r.key === rule.key);
+        const since = now - rule.windowMs;
+        const window: ClaimWindow = {
+          count: Number(row?.n ?? 0),
+          used: Number(row?.used ?? 0),
+          newestAt: Number(row?.newest ?? 0),
+          // Only when the rule refuses: the claim at which the oldest add up to `weight`.
+          async ageOutAt(weight) {
+            const { rows: found } = await tx.query(
+              `SELECT at FROM (
+                 SELECT at, sum(weight) OVER (ORDER BY at, id) AS older FROM failed_attempts WHERE key = $1 AND at > $2
+               ) t WHERE older >= $3 ORDER BY at LIMIT 1`,
+              [rule.key, since, weight],
+            );
+            return found[0] ? Number(found[0].at) : now;
+          },
+        };
+        retryAt = Math.max(retryAt, await nextClaimAt(rule, window, now, weight));
       }
       if (retryAt > now) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - now) / 1000)) };
       const inserted = await tx.query(

@@ -374,6 +374,30 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     }
   });
 
+  it('a key with many claims keeps an exact total through forgiving and ageing', async () => {
+    const key = `many:${randomBytes(3).toString('hex')}`;
+    const day = 86_400_000;
+    const rule = [{ key, limit: 2_000, windowMs: day }];
+    const start = T0 + 9_000_000;
+    const ids: string[][] = [];
+    for (let i = 0; i < 400; i++) {
+      const c = await store.counters.claim(rule, start + i * 1000, 5);
+      if (!c.allowed) throw new Error(`claim ${i} refused`);
+      ids.push(c.ids);
+    }
+    const now = start + 400 * 1000;
+    // Full (400 × 5 = 2000): refused until the oldest claim is a day old.
+    expect(await store.counters.claim(rule, now, 1)).toEqual({ allowed: false, retryAfterSeconds: Math.ceil((start + day - now) / 1000) });
+    // Forgiving one claim in the middle makes exactly its room.
+    await store.counters.forgive(ids[200]!);
+    expect((await store.counters.claim(rule, now, 5)).allowed).toBe(true);
+    expect((await store.counters.claim(rule, now, 1)).allowed).toBe(false);
+    // Once the first 10 claims are a day old, 50 fit again, and not 51.
+    const later = start + 9 * 1000 + day;
+    expect((await store.counters.claim(rule, later, 51)).allowed).toBe(false);
+    expect((await store.counters.claim(rule, later, 50)).allowed).toBe(true);
+  });
+
   it('weighted claims: the total weight in the window is limited, room frees as claims age, too heavy is always refused; pruning keeps longer windows', async () => {
     const key = `bytes:${randomBytes(3).toString('hex')}`;
     const day = 86_400_000;
