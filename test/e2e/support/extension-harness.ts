@@ -114,10 +114,18 @@ async function mark(page: DrivenPage, target: Target): Promise<string | null> {
   }, target);
 }
 
+/**
+ * The target, waiting for it as a person would (up to 5 s): the popup re-renders as answers
+ * arrive, and a field can be briefly absent or hidden between two renders.
+ */
 async function required(page: DrivenPage, target: Target): Promise<string> {
-  const selector = await mark(page, target);
-  if (!selector) throw new Error(`Not on the page: ${JSON.stringify(target)}\n--- page text ---\n${await pageText(page)}`);
-  return selector;
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const selector = await mark(page, target);
+    if (selector) return selector;
+    if (Date.now() > deadline) throw new Error(`Not on the page: ${JSON.stringify(target)}\n--- page text ---\n${await pageText(page)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Presses a combination (`Control+Enter`) with the key names both drivers know. */
