@@ -13,6 +13,8 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   error(message: string, error?: unknown, fields?: LogFields): void;
   debug(message: string, fields?: LogFields): void;
+  /** Whether lines of `level` are written (the level is fixed at start). */
+  enabled(level: 'info' | 'debug'): boolean;
   /** Writes out anything buffered (before the process exits). */
   flush(): void;
 }
@@ -106,6 +108,7 @@ export function createLogger(level: LogLevel, write?: ((line: string) => void) |
     debug: (msg, fields) => log.debug(fields ?? {}, text(msg)),
     // `error`, not pino's `err`: its serializer would dump the whole error object.
     error: (msg, error, fields) => log.error({ ...fields, error: described(error) }, text(msg)),
+    enabled: (l) => log.isLevelEnabled(l),
     flush: () => log.flush(),
   };
 }
