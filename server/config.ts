@@ -50,6 +50,14 @@ const envSchema = z
     MAX_JSON_BODY_BYTES: int(4 * 1_048_576, 1024, 256 * 1_048_576),
     PASSPHRASE_ATTEMPTS_PER_MINUTE: int(5, 1, 1000),
     PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
+    MAX_FAILED_PASSPHRASE_ATTEMPTS: int(0, 0, 1000),
+    WEBHOOK_ALLOW_PRIVATE: bool(false),
+    /** First retry delay of a webhook delivery; each further one doubles (tests set it small). */
+    WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(30),
+    /** Retries go on until a delivery is this old, then it is given up. */
+    WEBHOOK_RETRY_FOR_HOURS: z.coerce.number().min(0).max(24 * 30).optional().default(26),
+    WEBHOOK_POLL_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(5),
+    WEBHOOK_TIMEOUT_SECONDS: int(10, 1, 120),
     SIGN_IN_FAILURES_BEFORE_BACKOFF: int(5, 1, 1000),
     SIGN_IN_BACKOFF_MAX_SECONDS: int(3600, 1, 86_400),
     SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
@@ -104,6 +112,18 @@ export interface Limits {
   passphraseAttemptsPerMinute: number;
   /** Failed passphrases per client IP per minute, across all pushes. */
   passphraseAttemptsPerIpPerMinute: number;
+  /** Default burn-on-guessing limit of a push with a passphrase (0: off). */
+  maxFailedPassphraseAttempts: number;
+}
+
+export interface WebhookSettings {
+  /** Loopback, private, link-local and unique-local targets are refused unless true. */
+  allowPrivate: boolean;
+  retryBaseMs: number;
+  /** A delivery still failing this long after its event is given up. */
+  retryForMs: number;
+  pollMs: number;
+  timeoutMs: number;
 }
 
 export interface SignInLimits {
@@ -165,6 +185,7 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   features: Features;
   limits: Limits;
+  webhooks: WebhookSettings;
 }
 
 export class ConfigError extends Error {}
@@ -234,6 +255,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxFileBytes: e.MAX_FILE_BYTES,
       passphraseAttemptsPerMinute: e.PASSPHRASE_ATTEMPTS_PER_MINUTE,
       passphraseAttemptsPerIpPerMinute: e.PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE,
+      maxFailedPassphraseAttempts: e.MAX_FAILED_PASSPHRASE_ATTEMPTS,
+    },
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      retryBaseMs: Math.round(e.WEBHOOK_RETRY_BASE_SECONDS * 1000),
+      retryForMs: Math.round(e.WEBHOOK_RETRY_FOR_HOURS * 3_600_000),
+      pollMs: Math.round(e.WEBHOOK_POLL_SECONDS * 1000),
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
     },
   };
 }

@@ -48,6 +48,11 @@ export const pushInputSchema = z.object({
   passphrase: optionalText('passphrase').optional(),
   name: optionalText('name').optional(),
   note: optionalText('note').optional(),
+  /**
+   * Burn on guessing: the push expires (payload and files erased) at this many wrong passphrases;
+   * 0 turns it off. Only with a passphrase. Absent: the server's default.
+   */
+  max_failed_passphrase_attempts: lenientIntegerSchema.optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;
@@ -80,17 +85,31 @@ export const pushRecordBaseSchema = z.object({
 });
 export type PushRecordBase = z.infer<typeof pushRecordBaseSchema>;
 
-/** create, active and expired lists: base keys + note and name (owner-only fields). */
+/**
+ * Read receipt: what only the owner sees of how a push was opened (Secret Push's own keys, after
+ * Password Pusher's). `push_id` names the push in webhook deliveries without being its link.
+ */
+export const readReceiptSchema = z.object({
+  push_id: z.string(),
+  first_viewed_at: z.string().nullable(),
+  failed_passphrase_attempts: z.number().int(),
+  max_failed_passphrase_attempts: z.number().int().nullable(),
+});
+export type ReadReceipt = z.infer<typeof readReceiptSchema>;
+
+/** create, active and expired lists: base keys + note and name (owner-only fields), then the receipt. */
 export const ownerPushRecordSchema = pushRecordBaseSchema.extend({
   note: z.string().nullable(),
   name: z.string().nullable(),
+  ...readReceiptSchema.shape,
 });
 export type OwnerPushRecord = z.infer<typeof ownerPushRecordSchema>;
 
-/** Retrieval (show): base keys + payload and files. */
+/** Retrieval (show): base keys + payload and files; for the owner, the read receipt too. */
 export const retrievedPushSchema = pushRecordBaseSchema.extend({
   payload: z.string().nullable(),
   files: z.array(attachedFileSchema),
+  ...readReceiptSchema.partial().shape,
 });
 export type RetrievedPush = z.infer<typeof retrievedPushSchema>;
 
@@ -164,5 +183,7 @@ export const pushLimitsSchema = z.object({
   deletable_by_viewer: z.boolean(),
   max_payload_chars: z.number(),
   max_qr_chars: z.number(),
+  /** The server's default burn-on-guessing limit for pushes with a passphrase (0: off). Absent from older servers. */
+  max_failed_passphrase_attempts: z.number().optional(),
 });
 export type PushLimits = z.infer<typeof pushLimitsSchema>;

@@ -1,3 +1,4 @@
+import { auditList } from '../storage/outbox.js';
 import type { AuditRecord, StoredPush } from '../storage/records.js';
 import type { PushChange, Store } from '../storage/store.js';
 import type { Metrics } from './metrics.js';
@@ -11,8 +12,11 @@ type Change<T> = (push: StoredPush) => PushChange<T>;
  * (REST, tRPC, pages, the sweep on any instance) and never counts a change that failed.
  */
 export function observedStore(store: Store, metrics: Metrics): Store {
-  const committed = (before: StoredPush, next: StoredPush | undefined, audit: AuditRecord | undefined) => {
-    if (audit?.kind === 'view') metrics.pushesViewed.labels(before.kind).inc();
+  const committed = (before: StoredPush, next: StoredPush | undefined, audit: AuditRecord | AuditRecord[] | undefined) => {
+    for (const entry of auditList(audit)) {
+      if (entry.kind === 'view') metrics.pushesViewed.labels(before.kind).inc();
+      if (entry.kind === 'failed_passphrase') metrics.passphraseFailures.inc();
+    }
     if (!before.expiredAt && next?.expiredAt) metrics.pushesExpired.labels(before.kind).inc();
   };
 
@@ -24,8 +28,8 @@ export function observedStore(store: Store, metrics: Metrics): Store {
   };
 
   const events: Partial<Store> = {
-    async insertPush(push, creation) {
-      await store.insertPush(push, creation);
+    async insertPush(push, creation, events) {
+      await store.insertPush(push, creation, events);
       metrics.pushesCreated.labels(push.kind).inc();
     },
     async updatePush<T>(token: string, change: Change<T>) {

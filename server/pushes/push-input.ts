@@ -15,11 +15,15 @@ export interface NewPushFields {
   passphrase: string | null;
   name: string | null;
   note: string | null;
+  /** Burn on guessing: expire at this many wrong passphrases; null: never. */
+  maxFailedPassphraseAttempts: number | null;
 }
 
 const MAX_NAME_CHARS = 255;
 const MAX_NOTE_CHARS = 10_000;
 const MAX_PASSPHRASE_CHARS = 1024;
+/** Burn on guessing: most wrong passphrases a push may be set to survive. */
+export const MAX_FAILED_PASSPHRASE_ATTEMPTS = 1000;
 
 function kindLabel(kind: PushKind) {
   return { text: 'Text', file: 'File', url: 'URL', qr: 'QR code' }[kind];
@@ -50,7 +54,9 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ServiceError('bad_request', 'param is missing or the value is empty or invalid: push');
   }
-  const parsed = pushInputSchema.safeParse(raw);
+  // A form's number field left empty means the server's default, as if it were not sent.
+  const given = raw as Record<string, unknown>;
+  const parsed = pushInputSchema.safeParse(given.max_failed_passphrase_attempts === '' ? { ...given, max_failed_passphrase_attempts: undefined } : raw);
   const errors: Record<string, string[]> = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (!parsed.success) {
@@ -112,6 +118,15 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
   if (name && [...name].length > MAX_NAME_CHARS) add('name', `is too long (maximum is ${MAX_NAME_CHARS} characters)`);
   const note = input.note ? input.note : null;
   if (note && [...note].length > MAX_NOTE_CHARS) add('note', `is too long (maximum is ${MAX_NOTE_CHARS} characters)`);
+  let maxFailedPassphraseAttempts: number | null = null;
+  const burn = input.max_failed_passphrase_attempts;
+  if (burn !== undefined) {
+    if (burn < 0 || burn > MAX_FAILED_PASSPHRASE_ATTEMPTS) add('max_failed_passphrase_attempts', `must be between 0 (off) and ${MAX_FAILED_PASSPHRASE_ATTEMPTS}`);
+    else if (burn > 0 && !passphrase) add('max_failed_passphrase_attempts', 'needs a passphrase (it counts wrong passphrases)');
+    else maxFailedPassphraseAttempts = burn > 0 ? burn : null;
+  } else if (passphrase && limits.maxFailedPassphraseAttempts > 0) {
+    maxFailedPassphraseAttempts = limits.maxFailedPassphraseAttempts;
+  }
   for (const [field, value] of [['passphrase', passphrase], ['name', name], ['note', note]] as const) {
     if (value && hasLoneSurrogate(value)) add(field, 'contains invalid Unicode (a lone surrogate)');
   }
@@ -129,5 +144,6 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
     passphrase,
     name,
     note,
+    maxFailedPassphraseAttempts,
   };
 }

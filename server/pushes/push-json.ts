@@ -1,4 +1,4 @@
-import type { AttachedFile, AuditEntry, OwnerPushRecord, PushRecordBase, RetrievedPush } from '../../shared/push-schema.js';
+import type { AttachedFile, AuditEntry, OwnerPushRecord, PushRecordBase, ReadReceipt, RetrievedPush } from '../../shared/push-schema.js';
 import type { AuditRecord, StoredPush } from '../storage/records.js';
 import { daysRemaining, viewsRemaining } from './expiry.js';
 
@@ -31,8 +31,18 @@ export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRe
   };
 }
 
-export function ownerRecord(push: StoredPush, note: string | null, now: Date, baseUrl: string): OwnerPushRecord {
-  return { ...baseRecord(push, now, baseUrl), note, name: push.name };
+/** `storageId` names the push without being its link (push.token here is the URL token). */
+export function ownerRecord(push: StoredPush, storageId: string, note: string | null, now: Date, baseUrl: string): OwnerPushRecord {
+  return { ...baseRecord(push, now, baseUrl), note, name: push.name, ...readReceipt(push, storageId) };
+}
+
+export function readReceipt(push: StoredPush, storageId: string): ReadReceipt {
+  return {
+    push_id: storageId,
+    first_viewed_at: push.firstViewedAt ?? null,
+    failed_passphrase_attempts: push.failedPassphraseAttempts ?? 0,
+    max_failed_passphrase_attempts: push.maxFailedPassphraseAttempts ?? null,
+  };
 }
 
 export function retrievedRecord(

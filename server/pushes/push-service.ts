@@ -15,7 +15,8 @@ import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput } from './push-input.js';
-import { auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
+import { auditJson, baseRecord, ownerRecord, readReceipt, retrievedRecord } from './push-json.js';
+import { pushEvents } from '../webhooks/webhook-events.js';
 import { newUrlToken } from './url-token.js';
 import type { UrlTokenIds } from './url-token-id.js';
 import type { StorageQuota } from '../security/storage-quota.js';
@@ -135,6 +136,7 @@ export class PushService {
       deletable_by_viewer: l.deletableByViewer,
       max_payload_chars: l.maxPayloadChars,
       max_qr_chars: l.maxQrChars,
+      max_failed_passphrase_attempts: l.maxFailedPassphraseAttempts,
     };
   }
 
@@ -220,6 +222,9 @@ export class PushService {
         deletableByViewer: fields.deletableByViewer,
         retrievalStep: fields.retrievalStep,
         views: 0,
+        firstViewedAt: null,
+        failedPassphraseAttempts: 0,
+        maxFailedPassphraseAttempts: fields.maxFailedPassphraseAttempts,
         createdAt: iso,
         updatedAt: iso,
         expiredAt: null,
@@ -229,12 +234,12 @@ export class PushService {
       // in are discarded below when this refuses).
       const reservation = await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, storedSize(push));
       try {
-        await this.store.insertPush(push, this.auditRecord('creation', actor, now));
+        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(push, now, 'push.created'));
       } catch (e) {
         await reservation?.release();
         throw e;
       }
-      return ownerRecord(withUrlToken(push, token), fields.note, now, actor.baseUrl);
+      return ownerRecord(withUrlToken(push, token), push.token, fields.note, now, actor.baseUrl);
     } catch (e) {
       await upload?.discard();
       throw e;
@@ -280,7 +285,7 @@ export class PushService {
     return (p: StoredPush): PushChange<StoredPush> => {
       if (p.expiredAt) return { result: p };
       const e = expired(p, now);
-      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), result: e };
+      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(e, now, 'push.expired'), result: e };
     };
   }
 
@@ -333,16 +338,19 @@ export class PushService {
         files: this.fileLinks(p, token, actor.baseUrl),
       };
       if (owner) return { audit: this.auditRecord('owner_view', actor, at), result: { push: p, delivered: p, opened } };
-      const counted: StoredPush = { ...p, views: p.views + 1, updatedAt: at.toISOString() };
+      const counted: StoredPush = { ...p, views: p.views + 1, firstViewedAt: p.firstViewedAt ?? at.toISOString(), updatedAt: at.toISOString() };
       const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
+      const events = next.expiredAt ? pushEvents(next, at, 'push.viewed', 'push.expired') : pushEvents(next, at, 'push.viewed');
       // The last view still shows what it used up: the record before the purge, with 0 views left.
-      return { next, audit: this.auditRecord('view', actor, at), result: { push: next, delivered: counted, opened } };
+      return { next, audit: this.auditRecord('view', actor, at), events, result: { push: next, delivered: counted, opened } };
     });
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;
     if (!delivered || !opened) return retrievedRecord(withUrlToken(after, token), null, [], now(), actor.baseUrl);
     const shown = after.expiredAt ? { ...delivered, expiredAt: null } : after;
-    return retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
+    const record = retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
+    // The owner's own look also shows the read receipt (who else opened it, and how often).
+    return owner ? { ...record, ...readReceipt(after, push.token) } : record;
   }
 
   /**
@@ -369,9 +377,31 @@ export class PushService {
     const stored = this.keys.openText(push.passphrase!);
     const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && this.hashing.verify(given, stored));
     if (!ok) {
-      await this.store.appendAudit(push.token, this.auditRecord('failed_passphrase', actor, this.now()));
+      const burnt = await this.store.updatePush(push.token, (p) => this.wrongPassphrase(p, actor, this.now()));
+      if (burnt) await this.deps.vault.removeAll(push.token);
       throw new ServiceError('unauthorized', 'That passphrase is incorrect.');
     }
+  }
+
+  /**
+   * A wrong passphrase: counted on the push (the owner's read receipt) and, with burn on
+   * guessing, the one that reaches the push's limit expires it. Under the push's lock, so any
+   * number of concurrent wrong guesses expire it once. Resolves true for the guess that burnt it.
+   */
+  private wrongPassphrase(p: StoredPush, actor: Actor, at: Date): PushChange<boolean> {
+    const counted: StoredPush = { ...p, failedPassphraseAttempts: (p.failedPassphraseAttempts ?? 0) + 1 };
+    const failed = this.auditRecord('failed_passphrase', actor, at);
+    const limit = p.maxFailedPassphraseAttempts ?? null;
+    if (p.expiredAt || limit === null || counted.failedPassphraseAttempts! < limit) {
+      return { next: counted, audit: failed, events: pushEvents(counted, at, 'push.passphrase_failed'), result: false };
+    }
+    const burnt = expired(counted, at);
+    return {
+      next: burnt,
+      audit: [failed, this.auditRecord('expire', actor, at)],
+      events: pushEvents(burnt, at, 'push.passphrase_failed', 'push.expired'),
+      result: true,
+    };
   }
 
   /** A ticket this service handed out for `purpose` (a file id, or "delete"), not yet expired. */
@@ -461,7 +491,7 @@ export class PushService {
       const at = this.now();
       if (p.expiredAt && p.deleted) return { result: p };
       const e = expired(p, at, { deleted: true });
-      return { next: e, audit: this.auditRecord('expire', actor, at), result: e };
+      return { next: e, audit: this.auditRecord('expire', actor, at), events: p.expiredAt ? [] : pushEvents(e, at, 'push.expired'), result: e };
     });
     await this.deps.vault.removeAll(push.token);
     return baseRecord(withUrlToken(after ?? push, token), this.now(), actor.baseUrl);
@@ -475,7 +505,9 @@ export class PushService {
     const pushes = state === 'active' ? (await Promise.all(listed.map((p) => this.expireIfDue(p)))).filter((p) => !p.expiredAt) : listed;
     const now = this.now();
     return this.decrypting(async () =>
-      pushes.map((p) => ownerRecord(withUrlToken(p, p.urlToken ? this.keys.openText(p.urlToken) : ''), p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl)),
+      pushes.map((p) =>
+        ownerRecord(withUrlToken(p, p.urlToken ? this.keys.openText(p.urlToken) : ''), p.token, p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl),
+      ),
     );
   }
 

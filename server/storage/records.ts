@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { auditKindSchema, pushKindSchema } from '../../shared/push-schema.js';
+import { webhookEventTypeSchema } from '../../shared/webhook-schema.js';
 
 /**
  * What the server stores. Secret fields hold sealed strings (see crypto/key-ring.ts), never
@@ -44,6 +45,12 @@ export const storedPushSchema = z.object({
   deletableByViewer: z.boolean().nullable(),
   retrievalStep: z.boolean(),
   views: z.number().int().nonnegative(),
+  /** Read receipt: when a recipient first saw the payload (not the owner's own looks). */
+  firstViewedAt: z.string().nullable().optional(),
+  /** Wrong passphrases given so far (read receipt; burn on guessing counts them). */
+  failedPassphraseAttempts: z.number().int().nonnegative().optional(),
+  /** Burn on guessing: the push expires at this many wrong passphrases; null or absent: never. */
+  maxFailedPassphraseAttempts: z.number().int().positive().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   expiredAt: z.string().nullable(),
@@ -86,3 +93,55 @@ export const storedSessionSchema = z.object({
   expiresAt: z.string(),
 });
 export type StoredSession = z.infer<typeof storedSessionSchema>;
+
+
+/** An account's webhook endpoint. */
+export const storedWebhookSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  url: z.string(),
+  /** The whsec_ signing secret, sealed (it must be readable again to sign). */
+  secret: sealed,
+  events: z.array(webhookEventTypeSchema),
+  createdAt: z.string(),
+});
+export type StoredWebhook = z.infer<typeof storedWebhookSchema>;
+
+/**
+ * Something that happened to an account's push or request, handed to the store in the same
+ * atomic step as the change itself; the store turns it into one delivery per endpoint of the
+ * account that asked for its type (the outbox).
+ */
+export interface WebhookEvent {
+  /** Unique per event; deliveries are named after it, so a receiver can drop duplicates. */
+  id: string;
+  type: z.infer<typeof webhookEventTypeSchema>;
+  userId: string;
+  /** The JSON body to send: never a payload, passphrase, secret link or file name. */
+  body: string;
+  at: string;
+}
+
+/** One event on its way to one endpoint (an outbox row). */
+export const storedDeliverySchema = z.object({
+  /** The Standard Webhooks `webhook-id`: the same on every attempt. */
+  id: z.string(),
+  webhookId: z.string(),
+  userId: z.string(),
+  type: webhookEventTypeSchema,
+  body: z.string(),
+  createdAt: z.string(),
+  attempts: z.number().int().nonnegative(),
+  /** When the next attempt is due; null once delivered or given up. */
+  nextAttemptAt: z.string().nullable(),
+  /** An instance attempting it holds it until then (a crashed one's lease runs out). */
+  leaseUntil: z.string().nullable(),
+  state: z.enum(['pending', 'delivered', 'failed']),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+});
+export type StoredDelivery = z.infer<typeof storedDeliverySchema>;
+
+/** What one attempt changed (see Store.finishDelivery). */
+export type DeliveryOutcome = Pick<StoredDelivery, 'attempts' | 'nextAttemptAt' | 'state' | 'lastStatus' | 'lastError' | 'lastAttemptAt'>;

@@ -1,12 +1,14 @@
 import type { Readable } from 'node:stream';
-import type { AuditRecord, StoredApiToken, StoredPush, StoredSession, StoredUser } from './records.js';
+import type { AuditRecord, DeliveryOutcome, StoredApiToken, StoredDelivery, StoredPush, StoredSession, StoredUser, StoredWebhook, WebhookEvent } from './records.js';
 
 /** The result of a read-modify-write on one push (see Store.updatePush). */
 export interface PushChange<T> {
   /** The new record, or undefined to leave it as it is. */
   next?: StoredPush;
-  /** An audit entry written in the same atomic step. */
-  audit?: AuditRecord;
+  /** Audit entries written in the same atomic step, in order. */
+  audit?: AuditRecord | AuditRecord[];
+  /** Webhook events written to the outbox in the same atomic step (see Store.insertPush). */
+  events?: WebhookEvent[];
   result: T;
 }
 
@@ -114,7 +116,12 @@ export interface Store {
   readonly blobs: BlobStore;
   readonly counters: LimitCounters;
 
-  insertPush(push: StoredPush, creation: AuditRecord): Promise<void>;
+  /**
+   * Stores a new push with its creation entry and, in the same atomic step, the outbox rows of
+   * `events`: one pending delivery per webhook of the event's account subscribed to its type,
+   * named `<event id>.<webhook id>`, due at once.
+   */
+  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void>;
   getPush(token: string): Promise<StoredPush | undefined>;
   /**
    * Runs `change` on the current record and persists what it returns, atomically with respect
@@ -153,6 +160,22 @@ export interface Store {
    * the other, whole). Pushes for which it returns undefined stay. Resolves with how many moved.
    */
   renamePushes(rename: (push: StoredPush) => StoredPush | undefined): Promise<number>;
+
+  insertWebhook(webhook: StoredWebhook): Promise<void>;
+  /** An account's webhooks, oldest first. */
+  listWebhooks(userId: string): Promise<StoredWebhook[]>;
+  /** Deletes an account's webhook with its pending deliveries; false when it has none by that id. */
+  deleteWebhook(userId: string, id: string): Promise<boolean>;
+  /**
+   * Claims up to `limit` pending deliveries due at `now` whose lease (if any) has run out,
+   * leasing each until `leaseUntil`: with several instances, each delivery is attempted by one
+   * at a time, and one whose instance died is picked up again after its lease.
+   */
+  claimDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<StoredDelivery[]>;
+  /** Records an attempt's outcome and releases the lease. */
+  finishDelivery(id: string, outcome: DeliveryOutcome): Promise<void>;
+  /** An account's most recent deliveries, newest first (the account page shows their status). */
+  listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]>;
 
   insertUser(user: StoredUser): Promise<void>;
   /** Replaces an existing account (same id and email). */

@@ -79,6 +79,9 @@ export const BASE_KEYS = [
   'html_url',
 ] as const;
 
+/** An owner's record (create, lists): the base keys, note and name, then Secret Push's read receipt. */
+export const OWNER_KEYS = [...BASE_KEYS, 'note', 'name', 'push_id', 'first_viewed_at', 'failed_passphrase_attempts', 'max_failed_passphrase_attempts'] as const;
+
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Every regular file under `dir`, recursively. */

@@ -13,6 +13,8 @@ export interface CreateFormValues {
   expire_after_views: string;
   retrieval_step: boolean;
   deletable_by_viewer: boolean;
+  /** Empty: the server's default. */
+  max_failed_passphrase_attempts: string;
   name: string;
   note: string;
 }
@@ -40,6 +42,7 @@ export function defaultValues(limits: PushLimits): CreateFormValues {
     expire_after_views: String(limits.views.default),
     retrieval_step: limits.retrieval_step,
     deletable_by_viewer: limits.deletable_by_viewer,
+    max_failed_passphrase_attempts: '',
     name: '',
     note: '',
   };
@@ -52,7 +55,7 @@ function describedBy(errors: Record<string, string[]> | undefined, field: string
 /** The create form: posted as multipart so that files stream to the server like the API's. */
 export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles }: CreateFormProps) {
   const { t } = useLanguage();
-  const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'name', 'note'];
+  const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note'];
   return (
     <section class="card">
       <h1>{t('create.heading')}</h1>
@@ -134,6 +137,18 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
         <label for="passphrase">{t('create.passphrase')}</label>
         <input type="password" id="passphrase" name="push[passphrase]" autocomplete="new-password" {...describedBy(errors, 'passphrase')} />
         <FieldErrors errors={errors} field="passphrase" />
+        <label for="max_failed_passphrase_attempts">{t('create.burnAfter')}</label>
+        <input
+          type="number"
+          id="max_failed_passphrase_attempts"
+          name="push[max_failed_passphrase_attempts]"
+          min={0}
+          max={1000}
+          placeholder={String(limits.max_failed_passphrase_attempts ?? 0)}
+          value={values.max_failed_passphrase_attempts}
+          {...describedBy(errors, 'max_failed_passphrase_attempts')}
+        />
+        <FieldErrors errors={errors} field="max_failed_passphrase_attempts" />
 
         <input type="hidden" name="push[retrieval_step]" value="false" />
         <label class="choice">

@@ -112,6 +112,7 @@ function valuesFrom(input: Params, pushes: PushService): CreateFormValues {
     expire_after_views: text('expire_after_views'),
     retrieval_step: flag('retrieval_step', limits.retrieval_step),
     deletable_by_viewer: flag('deletable_by_viewer', limits.deletable_by_viewer),
+    max_failed_passphrase_attempts: text('max_failed_passphrase_attempts'),
     name: text('name'),
     note: text('note'),
   };

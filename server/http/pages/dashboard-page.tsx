@@ -71,6 +71,13 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
       : t('dashboard.left', { days: t('dashboard.days', { count: p.days_remaining }), views: t('dashboard.views', { count: p.views_remaining }) }),
     ...(p.passphrase ? [t('dashboard.passphraseSet')] : []),
   ];
+  // The read receipt: whether and when it was opened, how much of it is used, wrong guesses.
+  const receipt = [
+    p.first_viewed_at ? t('dashboard.firstOpened', { date: date(p.first_viewed_at) }) : t('dashboard.notOpened'),
+    t('dashboard.viewsUsed', { used: p.expire_after_views - p.views_remaining, total: p.expire_after_views }),
+    ...(p.failed_passphrase_attempts > 0 ? [t('dashboard.wrongPassphrases', { count: p.failed_passphrase_attempts })] : []),
+    ...(p.max_failed_passphrase_attempts ? [t('dashboard.burnAfter', { count: p.max_failed_passphrase_attempts })] : []),
+  ];
   return (
     <article class="card push-card">
       <header class="row spread">
@@ -80,6 +87,7 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
         </span>
       </header>
       <p class="muted small">{facts.join(' · ')}</p>
+      <p class="small receipt">{receipt.join(' · ')}</p>
       {!p.expired && (
         <p class="link-box">
           <code>{p.html_url}</code>

@@ -9,15 +9,22 @@ import { MemoryLimitCounters } from './memory-limit-counters.js';
 import {
   auditRecordSchema,
   storedApiTokenSchema,
+  storedDeliverySchema,
   storedPushSchema,
   storedSessionSchema,
   storedUserSchema,
+  storedWebhookSchema,
   type AuditRecord,
+  type DeliveryOutcome,
   type StoredApiToken,
+  type StoredDelivery,
   type StoredPush,
   type StoredSession,
   type StoredUser,
+  type StoredWebhook,
+  type WebhookEvent,
 } from '../records.js';
+import { auditList, deliveriesFor } from '../outbox.js';
 import { StoreNotReady, type BlobStore, type DueWork, type LimitCounters, type PushChange, type Store } from '../store.js';
 
 /**
@@ -32,10 +39,12 @@ const dataSchema = z.object({
   users: z.record(z.string(), storedUserSchema),
   apiTokens: z.record(z.string(), storedApiTokenSchema),
   sessions: z.record(z.string(), storedSessionSchema),
+  webhooks: z.record(z.string(), storedWebhookSchema),
+  deliveries: z.record(z.string(), storedDeliverySchema),
 });
 type DbData = z.infer<typeof dataSchema>;
 
-const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {} });
+const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {} });
 
 export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
   /** Told when the directory's lock was left by a process that is gone (it did not stop cleanly). */
@@ -67,6 +76,8 @@ export class LowdbStore implements Store {
   private readonly active = new Set<string>();
   private readonly emailIndex = new Map<string, string>();
   private readonly tokenHashIndex = new Map<string, string>();
+  /** Deliveries not yet delivered or given up, in creation order. */
+  private readonly pendingDeliveries = new Set<string>();
   /** Per-push promise chains: updates of one push run one after another. */
   private readonly locks = new Map<string, Promise<unknown>>();
 
@@ -89,6 +100,9 @@ export class LowdbStore implements Store {
     for (const p of owned) this.index(p);
     for (const u of Object.values(d.users)) this.emailIndex.set(u.email, u.id);
     for (const t of Object.values(d.apiTokens)) this.tokenHashIndex.set(t.hash, t.id);
+    const pending = Object.values(d.deliveries).filter((x) => x.state === 'pending');
+    pending.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    for (const x of pending) this.pendingDeliveries.add(x.id);
   }
 
   /**
@@ -147,12 +161,22 @@ export class LowdbStore implements Store {
     return next;
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void> {
+    const outbox = this.outbox(events);
     await this.journal.commit([
       { c: 'pushes', k: push.token, v: push },
       { c: 'audit', k: push.token, a: creation, max: UNBOUNDED },
+      ...outbox.map((x): Change => ({ c: 'deliveries', k: x.id, v: x })),
     ]);
     this.index(push);
+    for (const x of outbox) this.pendingDeliveries.add(x.id);
+  }
+
+  /** The deliveries of `events`, committed in the same journal batch as the change. */
+  private outbox(events: WebhookEvent[] | undefined): StoredDelivery[] {
+    if (!events?.length) return [];
+    const webhooks = Object.values(this.db.webhooks);
+    return events.flatMap((e) => deliveriesFor(e, webhooks));
   }
 
   async getPush(token: string): Promise<StoredPush | undefined> {
@@ -163,11 +187,14 @@ export class LowdbStore implements Store {
     return this.withLock(token, async () => {
       const current = await this.getPush(token);
       if (!current) return undefined;
-      const { next, audit, result } = change(structuredClone(current));
+      const { next, audit, events, result } = change(structuredClone(current));
       const changes: Change[] = [];
       if (next) changes.push({ c: 'pushes', k: token, v: next });
-      if (audit) changes.push({ c: 'audit', k: token, a: audit, max: UNBOUNDED });
+      for (const a of auditList(audit)) changes.push({ c: 'audit', k: token, a, max: UNBOUNDED });
+      const outbox = this.outbox(events);
+      for (const x of outbox) changes.push({ c: 'deliveries', k: x.id, v: x });
       if (changes.length) await this.journal.commit(changes);
+      for (const x of outbox) this.pendingDeliveries.add(x.id);
       if (next) {
         this.index(next);
         if (next.expiredAt && !current.expiredAt) this.journal.requestCompaction();
@@ -300,6 +327,58 @@ export class LowdbStore implements Store {
     return { active: this.active.size, total: Object.keys(this.db.pushes).length };
   }
 
+  async insertWebhook(webhook: StoredWebhook): Promise<void> {
+    await this.journal.commit([{ c: 'webhooks', k: webhook.id, v: webhook }]);
+  }
+
+  async listWebhooks(userId: string): Promise<StoredWebhook[]> {
+    return Object.values(this.db.webhooks)
+      .filter((w) => w.userId === userId)
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  }
+
+  async deleteWebhook(userId: string, id: string): Promise<boolean> {
+    const w = Object.hasOwn(this.db.webhooks, id) ? this.db.webhooks[id] : undefined;
+    if (!w || w.userId !== userId) return false;
+    const pending = [...this.pendingDeliveries].filter((d) => this.db.deliveries[d]?.webhookId === id);
+    const gone = Object.values(this.db.deliveries).filter((d) => d.webhookId === id);
+    await this.journal.commit([{ c: 'webhooks', k: id, v: null }, ...gone.map((d): Change => ({ c: 'deliveries', k: d.id, v: null }))]);
+    for (const d of pending) this.pendingDeliveries.delete(d);
+    return true;
+  }
+
+  /** Leases live in memory: one process holds the data directory, and a crash ends them all. */
+  private readonly leases = new Map<string, number>();
+
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<StoredDelivery[]> {
+    const iso = now.toISOString();
+    const out: StoredDelivery[] = [];
+    for (const id of this.pendingDeliveries) {
+      if (out.length >= limit) break;
+      const d = this.db.deliveries[id];
+      if (!d || d.state !== 'pending' || (d.nextAttemptAt !== null && d.nextAttemptAt > iso)) continue;
+      if ((this.leases.get(id) ?? 0) > now.getTime()) continue;
+      this.leases.set(id, leaseUntil.getTime());
+      out.push({ ...d, leaseUntil: leaseUntil.toISOString() });
+    }
+    return out;
+  }
+
+  async finishDelivery(id: string, outcome: DeliveryOutcome): Promise<void> {
+    this.leases.delete(id);
+    const d = Object.hasOwn(this.db.deliveries, id) ? this.db.deliveries[id] : undefined;
+    // Its webhook was deleted while the attempt ran: nothing left to record.
+    if (!d) return;
+    await this.journal.commit([{ c: 'deliveries', k: id, v: { ...d, ...outcome, leaseUntil: null } }]);
+    if (outcome.state !== 'pending') this.pendingDeliveries.delete(id);
+  }
+
+  async listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]> {
+    const mine = Object.values(this.db.deliveries).filter((d) => d.userId === userId);
+    mine.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return mine.slice(0, limit);
+  }
+
   async insertUser(user: StoredUser): Promise<void> {
     await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
     this.emailIndex.set(user.email, user.id);
@@ -381,6 +460,8 @@ export class LowdbStore implements Store {
       users: Object.values(d.users),
       apiTokens: Object.values(d.apiTokens),
       sessions: Object.values(d.sessions),
+      webhooks: Object.values(d.webhooks),
+      deliveries: Object.values(d.deliveries),
     };
   }
 

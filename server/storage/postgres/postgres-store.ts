@@ -3,15 +3,22 @@ import type { Logger } from '../../logger.js';
 import {
   auditRecordSchema,
   storedApiTokenSchema,
+  storedDeliverySchema,
   storedPushSchema,
   storedSessionSchema,
   storedUserSchema,
+  storedWebhookSchema,
   type AuditRecord,
+  type DeliveryOutcome,
   type StoredApiToken,
+  type StoredDelivery,
   type StoredPush,
   type StoredSession,
   type StoredUser,
+  type StoredWebhook,
+  type WebhookEvent,
 } from '../records.js';
+import { auditList } from '../outbox.js';
 import { StorageUnavailableError, StoreNotReady, type DueWork, type PushChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
@@ -80,16 +87,25 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool, schemaVersion);
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord): Promise<void> {
-    // One statement (atomic by itself): the push and its creation entry, in one round trip.
-    await this.db.query(
-      `WITH p AS (
-         INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING token
-       )
-       INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
-      [...pushColumns(push), creation],
-    );
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void> {
+    const insert = (db: Queryable) =>
+      // One statement (atomic by itself): the push and its creation entry, in one round trip.
+      db.query(
+        `WITH p AS (
+           INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING token
+         )
+         INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
+        [...pushColumns(push), creation],
+      );
+    if (!events?.length) {
+      await insert(this.db);
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      await insert(tx);
+      await writeOutbox(tx, events);
+    });
   }
 
   async getPush(token: string): Promise<StoredPush | undefined> {
@@ -106,7 +122,8 @@ export class PostgresStore implements Store {
   }
 
   private async applyChange<T>(tx: Queryable, current: StoredPush, change: (push: StoredPush) => PushChange<T>): Promise<T> {
-    const { next, audit, result } = change(current);
+    const { next, audit: audits, events, result } = change(current);
+    const [audit, ...moreAudit] = auditList(audits);
     if (next && audit) {
       await tx.query(
         `WITH p AS (
@@ -125,7 +142,60 @@ export class PostgresStore implements Store {
     } else if (audit) {
       await tx.query('INSERT INTO audit (token, entry) VALUES ($1, $2)', [current.token, audit]);
     }
+    if (moreAudit.length) {
+      await tx.query('INSERT INTO audit (token, entry) SELECT $1, e FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(e, n) ORDER BY n', [
+        current.token,
+        moreAudit.map((a) => JSON.stringify(a)),
+      ]);
+    }
+    if (events?.length) await writeOutbox(tx, events);
     return result;
+  }
+
+  async insertWebhook(webhook: StoredWebhook): Promise<void> {
+    await this.db.query('INSERT INTO webhooks (id, user_id, created_at, events, record) VALUES ($1, $2, $3, $4, $5)', [
+      webhook.id,
+      webhook.userId,
+      webhook.createdAt,
+      webhook.events,
+      webhook,
+    ]);
+  }
+
+  async listWebhooks(userId: string): Promise<StoredWebhook[]> {
+    const { rows } = await this.db.query('SELECT record FROM webhooks WHERE user_id = $1 ORDER BY created_at, id', [userId]);
+    return rows.map(parse(storedWebhookSchema));
+  }
+
+  async deleteWebhook(userId: string, id: string): Promise<boolean> {
+    // Its deliveries go with it (ON DELETE CASCADE).
+    const { rowCount } = await this.db.query('DELETE FROM webhooks WHERE id = $1 AND user_id = $2', [id, userId]);
+    return Boolean(rowCount);
+  }
+
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<StoredDelivery[]> {
+    const { rows } = await this.db.query(
+      `UPDATE webhook_deliveries SET lease_until = $2 WHERE id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+       ) RETURNING ${DELIVERY_COLUMNS}`,
+      [now.toISOString(), leaseUntil.toISOString(), limit],
+    );
+    return rows.map(deliveryFromRow);
+  }
+
+  async finishDelivery(id: string, o: DeliveryOutcome): Promise<void> {
+    await this.db.query(
+      `UPDATE webhook_deliveries SET attempts = $2, next_attempt_at = $3, state = $4, last_status = $5, last_error = $6,
+         last_attempt_at = $7, lease_until = NULL WHERE id = $1`,
+      [id, o.attempts, o.nextAttemptAt, o.state, o.lastStatus, o.lastError, o.lastAttemptAt],
+    );
+  }
+
+  async listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]> {
+    const { rows } = await this.db.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [userId, limit]);
+    return rows.map(deliveryFromRow);
   }
 
   async appendAudit(token: string, entry: AuditRecord): Promise<void> {
@@ -380,4 +450,41 @@ function startupError(e: unknown, url: string): unknown {
 /** $1…$7 of the pushes table, from the record. */
 function pushColumns(p: StoredPush) {
   return [p.token, p.ownerId, p.createdAt, p.expiresAt, p.expiredAt, p.filesPurgeAt, p];
+}
+
+/**
+ * The outbox rows of `events` (see Store.insertPush), in the caller's transaction: one per
+ * webhook of the event's account subscribed to its type (the rule of storage/outbox.ts).
+ */
+async function writeOutbox(tx: Queryable, events: WebhookEvent[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO webhook_deliveries (id, webhook_id, user_id, type, body, created_at, next_attempt_at)
+     SELECT e.id || '_' || w.id, w.id, w.user_id, e.type, e.body, e.at, e.at
+     FROM jsonb_to_recordset($1::jsonb) AS e(id text, type text, "userId" text, body text, at timestamptz)
+     JOIN webhooks w ON w.user_id = e."userId" AND e.type = ANY (w.events)`,
+    [JSON.stringify(events)],
+  );
+}
+
+const DELIVERY_COLUMNS = `id, webhook_id, user_id, type, body, created_at, attempts, next_attempt_at, lease_until, state,
+  last_status, last_error, last_attempt_at`;
+
+const iso = (v: Date | null) => (v ? v.toISOString() : null);
+
+function deliveryFromRow(r: Record<string, never>): StoredDelivery {
+  return storedDeliverySchema.parse({
+    id: r.id,
+    webhookId: r.webhook_id,
+    userId: r.user_id,
+    type: r.type,
+    body: r.body,
+    createdAt: iso(r.created_at),
+    attempts: r.attempts,
+    nextAttemptAt: iso(r.next_attempt_at),
+    leaseUntil: iso(r.lease_until),
+    state: r.state,
+    lastStatus: r.last_status,
+    lastError: r.last_error,
+    lastAttemptAt: iso(r.last_attempt_at),
+  });
 }

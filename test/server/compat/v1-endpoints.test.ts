@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, BASE_KEYS, createPush } from '../../support/http.js';
+import { api, BASE_KEYS, OWNER_KEYS, createPush } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 
 /**
@@ -53,7 +53,7 @@ describe('POST /p.json (body key `password`)', () => {
       password: { payload: 'cli secret', expire_after_days: 2, expire_after_views: 3, deletable_by_viewer: false, retrieval_step: true },
     });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual([...BASE_KEYS, 'note', 'name']);
+    expect(Object.keys(res.body)).toEqual([...OWNER_KEYS]);
     expect(res.body).toMatchObject({
       expire_after_days: 2,
       expire_after_views: 3,
@@ -370,7 +370,7 @@ describe('GET /:prefix/active.json and /:prefix/expired.json', () => {
       const active = await api.get(server, `/${prefix}/active.json`, { token: listToken });
       expect(active.status).toBe(200);
       expect(active.body.map((r: { url_token: string }) => r.url_token)).toEqual([second.url_token]);
-      expect(Object.keys(active.body[0])).toEqual([...BASE_KEYS, 'note', 'name']);
+      expect(Object.keys(active.body[0])).toEqual([...OWNER_KEYS]);
       const expired = await api.get(server, `/${prefix}/expired.json`, { token: listToken });
       expect(expired.body.map((r: { url_token: string }) => r.url_token)).toEqual([first.url_token]);
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, BASE_KEYS, createPush, ISO_MS } from '../../support/http.js';
+import { api, BASE_KEYS, OWNER_KEYS, createPush, ISO_MS } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 
 let server: TestServer;
@@ -18,7 +18,7 @@ describe('POST /api/v2/pushes', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const r = res.body;
-    expect(Object.keys(r)).toEqual([...BASE_KEYS, 'note', 'name']);
+    expect(Object.keys(r)).toEqual([...OWNER_KEYS]);
     expect(r).toMatchObject({
       expire_after_views: 5,
       expired: false,

@@ -240,4 +240,11 @@ export const de: Catalogue = {
   'dashboard.audit.later': "Später →",
   'dashboard.audit.firstEvents': "Audit-Protokoll (die ersten {count} Ereignisse)",
   'dashboard.audit.more': "Weitere Ereignisse →",
+  "create.burnAfter": "Das Geheimnis nach so vielen falschen Passphrasen vernichten (0: nie)",
+  "field.max_failed_passphrase_attempts": "Falsche Passphrasen bis zur Vernichtung",
+  "dashboard.firstOpened": "zuerst geöffnet am {date}",
+  "dashboard.notOpened": "noch nicht geöffnet",
+  "dashboard.viewsUsed": "{used} von {total} Aufrufen verbraucht",
+  "dashboard.wrongPassphrases": { one: "{count} falsche Passphrase", other: "{count} falsche Passphrasen" },
+  "dashboard.burnAfter": { one: "wird bei {count} falschen Passphrase vernichtet", other: "wird bei {count} falschen Passphrasen vernichtet" },
 };

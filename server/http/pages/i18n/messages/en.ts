@@ -241,6 +241,13 @@ export const en = {
   'dashboard.audit.later': "Later →",
   'dashboard.audit.firstEvents': "Audit log (the first {count} events)",
   'dashboard.audit.more': "More events →",
+  "create.burnAfter": "Destroy the secret after this many wrong passphrases (0: never)",
+  "field.max_failed_passphrase_attempts": "Wrong passphrases before destruction",
+  "dashboard.firstOpened": "first opened {date}",
+  "dashboard.notOpened": "not opened yet",
+  "dashboard.viewsUsed": "{used} of {total} views used",
+  "dashboard.wrongPassphrases": { one: "{count} wrong passphrase", other: "{count} wrong passphrases" },
+  "dashboard.burnAfter": { one: "destroyed at {count} wrong passphrase", other: "destroyed at {count} wrong passphrases" },
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

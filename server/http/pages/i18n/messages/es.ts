@@ -248,4 +248,11 @@ export const es: Catalogue = {
   'dashboard.audit.later': "Posteriores →",
   'dashboard.audit.firstEvents': "Registro de auditoría (los primeros {count} eventos)",
   'dashboard.audit.more': "Más eventos →",
+  "create.burnAfter": "Destruir el secreto tras este número de frases de contraseña incorrectas (0: nunca)",
+  "field.max_failed_passphrase_attempts": "Frases de contraseña incorrectas antes de destruirlo",
+  "dashboard.firstOpened": "abierto por primera vez el {date}",
+  "dashboard.notOpened": "aún no abierto",
+  "dashboard.viewsUsed": "{used} de {total} vistas usadas",
+  "dashboard.wrongPassphrases": { one: "{count} frase de contraseña incorrecta", other: "{count} frases de contraseña incorrectas" },
+  "dashboard.burnAfter": { one: "se destruye con {count} frase de contraseña incorrecta", other: "se destruye con {count} frases de contraseña incorrectas" },
 };

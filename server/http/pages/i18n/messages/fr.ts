@@ -248,4 +248,11 @@ export const fr: Catalogue = {
   'dashboard.audit.later': "Plus récents →",
   'dashboard.audit.firstEvents': "Journal d’audit (les {count} premiers événements)",
   'dashboard.audit.more': "Plus d’événements →",
+  "create.burnAfter": "Détruire le secret après ce nombre de phrases secrètes erronées (0 : jamais)",
+  "field.max_failed_passphrase_attempts": "Phrases secrètes erronées avant destruction",
+  "dashboard.firstOpened": "ouvert pour la première fois le {date}",
+  "dashboard.notOpened": "pas encore ouvert",
+  "dashboard.viewsUsed": "{used} vues utilisées sur {total}",
+  "dashboard.wrongPassphrases": { one: "{count} phrase secrète erronée", other: "{count} phrases secrètes erronées" },
+  "dashboard.burnAfter": { one: "détruit à {count} phrase secrète erronée", other: "détruit à {count} phrases secrètes erronées" },
 };

@@ -240,4 +240,11 @@ export const ja: Catalogue = {
   'dashboard.audit.later': "次へ →",
   'dashboard.audit.firstEvents': "監査ログ（最初の{count}件）",
   'dashboard.audit.more': "さらに表示 →",
+  "create.burnAfter": "パスフレーズをこの回数間違えたらシークレットを破棄する（0: しない）",
+  "field.max_failed_passphrase_attempts": "破棄までの誤ったパスフレーズの回数",
+  "dashboard.firstOpened": "初回表示: {date}",
+  "dashboard.notOpened": "まだ開かれていません",
+  "dashboard.viewsUsed": "{total}回中{used}回表示済み",
+  "dashboard.wrongPassphrases": { one: "誤ったパスフレーズ {count}回", other: "誤ったパスフレーズ {count}回" },
+  "dashboard.burnAfter": { one: "誤ったパスフレーズ{count}回で破棄", other: "誤ったパスフレーズ{count}回で破棄" },
 };

@@ -248,4 +248,11 @@ export const ptBR: Catalogue = {
   'dashboard.audit.later': "Posteriores →",
   'dashboard.audit.firstEvents': "Registro de auditoria (os primeiros {count} eventos)",
   'dashboard.audit.more': "Mais eventos →",
+  "create.burnAfter": "Destruir o segredo após este número de frases secretas erradas (0: nunca)",
+  "field.max_failed_passphrase_attempts": "Frases secretas erradas antes da destruição",
+  "dashboard.firstOpened": "aberto pela primeira vez em {date}",
+  "dashboard.notOpened": "ainda não aberto",
+  "dashboard.viewsUsed": "{used} de {total} visualizações usadas",
+  "dashboard.wrongPassphrases": { one: "{count} frase secreta errada", other: "{count} frases secretas erradas" },
+  "dashboard.burnAfter": { one: "destruído com {count} frase secreta errada", other: "destruído com {count} frases secretas erradas" },
 };

@@ -240,4 +240,11 @@ export const zhCN: Catalogue = {
   'dashboard.audit.later': "较晚 →",
   'dashboard.audit.firstEvents': "审计日志（前 {count} 个事件）",
   'dashboard.audit.more': "更多事件 →",
+  "create.burnAfter": "密码短语错误达到此次数后销毁机密（0：从不）",
+  "field.max_failed_passphrase_attempts": "销毁前允许的错误密码短语次数",
+  "dashboard.firstOpened": "首次打开于 {date}",
+  "dashboard.notOpened": "尚未打开",
+  "dashboard.viewsUsed": "已使用 {used}/{total} 次查看",
+  "dashboard.wrongPassphrases": { one: "{count} 次错误密码短语", other: "{count} 次错误密码短语" },
+  "dashboard.burnAfter": { one: "密码短语错误 {count} 次后销毁", other: "密码短语错误 {count} 次后销毁" },
 };
