@@ -18,12 +18,15 @@ import type { Store } from './storage/store.js';
 import { Metrics } from './observability/metrics.js';
 import { observedStore } from './observability/observed-store.js';
 import { Readiness } from './observability/readiness.js';
+import { DeliveryWorker } from './webhooks/delivery-worker.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   pushes: PushService;
   accounts: AccountService;
+  webhooks: WebhookService;
   store: Store;
   /**
    * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503, no new
@@ -54,7 +57,8 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
-    return { keys, store, pushes, accounts, close: () => store.close() };
+    const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
+    return { keys, store, pushes, accounts, webhooks, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -90,6 +94,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       config,
       pushes: services.pushes,
       accounts: services.accounts,
+      webhooks: services.webhooks,
       catalogue,
       counters: services.store.counters,
       logger,
@@ -116,17 +121,20 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
     const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger);
+    const deliveries = new DeliveryWorker({ store: services.store, keys: services.keys, settings: config.webhooks, logger }).start();
     let closing: Promise<void> | undefined;
     return {
       url,
       port,
       pushes: services.pushes,
       accounts: services.accounts,
+      webhooks: services.webhooks,
       store: services.store,
       close({ graceMs = 0 } = {}) {
         closing ??= (async () => {
           readiness.drain();
           sweeper.stop();
+          await deliveries.stop();
           const inFlight = await drainConnections(server, graceMs);
           if (inFlight > 0) logger.error(`shutdown: ${inFlight} connection(s) still busy after ${graceMs} ms were cut off`);
           await services.close();

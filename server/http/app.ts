@@ -9,6 +9,8 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { LimitCounters } from '../storage/store.js';
 import type { PushService } from '../pushes/push-service.js';
+import type { WebhookService } from '../webhooks/webhook-service.js';
+import { webhookRoutes } from './rest/webhook-routes.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
@@ -39,6 +41,7 @@ export interface AppDeps {
   config: Config;
   pushes: PushService;
   accounts: AccountService;
+  webhooks: WebhookService;
   catalogue: CatalogueService;
   /** Where the rate limit counts (shared by every instance on a shared store). */
   counters: LimitCounters;
@@ -77,9 +80,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => c.json({ error: 'not-found' }, 404));
 
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
+  app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
 
-  const appRouter = createAppRouter(pushes, deps.catalogue);
+  const appRouter = createAppRouter(pushes, deps.catalogue, deps.webhooks);
   app.all('/trpc/*', (c) =>
     fetchRequestHandler({
       endpoint: '/trpc',
@@ -115,7 +119,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, accounts, logger }));
+  app.route('/', createPageRoutes({ config, pushes, accounts, webhooks: deps.webhooks, logger }));
   return app;
 }
 

@@ -3,6 +3,8 @@ import type { AccountService } from '../accounts/account-service.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PushService } from '../pushes/push-service.js';
+import type { WebhookService } from '../webhooks/webhook-service.js';
+import { webhookPageRoutes } from './pages/webhook-routes.js';
 import type { AppEnv } from './app-env.js';
 import { accountRoutes } from './pages/account-routes.js';
 import { createRoutes } from './pages/create-routes.js';
@@ -14,6 +16,7 @@ export interface PageDeps {
   config: Config;
   pushes: PushService;
   accounts: AccountService;
+  webhooks: WebhookService;
   /** For unexpected errors (optional: without it only the error's name reaches stderr). */
   logger?: Logger;
 }
@@ -32,5 +35,6 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', recipientRoutes(pushes, accounts));
   app.route('/', createRoutes(config, pushes, accounts));
   app.route('/', accountRoutes(config, pushes, accounts));
+  app.route('/', webhookPageRoutes(accounts, deps.webhooks));
   return app;
 }

@@ -52,7 +52,8 @@ export class WebhookService {
     if (existing.length >= MAX_WEBHOOKS_PER_ACCOUNT) {
       throw ServiceError.validation({ url: [`an account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; remove one first`] });
     }
-    const events = input.events?.length ? [...new Set(input.events)] : [...webhookEventTypes];
+    if (input.events && input.events.length === 0) throw ServiceError.validation({ events: ['choose at least one event'] });
+    const events = input.events ? [...new Set(input.events)] : [...webhookEventTypes];
     const secret = input.secret ?? newSigningSecret();
     const stored: StoredWebhook = {
       id: `wh_${randomBytes(12).toString('base64url')}`,

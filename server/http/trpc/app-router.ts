@@ -2,14 +2,17 @@ import type { CatalogueService } from '../../catalogue/catalogue-service.js';
 import type { PushService } from '../../pushes/push-service.js';
 import { createCatalogueRouter } from './catalogue-router.js';
 import { pushRouter } from './push-router.js';
+import type { WebhookService } from '../../webhooks/webhook-service.js';
+import { webhookRouter } from './webhook-router.js';
 import { publicProcedure, router } from './trpc.js';
 
 /** One router per domain, composed here; the extension imports only `type AppRouter`. */
-export function createAppRouter(pushes: PushService, catalogue: CatalogueService) {
+export function createAppRouter(pushes: PushService, catalogue: CatalogueService, webhooks: WebhookService) {
   return router({
     version: publicProcedure.query(() => pushes.versionDocument()),
     limits: publicProcedure.query(() => pushes.pushLimits()),
     pushes: pushRouter(pushes),
+    webhooks: webhookRouter(webhooks),
     catalogue: createCatalogueRouter(() => catalogue),
   });
 }
