@@ -29,7 +29,7 @@ export function WebhooksPage({ hooks, csrfToken, notice, errors, url }: { hooks:
         <form method="post" action="/users/webhooks" class="stack">
           <CsrfField token={csrfToken} />
           <label for="webhook-url">{t('webhooks.url')}</label>
-          <input type="url" id="webhook-url" name="url" required maxLength={2048} value={url ?? ''} placeholder="https://" />
+          <input type="url" id="webhook-url" name="url" required maxLength={2048} value={url ?? ''} />
           <FieldErrors errors={errors} field="url" />
           <fieldset>
             <legend>{t('webhooks.events')}</legend>
