@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/logger.js';
 import { LowdbStore } from '../../../server/storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../../../server/storage/postgres/postgres-store.js';
-import type { AuditRecord, StoredPush } from '../../../server/storage/records.js';
+import type { AuditRecord, StoredPush, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
 import { StoreNotReady, type Store } from '../../../server/storage/store.js';
 import { createTestDatabase } from '../../support/postgres-database.js';
 
@@ -472,6 +472,53 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.settingOrInit(name, 'second')).toBe('first');
     await store.putSetting(name, 'third');
     expect(await store.settingOrInit(name, 'fourth')).toBe('third');
+  });
+
+  it('webhook outbox: events are written with the change (one delivery per subscribed webhook of the account), claimed under a lease by one handle at a time, finished, listed, and removed with their webhook', async () => {
+    const userId = `hook-user-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id: userId, email: `${userId}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
+    const hook = (id: string, events: StoredWebhook['events']): StoredWebhook => ({ id: `${userId}-${id}`, userId, url: `https://example.com/${id}`, secret: 'v1.sealed', events, createdAt: iso(T0) });
+    await store.insertWebhook(hook('all', ['push.created', 'push.viewed']));
+    await store.insertWebhook(hook('views', ['push.viewed']));
+    expect((await store.listWebhooks(userId)).map((w) => w.id)).toEqual([`${userId}-all`, `${userId}-views`]);
+    const event = (id: string, type: WebhookEvent['type'], ms: number): WebhookEvent => ({ id: `${userId}-${id}`, type, userId, body: `{"n":"${id}"}`, at: iso(T0 + ms) });
+
+    const p = push({ ownerId: userId, expireAfterViews: 3 });
+    await store.insertPush(p, audit('creation'), [event('e1', 'push.created', 1), { ...event('other', 'push.created', 1), userId: 'someone-else' }]);
+    await store.updatePush(p.token, (cur) => ({ next: { ...cur, views: 1 }, audit: [audit('view', 2), audit('expire', 3)], events: [event('e2', 'push.viewed', 2)], result: null }));
+    expect((await store.listAudit(p.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view', 'expire']);
+
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const now = new Date(T0 + 10);
+      const lease = new Date(T0 + 1000);
+      const [a, b] = await Promise.all([store.claimDeliveries(now, lease, 10), peer.claimDeliveries(now, lease, 10)]);
+      const claimed = [...a, ...b].filter((d) => d.userId === userId);
+      // e1 to "all"; e2 to both: three deliveries, each claimed by exactly one handle.
+      expect(claimed.map((d) => d.id).sort()).toEqual([`${userId}-e1_${userId}-all`, `${userId}-e2_${userId}-all`, `${userId}-e2_${userId}-views`].sort());
+      expect(claimed.every((d) => d.state === 'pending' && d.attempts === 0 && d.body.startsWith('{"n":'))).toBe(true);
+      // Leased: not claimable again until the lease runs out.
+      expect((await store.claimDeliveries(now, lease, 10)).filter((d) => d.userId === userId)).toEqual([]);
+      const first = claimed.find((d) => d.id === `${userId}-e1_${userId}-all`)!;
+      await store.finishDelivery(first.id, { attempts: 1, state: 'delivered', nextAttemptAt: null, lastStatus: 200, lastError: null, lastAttemptAt: iso(T0 + 20) });
+      const retry = claimed.find((d) => d.id === `${userId}-e2_${userId}-views`)!;
+      await store.finishDelivery(retry.id, { attempts: 1, state: 'pending', nextAttemptAt: iso(T0 + 5000), lastStatus: 500, lastError: 'HTTP 500', lastAttemptAt: iso(T0 + 20) });
+      // After the lease: the one never finished (its instance "died") comes back; the retry only when due.
+      const later = (await peer.claimDeliveries(new Date(T0 + 2000), new Date(T0 + 10_000), 10)).filter((d) => d.userId === userId);
+      expect(later.map((d) => d.id)).toEqual([`${userId}-e2_${userId}-all`]);
+      const due = (await store.claimDeliveries(new Date(T0 + 5000), new Date(T0 + 6000), 10)).filter((d) => d.userId === userId);
+      expect(due.map((d) => [d.id, d.attempts, d.lastStatus])).toEqual([[retry.id, 1, 500]]);
+
+      const listed = await store.listDeliveries(userId, 10);
+      expect(listed).toHaveLength(3);
+      expect(listed.find((d) => d.id === first.id)).toMatchObject({ state: 'delivered', lastStatus: 200, attempts: 1 });
+      expect(await store.deleteWebhook('someone-else', `${userId}-views`)).toBe(false);
+      expect(await store.deleteWebhook(userId, `${userId}-views`)).toBe(true);
+      expect((await store.listDeliveries(userId, 10)).map((d) => d.webhookId)).toEqual([`${userId}-all`, `${userId}-all`]);
+      expect((await store.listWebhooks(userId)).map((w) => w.id)).toEqual([`${userId}-all`]);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
   });
 
   it('keeps everything across a close and reopen', async () => {
