@@ -27,7 +27,7 @@ export default defineConfig({
     name: '__MSG_ext_name__',
     description: '__MSG_ext_description__',
     default_locale: 'en',
-    permissions: ['contextMenus', 'storage', 'activeTab', 'scripting', 'clipboardWrite', 'notifications', 'webRequest'],
+    permissions: ['contextMenus', 'storage', 'activeTab', 'scripting', 'clipboardWrite', 'notifications', 'webRequest', 'alarms'],
     // The server's origin is requested at run time (Settings → Save), never all sites up front.
     // MV2 (Firefox) has no optional_host_permissions: origins go in optional_permissions there.
     ...(manifestVersion === 3

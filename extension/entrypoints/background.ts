@@ -11,7 +11,8 @@ import {
 } from '../lib/context-menu';
 import { finishSetup } from '../lib/connection-check';
 import { createPushApi } from '../lib/api-client';
-import { loadSettings, serverInfoItem, tokenToSend } from '../lib/settings-storage';
+import { loadSettings, notifyOpenedItem, openedSeenItem, serverInfoItem, tokenToSend } from '../lib/settings-storage';
+import { checkOpened, OPEN_WATCH_PERIOD_MINUTES } from '../lib/open-watch';
 
 /** Wiring only: the logic is in lib/context-menu.ts. */
 export default defineBackground(() => {
@@ -38,6 +39,19 @@ export default defineBackground(() => {
   const setupDone = (origins: string[]) => finishSetup(setupEnv, origins);
   browser.permissions.onAdded.addListener((added) => void setupDone(added.origins ?? []));
 
+  // Opt-in read receipts: an alarm looks for newly opened pushes while the setting is on.
+  const OPEN_WATCH = 'open-watch';
+  const watchEnv = { loadSettings, createApi: setupEnv.createApi, enabled: notifyOpenedItem, seen: openedSeenItem, notify: env.notify };
+  const lookForOpened = () => checkOpened(watchEnv).catch(() => 0); // offline or signed out: the next alarm tries again
+  const arm = async (on: boolean) => {
+    if (!on) return void (await browser.alarms.clear(OPEN_WATCH));
+    await browser.alarms.create(OPEN_WATCH, { periodInMinutes: OPEN_WATCH_PERIOD_MINUTES });
+  };
+  browser.alarms.onAlarm.addListener((alarm) => void (alarm.name === OPEN_WATCH && lookForOpened()));
+  browser.runtime.onStartup.addListener(() => void notifyOpenedItem.getValue().then(arm));
+  // Turned on: start from what is opened now (no notification for the past), then watch.
+  notifyOpenedItem.watch((on) => void openedSeenItem.setValue(null).then(() => arm(on)).then(() => (on ? lookForOpened() : 0)));
+
   // The same handler, reachable from automation (a native context menu cannot be clicked by it).
-  (globalThis as { secretPush?: unknown }).secretPush = { onMenuClick, setupDone };
+  (globalThis as { secretPush?: unknown }).secretPush = { onMenuClick, setupDone, lookForOpened };
 });

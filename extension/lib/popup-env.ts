@@ -3,9 +3,11 @@ import { createPushApi, type PushApi } from './api-client';
 import { copyHere } from './clipboard';
 import { recallKinds, rememberKind, type RememberedPush } from './kind-memory';
 import { readSelection, type ScriptRunner } from './selection';
+import type { StorageItem } from './storage-item';
 import {
   draftItem,
   lastPushItem,
+  notifyOpenedItem,
   loadSettings,
   saveSettings,
   tokenToSend,
@@ -42,6 +44,8 @@ export interface PopupEnv {
   loadDraft(): Promise<PushDraft | null>;
   saveDraft(draft: PushDraft | null): Promise<void>;
   recallKinds(urlTokens: string[]): Promise<Record<string, RememberedPush>>;
+  /** The opt-in for "first opened" notifications (absent: the setting is not offered). */
+  notifyOpened?: StorageItem<boolean>;
 }
 
 /** The part of `tabs` used to find the target tab. */
@@ -73,6 +77,7 @@ export function createPopupEnv(): PopupEnv {
     loadSettings,
     saveSettings,
     loadServerInfo: () => serverInfoItem.getValue(),
+    notifyOpened: notifyOpenedItem,
     saveServerInfo: (info) => serverInfoItem.setValue(info),
     lastPush: () => lastPushItem.getValue().catch(() => null),
     createApi: (settings) => createPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }),

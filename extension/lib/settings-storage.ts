@@ -19,6 +19,10 @@ export const storageKeys = {
   lastPush: 'session:lastPush',
   /** The popup's unsent form: memory only, never synced, removed after a push. */
   draft: 'session:draft',
+  /** Opt-in: a notification when one of the user's pushes is first opened. */
+  notifyOpened: 'local:notifyOpened',
+  /** push_ids already reported as opened (lib/open-watch.ts). */
+  openedSeen: 'local:openedSeen',
 } as const;
 
 /** The options a user may preset; a missing field means "the server's default". */
@@ -76,6 +80,8 @@ export interface PushDraft {
 }
 export const draftItem = defineItem<PushDraft>(storageKeys.draft);
 export const tokenOriginItem = defineItem<string>(storageKeys.tokenOrigin, '');
+export const notifyOpenedItem = defineItem<boolean>(storageKeys.notifyOpened, false);
+export const openedSeenItem = defineItem<string[]>(storageKeys.openedSeen);
 
 export async function loadSettings(): Promise<Settings> {
   const [serverUrl, apiToken, defaults, tokenOrigin] = await Promise.all([

@@ -57,6 +57,10 @@ export function record(overrides: Partial<OwnerPushRecord> = {}): OwnerPushRecor
     html_url: `${SERVER}/p/${token}/r`,
     note: null,
     name: null,
+    push_id: `H${token}`,
+    first_viewed_at: null,
+    failed_passphrase_attempts: 0,
+    max_failed_passphrase_attempts: null,
     ...overrides,
   };
 }
