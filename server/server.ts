@@ -20,6 +20,7 @@ import { observedStore } from './observability/observed-store.js';
 import { Readiness } from './observability/readiness.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { WebhookService } from './webhooks/webhook-service.js';
+import { RequestService } from './requests/request-service.js';
 
 export interface RunningServer {
   url: string;
@@ -27,6 +28,7 @@ export interface RunningServer {
   pushes: PushService;
   accounts: AccountService;
   webhooks: WebhookService;
+  requests: RequestService;
   store: Store;
   /**
    * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503, no new
@@ -58,7 +60,8 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
-    return { keys, store, pushes, accounts, webhooks, close: () => store.close() };
+    const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits });
+    return { keys, store, pushes, accounts, webhooks, requests, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -95,6 +98,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       pushes: services.pushes,
       accounts: services.accounts,
       webhooks: services.webhooks,
+      requests: services.requests,
       catalogue,
       counters: services.store.counters,
       logger,
@@ -129,6 +133,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       pushes: services.pushes,
       accounts: services.accounts,
       webhooks: services.webhooks,
+      requests: services.requests,
       store: services.store,
       close({ graceMs = 0 } = {}) {
         closing ??= (async () => {

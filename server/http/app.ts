@@ -11,6 +11,8 @@ import type { LimitCounters } from '../storage/store.js';
 import type { PushService } from '../pushes/push-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import { webhookRoutes } from './rest/webhook-routes.js';
+import type { RequestService } from '../requests/request-service.js';
+import { requestRoutes } from './rest/request-routes.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
@@ -42,6 +44,7 @@ export interface AppDeps {
   pushes: PushService;
   accounts: AccountService;
   webhooks: WebhookService;
+  requests: RequestService;
   catalogue: CatalogueService;
   /** Where the rate limit counts (shared by every instance on a shared store). */
   counters: LimitCounters;
@@ -81,9 +84,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
+  app.route('/api/v2/secret-requests', requestRoutes(deps.requests, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
 
-  const appRouter = createAppRouter(pushes, deps.catalogue, deps.webhooks);
+  const appRouter = createAppRouter(pushes, deps.catalogue, deps.webhooks, deps.requests);
   app.all('/trpc/*', (c) =>
     fetchRequestHandler({
       endpoint: '/trpc',
@@ -119,7 +123,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, accounts, webhooks: deps.webhooks, logger }));
+  app.route('/', createPageRoutes({ config, pushes, accounts, webhooks: deps.webhooks, requests: deps.requests, logger }));
   return app;
 }
 

@@ -5,6 +5,8 @@ import type { Logger } from '../logger.js';
 import type { PushService } from '../pushes/push-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import { webhookPageRoutes } from './pages/webhook-routes.js';
+import type { RequestService } from '../requests/request-service.js';
+import { requestPageRoutes } from './pages/request-routes.js';
 import type { AppEnv } from './app-env.js';
 import { accountRoutes } from './pages/account-routes.js';
 import { createRoutes } from './pages/create-routes.js';
@@ -17,6 +19,7 @@ export interface PageDeps {
   pushes: PushService;
   accounts: AccountService;
   webhooks: WebhookService;
+  requests: RequestService;
   /** For unexpected errors (optional: without it only the error's name reaches stderr). */
   logger?: Logger;
 }
@@ -36,5 +39,6 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', createRoutes(config, pushes, accounts));
   app.route('/', accountRoutes(config, pushes, accounts));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
+  app.route('/', requestPageRoutes(config, accounts, deps.requests));
   return app;
 }

@@ -14,7 +14,7 @@ import type { DueWork, PushChange, Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
-import { validatePushInput } from './push-input.js';
+import { validatePushInput, type NewPushFields } from './push-input.js';
 import { auditJson, baseRecord, ownerRecord, readReceipt, retrievedRecord } from './push-json.js';
 import { pushEvents } from '../webhooks/webhook-events.js';
 import { newUrlToken } from './url-token.js';
@@ -202,34 +202,8 @@ export class PushService {
         hasFiles: (upload?.files.length ?? 0) > 0,
       });
       const now = this.now();
-      const iso = now.toISOString();
       const token = upload?.token ?? newUrlToken();
-      const push: StoredPush = {
-        token: this.deps.ids.of(token),
-        urlToken: actor.user ? this.keys.seal(token) : null,
-        kind: fields.kind,
-        ownerId: actor.user?.id ?? null,
-        name: fields.name,
-        payload: fields.payload !== null && fields.payload !== '' ? this.keys.seal(fields.payload) : null,
-        note: fields.note !== null ? this.keys.seal(fields.note) : null,
-        passphrase: fields.passphrase !== null ? this.keys.seal(await this.hashing.hash(fields.passphrase)) : null,
-        hasPassphrase: fields.passphrase !== null,
-        files: upload?.files ?? [],
-        filesPurgeAt: null,
-        expireAfterDays: fields.expireAfterDays,
-        expireAfterViews: fields.expireAfterViews,
-        expiresAt: expiresAt(now, fields.lifetimeMinutes),
-        deletableByViewer: fields.deletableByViewer,
-        retrievalStep: fields.retrievalStep,
-        views: 0,
-        firstViewedAt: null,
-        failedPassphraseAttempts: 0,
-        maxFailedPassphraseAttempts: fields.maxFailedPassphraseAttempts,
-        createdAt: iso,
-        updatedAt: iso,
-        expiredAt: null,
-        deleted: false,
-      };
+      const push = await this.newStoredPush(fields, token, actor.user?.id ?? null, now, upload?.files ?? []);
       // Stored bytes count against the quotas before anything is written (files already streamed
       // in are discarded below when this refuses).
       const reservation = await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, storedSize(push));
@@ -244,6 +218,56 @@ export class PushService {
       await upload?.discard();
       throw e;
     }
+  }
+
+  /** A new push's record from validated fields (sealed), not yet stored. */
+  private async newStoredPush(fields: NewPushFields, token: string, ownerId: string | null, now: Date, files: StoredPush['files']): Promise<StoredPush> {
+    const iso = now.toISOString();
+    return {
+      token: this.deps.ids.of(token),
+      urlToken: ownerId ? this.keys.seal(token) : null,
+      kind: fields.kind,
+      ownerId,
+      name: fields.name,
+      payload: fields.payload !== null && fields.payload !== '' ? this.keys.seal(fields.payload) : null,
+      note: fields.note !== null ? this.keys.seal(fields.note) : null,
+      passphrase: fields.passphrase !== null ? this.keys.seal(await this.hashing.hash(fields.passphrase)) : null,
+      hasPassphrase: fields.passphrase !== null,
+      files,
+      filesPurgeAt: null,
+      expireAfterDays: fields.expireAfterDays,
+      expireAfterViews: fields.expireAfterViews,
+      expiresAt: expiresAt(now, fields.lifetimeMinutes),
+      deletableByViewer: fields.deletableByViewer,
+      retrievalStep: fields.retrievalStep,
+      views: 0,
+      firstViewedAt: null,
+      failedPassphraseAttempts: 0,
+      maxFailedPassphraseAttempts: fields.maxFailedPassphraseAttempts,
+      createdAt: iso,
+      updatedAt: iso,
+      expiredAt: null,
+      deleted: false,
+    };
+  }
+
+  /**
+   * A text push for `ownerId` that someone else sends them (a secret request's answer), checked
+   * by the same rules as any create and counted against the owner's storage quota, returned for
+   * the caller to store atomically with its own change. `release` undoes the quota reservation
+   * when that store fails or refuses.
+   */
+  async prepareSentPush(
+    sender: Actor,
+    ownerId: string,
+    rawInput: unknown,
+  ): Promise<{ push: StoredPush; token: string; creation: AuditRecord; release: () => Promise<void> }> {
+    const fields = validatePushInput(rawInput, { limits: this.deps.config.limits, features: this.features, hasFiles: false });
+    const now = this.now();
+    const token = newUrlToken();
+    const push = await this.newStoredPush(fields, token, ownerId, now, []);
+    const reservation = await this.deps.quota?.reserve({ userId: ownerId, ip: sender.client.ip }, storedSize(push));
+    return { push, token, creation: this.auditRecord('creation', sender, now), release: async () => void (await reservation?.release()) };
   }
 
   private auditRecord(kind: AuditRecord['kind'], actor: Actor, now: Date): AuditRecord {

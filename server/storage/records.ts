@@ -145,3 +145,27 @@ export type StoredDelivery = z.infer<typeof storedDeliverySchema>;
 
 /** What one attempt changed (see Store.finishDelivery). */
 export type DeliveryOutcome = Pick<StoredDelivery, 'attempts' | 'nextAttemptAt' | 'state' | 'lastStatus' | 'lastError' | 'lastAttemptAt'>;
+
+/**
+ * A secret request: a link its owner hands out so that someone can send them a secret once; the
+ * answer becomes a push owned by the requester. Stored under a keyed hash of its URL token.
+ */
+export const storedRequestSchema = z.object({
+  id: z.string(),
+  /** The URL token, sealed: the owner's list shows the link again. */
+  urlToken: sealed,
+  ownerId: z.string(),
+  /** What the requester chose to show whoever opens the link (sealed), or null. */
+  title: sealed.nullable(),
+  message: sealed.nullable(),
+  expiresAt: z.string(),
+  answerExpireAfterDays: z.number().int(),
+  answerExpireAfterViews: z.number().int(),
+  createdAt: z.string(),
+  answeredAt: z.string().nullable(),
+  /** The storage id of the push the answer became. */
+  pushId: z.string().nullable(),
+  /** Closed by its owner before it was answered. */
+  closedAt: z.string().nullable(),
+});
+export type StoredRequest = z.infer<typeof storedRequestSchema>;

@@ -1,5 +1,16 @@
 import type { Readable } from 'node:stream';
-import type { AuditRecord, DeliveryOutcome, StoredApiToken, StoredDelivery, StoredPush, StoredSession, StoredUser, StoredWebhook, WebhookEvent } from './records.js';
+import type {
+  AuditRecord,
+  DeliveryOutcome,
+  StoredApiToken,
+  StoredDelivery,
+  StoredPush,
+  StoredRequest,
+  StoredSession,
+  StoredUser,
+  StoredWebhook,
+  WebhookEvent,
+} from './records.js';
 
 /** The result of a read-modify-write on one push (see Store.updatePush). */
 export interface PushChange<T> {
@@ -8,6 +19,15 @@ export interface PushChange<T> {
   /** Audit entries written in the same atomic step, in order. */
   audit?: AuditRecord | AuditRecord[];
   /** Webhook events written to the outbox in the same atomic step (see Store.insertPush). */
+  events?: WebhookEvent[];
+  result: T;
+}
+
+/** The result of a read-modify-write on one secret request (see Store.updateRequest). */
+export interface RequestChange<T> {
+  next?: StoredRequest;
+  /** A push created in the same atomic step (the answer), with its creation entry. */
+  push?: { push: StoredPush; creation: AuditRecord };
   events?: WebhookEvent[];
   result: T;
 }
@@ -176,6 +196,18 @@ export interface Store {
   finishDelivery(id: string, outcome: DeliveryOutcome): Promise<void>;
   /** An account's most recent deliveries, newest first (the account page shows their status). */
   listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]>;
+
+  insertRequest(request: StoredRequest): Promise<void>;
+  getRequest(id: string): Promise<StoredRequest | undefined>;
+  /** The owner's requests, newest first. */
+  listRequestsByOwner(ownerId: string, offset: number, limit: number): Promise<StoredRequest[]>;
+  /**
+   * Runs `change` on the current request and persists what it returns — the request, a new push
+   * and the outbox rows of its events — in one atomic step, serialised with every other update of
+   * the same request on every instance (so a request is answered once). Resolves to undefined for
+   * an unknown id. `change` may run more than once and must not have side effects.
+   */
+  updateRequest<T>(id: string, change: (request: StoredRequest) => RequestChange<T>): Promise<T | undefined>;
 
   insertUser(user: StoredUser): Promise<void>;
   /** Replaces an existing account (same id and email). */

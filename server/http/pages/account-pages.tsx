@@ -117,7 +117,7 @@ export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[
         <p class="muted">{t('account.tokens.intro')}</p>
         {notice && <Notice kind="ok">{notice}</Notice>}
         <p>
-          <a href="/users/password">{t('account.tokens.changePassword')}</a> · <a href="/users/webhooks">{t('account.tokens.webhooks')}</a>
+          <a href="/users/password">{t('account.tokens.changePassword')}</a> · <a href="/users/webhooks">{t('account.tokens.webhooks')}</a> · <a href="/users/requests">{t('account.tokens.requests')}</a>
         </p>
         <form method="post" action="/users/token" class="stack">
           <CsrfField token={csrfToken} />

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { ServiceError } from '../../service-error.js';
 import type { WebhookService } from '../../webhooks/webhook-service.js';
 import type { AppEnv } from '../app-env.js';
-import { readBodyText } from '../request-body.js';
+import { readJsonBody } from './json-body.js';
 import { rejectBadCredentials } from './api-guards.js';
 
 /**
@@ -21,13 +21,7 @@ export function webhookRoutes(webhooks: WebhookService, maxBodyBytes: number): H
     const ctx = c.get('ctx');
     // The account first: an anonymous caller learns nothing about the body's checks.
     if (!ctx.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
-    const text = await readBodyText(c, maxBodyBytes);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new ServiceError('bad_request', 'The body must be JSON: {"url": "https://…", "events": […]}');
-    }
+    const body = await readJsonBody(c, maxBodyBytes, '{"url": "https://…", "events": […]}');
     return c.json(await webhooks.create(ctx, body), 201);
   });
   app.delete('/:id', async (c) => {

@@ -4,15 +4,18 @@ import { createCatalogueRouter } from './catalogue-router.js';
 import { pushRouter } from './push-router.js';
 import type { WebhookService } from '../../webhooks/webhook-service.js';
 import { webhookRouter } from './webhook-router.js';
+import type { RequestService } from '../../requests/request-service.js';
+import { requestRouter } from './request-router.js';
 import { publicProcedure, router } from './trpc.js';
 
 /** One router per domain, composed here; the extension imports only `type AppRouter`. */
-export function createAppRouter(pushes: PushService, catalogue: CatalogueService, webhooks: WebhookService) {
+export function createAppRouter(pushes: PushService, catalogue: CatalogueService, webhooks: WebhookService, requests: RequestService) {
   return router({
     version: publicProcedure.query(() => pushes.versionDocument()),
     limits: publicProcedure.query(() => pushes.pushLimits()),
     pushes: pushRouter(pushes),
     webhooks: webhookRouter(webhooks),
+    requests: requestRouter(requests),
     catalogue: createCatalogueRouter(() => catalogue),
   });
 }

@@ -11,6 +11,7 @@ import {
   storedApiTokenSchema,
   storedDeliverySchema,
   storedPushSchema,
+  storedRequestSchema,
   storedSessionSchema,
   storedUserSchema,
   storedWebhookSchema,
@@ -19,13 +20,14 @@ import {
   type StoredApiToken,
   type StoredDelivery,
   type StoredPush,
+  type StoredRequest,
   type StoredSession,
   type StoredUser,
   type StoredWebhook,
   type WebhookEvent,
 } from '../records.js';
 import { auditList, deliveriesFor } from '../outbox.js';
-import { StoreNotReady, type BlobStore, type DueWork, type LimitCounters, type PushChange, type Store } from '../store.js';
+import { StoreNotReady, type BlobStore, type DueWork, type LimitCounters, type PushChange, type RequestChange, type Store } from '../store.js';
 
 /**
  * Audit trails are kept whole (Password Pusher caps them; a silently truncated trail hides who
@@ -41,10 +43,11 @@ const dataSchema = z.object({
   sessions: z.record(z.string(), storedSessionSchema),
   webhooks: z.record(z.string(), storedWebhookSchema),
   deliveries: z.record(z.string(), storedDeliverySchema),
+  requests: z.record(z.string(), storedRequestSchema),
 });
 type DbData = z.infer<typeof dataSchema>;
 
-const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {} });
+const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {} });
 
 export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
   /** Told when the directory's lock was left by a process that is gone (it did not stop cleanly). */
@@ -327,6 +330,41 @@ export class LowdbStore implements Store {
     return { active: this.active.size, total: Object.keys(this.db.pushes).length };
   }
 
+  async insertRequest(request: StoredRequest): Promise<void> {
+    await this.journal.commit([{ c: 'requests', k: request.id, v: request }]);
+  }
+
+  async getRequest(id: string): Promise<StoredRequest | undefined> {
+    return Object.hasOwn(this.db.requests, id) ? this.db.requests[id] : undefined;
+  }
+
+  async listRequestsByOwner(ownerId: string, offset: number, limit: number): Promise<StoredRequest[]> {
+    const mine = Object.values(this.db.requests).filter((r) => r.ownerId === ownerId);
+    mine.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return mine.slice(offset, offset + limit);
+  }
+
+  updateRequest<T>(id: string, change: (request: StoredRequest) => RequestChange<T>): Promise<T | undefined> {
+    // Under the request's lock (its own key space: request ids and push tokens never meet).
+    return this.withLock(`request:${id}`, async () => {
+      const current = await this.getRequest(id);
+      if (!current) return undefined;
+      const { next, push, events, result } = change(structuredClone(current));
+      const outbox = this.outbox(events);
+      const changes: Change[] = [];
+      if (next) changes.push({ c: 'requests', k: id, v: next });
+      if (push) {
+        changes.push({ c: 'pushes', k: push.push.token, v: push.push });
+        changes.push({ c: 'audit', k: push.push.token, a: push.creation, max: UNBOUNDED });
+      }
+      for (const x of outbox) changes.push({ c: 'deliveries', k: x.id, v: x });
+      if (changes.length) await this.journal.commit(changes);
+      if (push) this.index(push.push);
+      for (const x of outbox) this.pendingDeliveries.add(x.id);
+      return result;
+    });
+  }
+
   async insertWebhook(webhook: StoredWebhook): Promise<void> {
     await this.journal.commit([{ c: 'webhooks', k: webhook.id, v: webhook }]);
   }
@@ -462,6 +500,7 @@ export class LowdbStore implements Store {
       sessions: Object.values(d.sessions),
       webhooks: Object.values(d.webhooks),
       deliveries: Object.values(d.deliveries),
+      requests: Object.values(d.requests),
     };
   }
 

@@ -5,6 +5,7 @@ import {
   storedApiTokenSchema,
   storedDeliverySchema,
   storedPushSchema,
+  storedRequestSchema,
   storedSessionSchema,
   storedUserSchema,
   storedWebhookSchema,
@@ -13,13 +14,14 @@ import {
   type StoredApiToken,
   type StoredDelivery,
   type StoredPush,
+  type StoredRequest,
   type StoredSession,
   type StoredUser,
   type StoredWebhook,
   type WebhookEvent,
 } from '../records.js';
 import { auditList } from '../outbox.js';
-import { StorageUnavailableError, StoreNotReady, type DueWork, type PushChange, type Store } from '../store.js';
+import { StorageUnavailableError, StoreNotReady, type DueWork, type PushChange, type RequestChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
 import { migrate } from './migrate.js';
@@ -150,6 +152,41 @@ export class PostgresStore implements Store {
     }
     if (events?.length) await writeOutbox(tx, events);
     return result;
+  }
+
+  async insertRequest(request: StoredRequest): Promise<void> {
+    await this.db.query('INSERT INTO secret_requests (id, owner_id, record) VALUES ($1, $2, $3)', [request.id, request.ownerId, request]);
+  }
+
+  async getRequest(id: string): Promise<StoredRequest | undefined> {
+    const { rows } = await this.db.query('SELECT record FROM secret_requests WHERE id = $1', [id]);
+    return rows[0] ? parse(storedRequestSchema)(rows[0]) : undefined;
+  }
+
+  async listRequestsByOwner(ownerId: string, offset: number, limit: number): Promise<StoredRequest[]> {
+    const { rows } = await this.db.query('SELECT record FROM secret_requests WHERE owner_id = $1 ORDER BY seq DESC OFFSET $2 LIMIT $3', [ownerId, offset, limit]);
+    return rows.map(parse(storedRequestSchema));
+  }
+
+  updateRequest<T>(id: string, change: (request: StoredRequest) => RequestChange<T>): Promise<T | undefined> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query('SELECT record FROM secret_requests WHERE id = $1 FOR UPDATE', [id]);
+      if (!rows[0]) return undefined;
+      const { next, push, events, result } = change(parse(storedRequestSchema)(rows[0]));
+      if (push) {
+        await tx.query(
+          `WITH p AS (
+             INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING token
+           )
+           INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
+          [...pushColumns(push.push), push.creation],
+        );
+      }
+      if (next) await tx.query('UPDATE secret_requests SET record = $2 WHERE id = $1', [id, next]);
+      if (events?.length) await writeOutbox(tx, events);
+      return result;
+    });
   }
 
   async insertWebhook(webhook: StoredWebhook): Promise<void> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/logger.js';
 import { LowdbStore } from '../../../server/storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../../../server/storage/postgres/postgres-store.js';
-import type { AuditRecord, StoredPush, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
+import type { AuditRecord, StoredPush, StoredRequest, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
 import { StoreNotReady, type Store } from '../../../server/storage/store.js';
 import { createTestDatabase } from '../../support/postgres-database.js';
 
@@ -516,6 +516,48 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
       expect(await store.deleteWebhook(userId, `${userId}-views`)).toBe(true);
       expect((await store.listDeliveries(userId, 10)).map((d) => d.webhookId)).toEqual([`${userId}-all`, `${userId}-all`]);
       expect((await store.listWebhooks(userId)).map((w) => w.id)).toEqual([`${userId}-all`]);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
+  it('secret requests: updateRequest stores the request, its answer push and events in one step, once across two handles', async () => {
+    const ownerId = `req-owner-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id: ownerId, email: `${ownerId}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
+    const request: StoredRequest = {
+      id: `R${ownerId}`,
+      urlToken: 'v1.sealed-token',
+      ownerId,
+      title: null,
+      message: 'v1.sealed-message',
+      expiresAt: iso(T0 + 86_400_000),
+      answerExpireAfterDays: 1,
+      answerExpireAfterViews: 2,
+      createdAt: iso(T0),
+      answeredAt: null,
+      pushId: null,
+      closedAt: null,
+    };
+    await store.insertRequest(request);
+    expect(await store.getRequest(request.id)).toEqual(request);
+    expect(await store.updateRequest('nope', () => ({ result: 1 }))).toBeUndefined();
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const answer = (s: Store, i: number) =>
+        s.updateRequest(request.id, (r) => {
+          if (r.answeredAt) return { result: null };
+          const p = push({ ownerId, token: `answer-${ownerId}-${i}` });
+          return { next: { ...r, answeredAt: iso(T0 + 5), pushId: p.token }, push: { push: p, creation: audit('creation') }, result: p.token };
+        });
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => answer(i % 2 ? peer : store, i)));
+      const winners = results.filter((r): r is string => typeof r === 'string');
+      expect(winners).toHaveLength(1);
+      const stored = await store.getRequest(request.id);
+      expect(stored!.pushId).toBe(winners[0]);
+      expect((await store.getPush(winners[0]!))!.ownerId).toBe(ownerId);
+      expect((await store.listAudit(winners[0]!, 0, 5)).map((a) => a.kind)).toEqual(['creation']);
+      expect((await store.listPushesByOwner(ownerId, false, 0, 50)).map((p) => p.token)).toEqual([winners[0]]);
+      expect((await store.listRequestsByOwner(ownerId, 0, 10)).map((r) => r.id)).toEqual([request.id]);
     } finally {
       if (peer !== store) await peer.close();
     }

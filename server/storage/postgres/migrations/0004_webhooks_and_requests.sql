@@ -28,3 +28,13 @@ CREATE TABLE webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
 CREATE INDEX webhook_deliveries_user ON webhook_deliveries (user_id, seq DESC);
+
+-- Secret requests: a link that lets someone send its owner a secret once. The answer's push is
+-- inserted in the same transaction that marks the request answered.
+CREATE TABLE secret_requests (
+  id         text PRIMARY KEY,
+  seq        bigint GENERATED ALWAYS AS IDENTITY,
+  owner_id   text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  record     jsonb NOT NULL
+);
+CREATE INDEX secret_requests_owner ON secret_requests (owner_id, seq DESC);

@@ -1,0 +1,96 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+import { Hono, type Context } from 'hono';
+import type { AccountService } from '../../accounts/account-service.js';
+import type { Config } from '../../config.js';
+import type { RequestService } from '../../requests/request-service.js';
+import { ServiceError } from '../../service-error.js';
+import type { OwnerRequest } from '../../../shared/request-schema.js';
+import type { AppEnv } from '../app-env.js';
+import { getPageSession, pageActor, pageSession, safeReturnPath, verifyPageCsrf } from '../middleware/session.js';
+import { urlToken } from '../rest/api-guards.js';
+import { csrfRefused, readSmallForm } from './page-errors.js';
+import { sendPage } from './render.js';
+import { AnswerPage, AnswerSentPage, defaultRequestValues, RequestClosedPage, RequestsPage, type RequestFormValues } from './request-pages.js';
+
+/** The requester's page (/users/requests) and the request link's page (/req/:token): adapters over the request service. */
+export function requestPageRoutes(config: Config, accounts: AccountService, requests: RequestService): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const session = pageSession(accounts);
+  const signInFirst = (c: Context<AppEnv>) => c.redirect(`/users/sign_in?return_to=${encodeURIComponent(safeReturnPath('/users/requests') ?? '/')}`, 303);
+
+  const listPage = async (c: Context<AppEnv>, status: 200 | 422, values: RequestFormValues, extra: { errors?: Record<string, string[]>; made?: OwnerRequest } = {}) =>
+    sendPage(
+      c,
+      status,
+      'title.requests',
+      <RequestsPage requests={await requests.list(pageActor(c))} limits={config.limits} values={values} csrfToken={getPageSession(c).csrfToken} {...extra} />,
+    );
+
+  app.get('/users/requests', session, async (c) => {
+    if (!getPageSession(c).user) return signInFirst(c);
+    return listPage(c, 200, defaultRequestValues(config.limits));
+  });
+
+  app.post('/users/requests', session, async (c) => {
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    if (!getPageSession(c).user) return signInFirst(c);
+    const values: RequestFormValues = {
+      title: form.get('title') ?? '',
+      message: form.get('message') ?? '',
+      expire_after_days: form.get('expire_after_days') ?? '',
+      answer_expire_after_days: form.get('answer_expire_after_days') ?? '',
+      answer_expire_after_views: form.get('answer_expire_after_views') ?? '',
+    };
+    try {
+      const made = await requests.create(pageActor(c), values);
+      return listPage(c, 200, defaultRequestValues(config.limits), { made });
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'validation') return listPage(c, 422, values, { errors: e.fieldErrors });
+      throw e;
+    }
+  });
+
+  app.post('/users/requests/close', session, async (c) => {
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    if (!getPageSession(c).user) return signInFirst(c);
+    await requests.close(pageActor(c), urlToken(form.get('token') ?? ''));
+    return c.redirect('/users/requests', 303);
+  });
+
+  const closed = (c: Context<AppEnv>) => sendPage(c, 404, 'title.requestClosed', <RequestClosedPage />);
+  const notFound = (e: unknown) => e instanceof ServiceError && e.kind === 'not_found';
+
+  app.get('/req/:token', session, async (c) => {
+    const token = c.req.param('token');
+    try {
+      const request = await requests.show(urlToken(token));
+      return sendPage(c, 200, 'title.answerRequest', <AnswerPage token={token} request={request} csrfToken={getPageSession(c).csrfToken} />);
+    } catch (e) {
+      if (notFound(e)) return closed(c);
+      throw e;
+    }
+  });
+
+  app.post('/req/:token', session, async (c) => {
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    const token = c.req.param('token');
+    const payload = form.get('payload') ?? '';
+    try {
+      await requests.answer(pageActor(c), urlToken(token), { payload });
+      return sendPage(c, 200, 'title.answerSent', <AnswerSentPage />);
+    } catch (e) {
+      if (notFound(e)) return closed(c);
+      if (e instanceof ServiceError && e.kind === 'validation') {
+        const request = await requests.show(urlToken(token));
+        return sendPage(c, 422, 'title.answerRequest', <AnswerPage token={token} request={request} csrfToken={getPageSession(c).csrfToken} errors={e.fieldErrors} payload={payload} />);
+      }
+      throw e;
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,196 @@
+import { requestAnswerSchema, requestInputSchema, type OwnerRequest, type PublicRequest } from '../../shared/request-schema.js';
+import type { Limits } from '../config.js';
+import type { KeyRing } from '../crypto/key-ring.js';
+import { safeEqual } from '../crypto/secret-hash.js';
+import { secretUrl } from '../pushes/push-json.js';
+import { PAGE_SIZE, type Actor, type PushService } from '../pushes/push-service.js';
+import type { UrlTokenIds } from '../pushes/url-token-id.js';
+import { newUrlToken } from '../pushes/url-token.js';
+import { ServiceError } from '../service-error.js';
+import type { StoredRequest } from '../storage/records.js';
+import type { Store } from '../storage/store.js';
+import { newEventId, pushEvents } from '../webhooks/webhook-events.js';
+
+const MAX_TITLE_CHARS = 255;
+const MAX_MESSAGE_CHARS = 2000;
+const DAY_MS = 86_400_000;
+
+export interface RequestServiceDeps {
+  store: Store;
+  keys: KeyRing;
+  ids: UrlTokenIds;
+  pushes: PushService;
+  limits: Pick<Limits, 'days' | 'views'>;
+  clock?: () => Date;
+}
+
+/**
+ * Secret requests: a signed-in user makes a link (with a title and message they choose to show,
+ * and an expiry); whoever opens it may send a text once; the answer becomes a push owned by the
+ * requester, with the limits they chose, stored in the same atomic step that closes the request.
+ * The link shows nothing about the requester but their title and message; an unknown, expired,
+ * answered or closed link all answer the same "not found".
+ */
+export class RequestService {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: RequestServiceDeps) {
+    this.now = deps.clock ?? (() => new Date());
+  }
+
+  /** Request ids live in their own namespace of the keyed hash (a push token never names one). */
+  private idOf(token: string) {
+    return this.deps.ids.of(`request:${token}`);
+  }
+
+  async create(actor: Actor, raw: unknown): Promise<OwnerRequest> {
+    if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
+    const parsed = requestInputSchema.safeParse(raw ?? {});
+    const errors: Record<string, string[]> = {};
+    const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) add(String(issue.path[0] ?? 'request'), issue.message);
+      throw ServiceError.validation(errors);
+    }
+    const input = parsed.data;
+    const { days, views } = this.deps.limits;
+    const title = input.title?.trim() || null;
+    const message = input.message?.trim() || null;
+    if (title && [...title].length > MAX_TITLE_CHARS) add('title', `is too long (maximum is ${MAX_TITLE_CHARS} characters)`);
+    if (message && [...message].length > MAX_MESSAGE_CHARS) add('message', `is too long (maximum is ${MAX_MESSAGE_CHARS} characters)`);
+    const within = (field: string, value: number | undefined, range: { default: number; min: number; max: number }) => {
+      const v = value ?? range.default;
+      if (v < range.min || v > range.max) add(field, `must be between ${range.min} and ${range.max}`);
+      return v;
+    };
+    const linkDays = within('expire_after_days', input.expire_after_days, days);
+    const answerDays = within('answer_expire_after_days', input.answer_expire_after_days, days);
+    const answerViews = within('answer_expire_after_views', input.answer_expire_after_views, views);
+    if (Object.keys(errors).length) throw ServiceError.validation(errors);
+
+    const now = this.now();
+    const token = newUrlToken();
+    const request: StoredRequest = {
+      id: this.idOf(token),
+      urlToken: this.deps.keys.seal(token),
+      ownerId: actor.user.id,
+      title: title ? this.deps.keys.seal(title) : null,
+      message: message ? this.deps.keys.seal(message) : null,
+      expiresAt: new Date(now.getTime() + linkDays * DAY_MS).toISOString(),
+      answerExpireAfterDays: answerDays,
+      answerExpireAfterViews: answerViews,
+      createdAt: now.toISOString(),
+      answeredAt: null,
+      pushId: null,
+      closedAt: null,
+    };
+    await this.deps.store.insertRequest(request);
+    return this.ownerJson(request, actor.baseUrl);
+  }
+
+  async list(actor: Actor, page = 1): Promise<OwnerRequest[]> {
+    if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
+    const rows = await this.deps.store.listRequestsByOwner(actor.user.id, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    return Promise.all(rows.map((r) => this.ownerJson(r, actor.baseUrl)));
+  }
+
+  private state(r: StoredRequest): OwnerRequest['state'] {
+    if (r.answeredAt) return 'answered';
+    if (r.closedAt) return 'closed';
+    return r.expiresAt <= this.now().toISOString() ? 'expired' : 'open';
+  }
+
+  private async ownerJson(r: StoredRequest, baseUrl: string): Promise<OwnerRequest> {
+    const open = (v: string | null) => (v ? this.deps.keys.openText(v) : null);
+    const token = this.deps.keys.openText(r.urlToken);
+    const answer = r.pushId ? await this.deps.store.getPush(r.pushId) : undefined;
+    const answerToken = answer?.urlToken ? this.deps.keys.openText(answer.urlToken) : null;
+    return {
+      url_token: token,
+      html_url: `${baseUrl}/req/${token}`,
+      title: open(r.title),
+      message: open(r.message),
+      created_at: r.createdAt,
+      expires_at: r.expiresAt,
+      state: this.state(r),
+      answered_at: r.answeredAt,
+      answer_expire_after_days: r.answerExpireAfterDays,
+      answer_expire_after_views: r.answerExpireAfterViews,
+      push_id: r.pushId,
+      answer_html_url: answer && answerToken && !answer.expiredAt ? secretUrl({ token: answerToken, retrievalStep: answer.retrievalStep }, baseUrl) : null,
+    };
+  }
+
+  /** An open request, as whoever holds its link sees it; anything else is not found. */
+  async show(token: string): Promise<PublicRequest> {
+    const r = await this.openRequest(token);
+    return { title: r.title ? this.deps.keys.openText(r.title) : null, message: r.message ? this.deps.keys.openText(r.message) : null, expires_at: r.expiresAt };
+  }
+
+  private async openRequest(token: string): Promise<StoredRequest> {
+    const r = await this.deps.store.getRequest(this.idOf(token));
+    if (!r || this.state(r) !== 'open') throw new ServiceError('not_found', 'not-found');
+    return r;
+  }
+
+  /**
+   * Sends the answer: it becomes a push owned by the requester, and the request closes, in one
+   * atomic step, so two answers racing for one request leave exactly one push.
+   */
+  async answer(sender: Actor, token: string, raw: unknown): Promise<{ answered: true }> {
+    const r = await this.openRequest(token);
+    const parsed = requestAnswerSchema.safeParse(raw ?? {});
+    if (!parsed.success) throw ServiceError.validation({ payload: parsed.error.issues.map((i) => i.message) });
+    const prepared = await this.deps.pushes.prepareSentPush(sender, r.ownerId, {
+      kind: 'text',
+      payload: parsed.data.payload,
+      expire_after_days: r.answerExpireAfterDays,
+      expire_after_views: r.answerExpireAfterViews,
+      name: r.title ? this.deps.keys.openText(r.title) : undefined,
+    });
+    let answered: boolean | undefined;
+    try {
+      answered = await this.deps.store.updateRequest(r.id, (current) => {
+        if (this.state(current) !== 'open') return { result: false };
+        const at = this.now();
+        const next: StoredRequest = { ...current, answeredAt: at.toISOString(), pushId: prepared.push.token };
+        const answeredEvent = {
+          id: newEventId(),
+          type: 'request.answered' as const,
+          userId: current.ownerId,
+          at: at.toISOString(),
+          body: JSON.stringify({
+            type: 'request.answered',
+            timestamp: at.toISOString(),
+            data: { request_created_at: current.createdAt, answered_at: at.toISOString(), push_id: prepared.push.token },
+          }),
+        };
+        return { next, push: { push: prepared.push, creation: prepared.creation }, events: [answeredEvent, ...pushEvents(prepared.push, at, 'push.created')], result: true };
+      });
+    } catch (e) {
+      await prepared.release();
+      throw e;
+    }
+    if (!answered) {
+      await prepared.release();
+      throw new ServiceError('not_found', 'not-found');
+    }
+    return { answered: true };
+  }
+
+  /** Closes an open request before it is answered (its owner only). */
+  async close(actor: Actor, token: string): Promise<OwnerRequest> {
+    if (!actor.user) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
+    const id = this.idOf(token);
+    const userId = actor.user.id;
+    const after = await this.deps.store.updateRequest<StoredRequest | 'forbidden'>(id, (r) => {
+      if (!safeEqual(r.ownerId, userId)) return { result: 'forbidden' };
+      if (r.answeredAt || r.closedAt) return { result: r };
+      const next = { ...r, closedAt: this.now().toISOString() };
+      return { next, result: next };
+    });
+    if (after === undefined) throw new ServiceError('not_found', 'not-found');
+    if (after === 'forbidden') throw new ServiceError('forbidden', "That request doesn't belong to you.");
+    return this.ownerJson(after, actor.baseUrl);
+  }
+}

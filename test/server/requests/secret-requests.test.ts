@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../support/http.js';
+import { startServer, type TestServer } from '../../support/server.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
+import { Browser, csrfFrom } from '../pages/browser.js';
+
+/**
+ * Secret requests end to end: the requester makes a link (API or page), whoever opens it sends
+ * a text once (page or API), the answer becomes the requester's push with the limits they chose,
+ * the link then answers "closed", concurrent answers leave one push, the link page reveals
+ * nothing of the requester but what they wrote, and the requester's webhook hears of it.
+ */
+const OWNER = 'asker@example.com';
+const plain = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+describe('secret requests', () => {
+  let server: TestServer;
+  let owner: Browser;
+  let token: string;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    server = await startServer({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_SECONDS: '0.05' });
+    owner = new Browser(server);
+    await owner.signUp(OWNER);
+    const { user } = await server.server.accounts.ensureUser(OWNER);
+    ({ token } = await server.server.accounts.createApiToken(user, 'requests'));
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await server.stop();
+    await receiver.close();
+  });
+
+  it('API request, answered through the page once: the answer is the requester’s push with its own limits', async () => {
+    const hook = await api.post(server, '/api/v2/webhooks', { token, json: { url: receiver.url, events: ['request.answered'] } });
+    receiver.secret = hook.body.secret;
+    const made = await api.post(server, '/api/v2/secret-requests', {
+      token,
+      json: { title: 'VPN password for ACME', message: 'Paste the shared VPN password here.', answer_expire_after_views: 2, answer_expire_after_days: 3 },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ state: 'open', title: 'VPN password for ACME', answered_at: null, push_id: null, answer_html_url: null });
+    const link = made.body.url_token as string;
+    expect(made.body.html_url).toBe(`${server.url}/req/${link}`);
+
+    // Whoever opens it sees the title and message only.
+    const shown = await api.get(server, `/api/v2/secret-requests/${link}`);
+    expect(Object.keys(shown.body).sort()).toEqual(['expires_at', 'message', 'title']);
+    const visitor = new Browser(server);
+    const page = await visitor.get(`/req/${link}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('VPN password for ACME');
+    expect(page.text).toContain('Paste the shared VPN password here.');
+    expect(page.text).not.toContain(OWNER);
+    expect(page.text).not.toContain('asker');
+
+    const sent = await visitor.post(`/req/${link}`, { csrf_token: csrfFrom(page.text, `/req/${link}`), payload: 'hunter2-vpn' });
+    expect(sent.status).toBe(200);
+    expect(plain(sent.text)).toContain('Your secret was sent');
+    expect(sent.text).not.toContain('hunter2-vpn');
+
+    // Used: the link is closed to everyone, by page and by API.
+    expect((await visitor.get(`/req/${link}`)).status).toBe(404);
+    expect((await api.post(server, `/api/v2/secret-requests/${link}/answer`, { json: { payload: 'again' } })).status).toBe(404);
+
+    const [listed] = (await api.get(server, '/api/v2/secret-requests', { token })).body;
+    expect(listed).toMatchObject({ url_token: link, state: 'answered' });
+    expect(listed.answered_at).not.toBeNull();
+    const answerToken = /\/p\/([^/]+)\/r$/.exec(listed.answer_html_url)![1]!;
+    const pushes = (await api.get(server, '/api/v2/pushes/active', { token })).body;
+    const answerPush = pushes.find((p: any) => p.url_token === answerToken);
+    expect(answerPush).toMatchObject({ name: 'VPN password for ACME', expire_after_views: 2, expire_after_days: 3, push_id: listed.push_id });
+    expect((await api.get(server, `/api/v2/pushes/${answerToken}`, { token })).body.payload).toBe('hunter2-vpn');
+
+    await receiver.until(() => receiver.unique().length === 1);
+    const event = JSON.parse(receiver.unique()[0]!.body);
+    expect(event).toMatchObject({ type: 'request.answered', data: { push_id: listed.push_id } });
+    expect(receiver.unique()[0]!.body).not.toContain('hunter2');
+  });
+
+  it('concurrent answers to one request leave exactly one push', async () => {
+    const made = await api.post(server, '/api/v2/secret-requests', { token, json: { title: 'race' } });
+    const link = made.body.url_token;
+    const before = (await api.get(server, '/api/v2/pushes/active', { token })).body.length;
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => api.post(server, `/api/v2/secret-requests/${link}/answer`, { json: { payload: `answer ${i}` } })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, ...Array(11).fill(404)]);
+    expect((await api.get(server, '/api/v2/pushes/active', { token })).body.length).toBe(before + 1);
+  });
+
+  it('the requester page makes and closes a request; a closed link is closed for everyone', async () => {
+    const made = await owner.submit('/users/requests', '/users/requests', {
+      title: 'Wi-Fi key',
+      message: '',
+      expire_after_days: '2',
+      answer_expire_after_days: '1',
+      answer_expire_after_views: '1',
+    });
+    expect(made.status).toBe(200);
+    const link = /<code id="request-link">[^<]*\/req\/([^<]+)<\/code>/.exec(made.text)![1]!;
+    expect((await new Browser(server).get(`/req/${link}`)).status).toBe(200);
+    const closed = await owner.submit('/users/requests', '/users/requests/close', { token: link });
+    expect(closed.status).toBe(303);
+    expect(plain((await owner.get('/users/requests')).text)).toContain('Wi-Fi key Closed');
+    const visitor = await new Browser(server).get(`/req/${link}`);
+    expect(visitor.status).toBe(404);
+    expect(plain(visitor.text)).toContain('This request is closed');
+  });
+
+  it('bad input: 401 without an account, 422 naming the field, a blank answer shown again', async () => {
+    expect((await api.post(server, '/api/v2/secret-requests', { json: { title: 'x' } })).status).toBe(401);
+    const bad = await api.post(server, '/api/v2/secret-requests', { token, json: { expire_after_days: 0, answer_expire_after_views: 1000 } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body).sort()).toEqual(['answer_expire_after_views', 'expire_after_days']);
+    const link = (await api.post(server, '/api/v2/secret-requests', { token, json: {} })).body.url_token;
+    const blank = await api.post(server, `/api/v2/secret-requests/${link}/answer`, { json: { payload: '' } });
+    expect([blank.status, blank.body]).toEqual([422, { payload: ["can't be blank"] }]);
+    const visitor = new Browser(server);
+    const page = await visitor.get(`/req/${link}`);
+    const again = await visitor.post(`/req/${link}`, { csrf_token: csrfFrom(page.text, `/req/${link}`), payload: '' });
+    expect(again.status).toBe(422);
+    expect(plain(again.text)).toContain("can't be blank");
+    // Still open after the failed answers.
+    expect((await api.get(server, `/api/v2/secret-requests/${link}`)).status).toBe(200);
+    expect((await api.get(server, '/api/v2/secret-requests/unknowntoken')).status).toBe(404);
+    // Someone else may not close it.
+    const { user } = await server.server.accounts.ensureUser('other@example.com');
+    const other = (await server.server.accounts.createApiToken(user, 'x')).token;
+    expect((await api.delete(server, `/api/v2/secret-requests/${link}`, { token: other })).status).toBe(403);
+  });
+
+  it('tRPC makes, shows and answers a request', async () => {
+    const made = await api.post(server, '/trpc/requests.create', { token, json: { title: 'over tRPC' } });
+    const link = made.body.result.data.url_token;
+    const shown = await api.get(server, `/trpc/requests.show?input=${encodeURIComponent(JSON.stringify({ url_token: link }))}`);
+    expect(shown.body.result.data.title).toBe('over tRPC');
+    const answered = await api.post(server, '/trpc/requests.answer', { json: { url_token: link, answer: { payload: 'via trpc' } } });
+    expect(answered.body.result.data).toEqual({ answered: true });
+    // Password Pusher's own requests path stays "not offered" for its clients.
+    expect((await api.get(server, '/api/v2/requests', { token })).status).toBe(404);
+  });
+});
