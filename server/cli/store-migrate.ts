@@ -54,10 +54,12 @@ async function run(argv: string[]): Promise<number> {
     await hashStoredUrlTokens(target, targetIds, keys);
 
     const records = source.exportRecords();
-    const counts = { users: 0, apiTokens: 0, sessions: 0, pushes: 0, audit: 0, files: 0, fileBytes: 0, skipped: 0 };
+    const counts = { users: 0, apiTokens: 0, sessions: 0, pushes: 0, audit: 0, files: 0, fileBytes: 0, skipped: 0, webhooks: 0, deliveries: 0, requests: 0 };
     for (const u of records.users) counts.users += Number(await target.importUser(u));
     for (const t of records.apiTokens) counts.apiTokens += Number(await target.importApiToken(t));
     for (const s of records.sessions) counts.sessions += Number(await target.importSession(s));
+    for (const w of records.webhooks) counts.webhooks += Number(await target.importWebhook(w));
+    for (const d of records.deliveries) counts.deliveries += Number(await target.importDelivery(d));
     for (const push of records.pushes) {
       if (await target.getPush(push.token)) {
         counts.skipped++;
@@ -76,9 +78,12 @@ async function run(argv: string[]): Promise<number> {
         counts.audit += trail.length;
       } else counts.skipped++;
     }
+    // After the pushes: an answered request refers to its answer's push.
+    for (const r of records.requests) counts.requests += Number(await target.importRequest(r));
     say(
       `Copied ${counts.pushes} pushes (${counts.audit} audit entries, ${counts.files} files, ${counts.fileBytes} bytes), ` +
-        `${counts.users} accounts, ${counts.apiTokens} API tokens, ${counts.sessions} sessions; ${counts.skipped} pushes were already there.`,
+        `${counts.users} accounts, ${counts.apiTokens} API tokens, ${counts.sessions} sessions, ${counts.webhooks} webhooks (${counts.deliveries} deliveries), ` +
+        `${counts.requests} secret requests; ${counts.skipped} pushes were already there.`,
     );
 
     // Verify: every record of the source is in the target as it was.
@@ -93,6 +98,8 @@ async function run(argv: string[]): Promise<number> {
     }
     for (const u of records.users) if (JSON.stringify(await target.getUserByEmail(u.email)) !== JSON.stringify(u)) problems.push(`account ${u.email} differs`);
     for (const t of records.apiTokens) if (!(await target.getApiTokenByHash(t.hash))) problems.push(`API token ${t.id} missing`);
+    for (const r of records.requests) if (JSON.stringify(await target.getRequest(r.id)) !== JSON.stringify(r)) problems.push(`secret request ${r.id.slice(0, 5)}… differs`);
+    for (const w of records.webhooks) if (!(await target.listWebhooks(w.userId)).some((x) => x.id === w.id)) problems.push(`webhook ${w.id} missing`);
     if (problems.length) {
       say(`Verification FAILED (${problems.length}):\n  ${problems.slice(0, 20).join('\n  ')}`);
       return 1;

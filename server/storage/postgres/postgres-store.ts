@@ -440,6 +440,29 @@ export class PostgresStore implements Store {
     return Boolean(rowCount);
   }
 
+  /** Moving webhooks, their outbox and secret requests in (`npm run store:migrate`); true when inserted. */
+  async importWebhook(w: StoredWebhook): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      'INSERT INTO webhooks (id, user_id, created_at, events, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+      [w.id, w.userId, w.createdAt, w.events, w],
+    );
+    return Boolean(rowCount);
+  }
+
+  async importDelivery(d: StoredDelivery): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `INSERT INTO webhook_deliveries (id, webhook_id, user_id, type, body, created_at, attempts, next_attempt_at, state, last_status, last_error, last_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
+      [d.id, d.webhookId, d.userId, d.type, d.body, d.createdAt, d.attempts, d.nextAttemptAt, d.state, d.lastStatus, d.lastError, d.lastAttemptAt],
+    );
+    return Boolean(rowCount);
+  }
+
+  async importRequest(r: StoredRequest): Promise<boolean> {
+    const { rowCount } = await this.db.query('INSERT INTO secret_requests (id, owner_id, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [r.id, r.ownerId, r]);
+    return Boolean(rowCount);
+  }
+
   async auditCount(token: string): Promise<number> {
     const { rows } = await this.db.query('SELECT count(*)::int AS n FROM audit WHERE token = $1', [token]);
     return rows[0].n as number;

@@ -15,7 +15,7 @@ import { spawnTs } from '../../support/spawn-server.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-migrate-'));
 let db: TestDatabase;
-const made: { owner: string; text: string; guarded: string; file: string; fileBytes: Buffer; expired: string } = {} as never;
+const made: { owner: string; text: string; guarded: string; file: string; fileBytes: Buffer; expired: string; request: string } = {} as never;
 
 const migrate = async (to: string, env: Record<string, string> = {}) => {
   const p = spawnTs('server/cli/store-migrate.ts', ['--from', dataDir, '--to', to], env);
@@ -24,9 +24,12 @@ const migrate = async (to: string, env: Record<string, string> = {}) => {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const s = await startServer({ DATA_DIR: dataDir });
+  // No webhook delivery is attempted (the endpoint is a public address this test cannot reach).
+  const s = await startServer({ DATA_DIR: dataDir, WEBHOOK_POLL_SECONDS: '3600' });
   try {
     made.owner = (await createUserWithToken(s, 'mover@example.com')).token;
+    expect((await api.post(s, '/api/v2/webhooks', { token: made.owner, json: { url: 'https://93.184.216.34/hook', events: ['push.expired'] } })).status).toBe(201);
+    made.request = (await api.post(s, '/api/v2/secret-requests', { token: made.owner, json: { title: 'moved request' } })).body.url_token;
     made.text = (await createPush(s, { payload: 'plain secret ✓', expire_after_views: 5 }, made.owner)).url_token;
     made.guarded = (await createPush(s, { payload: 'guarded secret', passphrase: 'open sesame', expire_after_views: 5 }, made.owner)).url_token;
     made.fileBytes = randomBytes(600_000);
@@ -36,6 +39,7 @@ beforeAll(async () => {
     made.expired = (await createPush(s, { payload: 'gone', expire_after_views: 1 }, made.owner)).url_token;
     await api.get(s, `/api/v2/pushes/${made.expired}`);
     await api.get(s, `/api/v2/pushes/${made.expired}`);
+    expect((await api.post(s, `/api/v2/secret-requests/${made.request}/answer`, { json: { payload: 'answered before the move' } })).status).toBe(201);
   } finally {
     await s.close();
   }
@@ -49,18 +53,18 @@ afterAll(async () => {
 describe('npm run store:migrate', () => {
   it('copies, verifies, can run again, and a PostgreSQL server with the same key serves it all', async () => {
     const first = await migrate(db.url);
-    expect(first.out).toContain('Copied 4 pushes');
-    expect(first.out).toMatch(/1 files, \d+ bytes\), 1 accounts, 1 API tokens/);
-    expect(first.out).toContain('Verified: all 4 pushes');
+    expect(first.out).toContain('Copied 5 pushes');
+    expect(first.out).toMatch(/1 files, \d+ bytes\), 1 accounts, 1 API tokens, 0 sessions, 1 webhooks \(1 deliveries\), 1 secret requests/);
+    expect(first.out).toContain('Verified: all 5 pushes');
     expect(first.code).toBe(0);
 
     const again = await migrate(db.url);
     expect(again.code).toBe(0);
     expect(again.out).toContain('Copied 0 pushes');
-    expect(again.out).toContain('4 pushes were already there');
+    expect(again.out).toContain('5 pushes were already there');
 
     const masterKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
-    const s = await startServer({ DATABASE_URL: db.url, MASTER_KEY: masterKey });
+    const s = await startServer({ DATABASE_URL: db.url, MASTER_KEY: masterKey, WEBHOOK_POLL_SECONDS: '3600' });
     try {
       expect((await api.get(s, `/api/v2/pushes/${made.text}`)).body.payload).toBe('plain secret ✓');
       expect((await api.get(s, `/api/v2/pushes/${made.guarded}?passphrase=wrong`)).status).toBe(401);
@@ -72,7 +76,14 @@ describe('npm run store:migrate', () => {
       // The owner's API token still works, and the audit trails came along whole.
       const logs = (await api.get(s, `/api/v2/pushes/${made.expired}/audit`, { token: made.owner })).body.logs.map((l: any) => l.kind);
       expect(logs).toEqual(['creation', 'view', 'failed_view', 'failed_view']);
-      expect((await api.get(s, '/api/v2/pushes/active', { token: made.owner })).body).toHaveLength(3);
+      expect((await api.get(s, '/api/v2/pushes/active', { token: made.owner })).body).toHaveLength(4);
+      // Webhooks (with their outbox) and secret requests came along, the answer readable.
+      const [hook] = (await api.get(s, '/api/v2/webhooks', { token: made.owner })).body;
+      expect(hook).toMatchObject({ url: 'https://93.184.216.34/hook', last_delivery: { type: 'push.expired', state: 'pending' } });
+      const [request] = (await api.get(s, '/api/v2/secret-requests', { token: made.owner })).body;
+      expect(request).toMatchObject({ url_token: made.request, state: 'answered', title: 'moved request' });
+      const answer = /\/p\/([^/]+)\/r$/.exec(request.answer_html_url)![1];
+      expect((await api.get(s, `/api/v2/pushes/${answer}`, { token: made.owner })).body.payload).toBe('answered before the move');
     } finally {
       await s.close();
     }
