@@ -196,6 +196,8 @@ export interface Store {
   finishDelivery(id: string, outcome: DeliveryOutcome): Promise<void>;
   /** An account's most recent deliveries, newest first (the account page shows their status). */
   listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]>;
+  /** Deletes up to `limit` delivered or given-up deliveries last attempted before `before`; resolves with how many. */
+  deleteFinishedDeliveries(before: Date, limit: number): Promise<number>;
 
   insertRequest(request: StoredRequest): Promise<void>;
   getRequest(id: string): Promise<StoredRequest | undefined>;

@@ -13,6 +13,11 @@ import { signatureHeaders } from './webhook-signature.js';
 const BATCH = 20;
 /** The longest wait between two attempts of one delivery, however many failed. */
 const MAX_BACKOFF_MS = 6 * 3_600_000;
+/** Delivered and given-up deliveries are kept this long for the account page, then deleted. */
+export const FINISHED_DELIVERY_RETENTION_MS = 30 * 86_400_000;
+/** How often that clean-up runs, and how much it deletes per statement. */
+const CLEANUP_EVERY_MS = 3_600_000;
+const CLEANUP_BATCH = 500;
 /** What of a receiver's error answer is kept for the account page. */
 const ERROR_CHARS = 200;
 
@@ -40,6 +45,7 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  private lastCleanup = 0;
   private readonly now: () => Date;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
@@ -72,6 +78,11 @@ export class DeliveryWorker {
     const lease = new Date(now.getTime() + this.deps.settings.timeoutMs * 2 + 5_000);
     const due = await this.deps.store.claimDeliveries(now, lease, BATCH);
     await Promise.all(due.map((d) => this.attempt(d)));
+    if (now.getTime() - this.lastCleanup >= CLEANUP_EVERY_MS) {
+      this.lastCleanup = now.getTime();
+      const before = new Date(now.getTime() - FINISHED_DELIVERY_RETENTION_MS);
+      while ((await this.deps.store.deleteFinishedDeliveries(before, CLEANUP_BATCH)) === CLEANUP_BATCH);
+    }
     return due.length;
   }
 

@@ -411,6 +411,18 @@ export class LowdbStore implements Store {
     if (outcome.state !== 'pending') this.pendingDeliveries.delete(id);
   }
 
+  async deleteFinishedDeliveries(before: Date, limit: number): Promise<number> {
+    const iso = before.toISOString();
+    const ids: string[] = [];
+    for (const id in this.db.deliveries) {
+      if (ids.length >= limit) break;
+      const d = this.db.deliveries[id]!;
+      if (d.state !== 'pending' && d.lastAttemptAt !== null && d.lastAttemptAt < iso) ids.push(id);
+    }
+    if (ids.length) await this.journal.commit(ids.map((id) => ({ c: 'deliveries', k: id, v: null })));
+    return ids.length;
+  }
+
   async listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]> {
     const mine = Object.values(this.db.deliveries).filter((d) => d.userId === userId);
     mine.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));

@@ -230,6 +230,16 @@ export class PostgresStore implements Store {
     );
   }
 
+  async deleteFinishedDeliveries(before: Date, limit: number): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries WHERE state <> 'pending' AND last_attempt_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+       )`,
+      [before.toISOString(), limit],
+    );
+    return rowCount ?? 0;
+  }
+
   async listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]> {
     const { rows } = await this.db.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [userId, limit]);
     return rows.map(deliveryFromRow);

@@ -516,6 +516,10 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
       expect(await store.deleteWebhook(userId, `${userId}-views`)).toBe(true);
       expect((await store.listDeliveries(userId, 10)).map((d) => d.webhookId)).toEqual([`${userId}-all`, `${userId}-all`]);
       expect((await store.listWebhooks(userId)).map((w) => w.id)).toEqual([`${userId}-all`]);
+      // Retention: only finished deliveries attempted before the cutoff go.
+      expect(await store.deleteFinishedDeliveries(new Date(T0 + 20), 10)).toBe(0);
+      expect(await store.deleteFinishedDeliveries(new Date(T0 + 30), 10)).toBe(1);
+      expect((await store.listDeliveries(userId, 10)).map((d) => d.id)).toEqual([`${userId}-e2_${userId}-all`]);
     } finally {
       if (peer !== store) await peer.close();
     }

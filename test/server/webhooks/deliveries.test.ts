@@ -119,3 +119,31 @@ describe('webhook deliveries', () => {
     expect(removed.body.result.data).toEqual({ removed: true });
   });
 });
+
+describe('webhook deliveries: giving up', () => {
+  it('a delivery still failing after WEBHOOK_RETRY_FOR_HOURS is given up, and the page says so', async () => {
+    const server = await startServer({ ...FAST, WEBHOOK_RETRY_FOR_HOURS: '0' });
+    const receiver = await WebhookReceiver.start(() => 500);
+    try {
+      const b = new Browser(server);
+      await b.signUp('give-up@example.com');
+      const { user } = await server.server.accounts.ensureUser('give-up@example.com');
+      const { token } = await server.server.accounts.createApiToken(user, 't');
+      await api.post(server, '/api/v2/webhooks', { token, json: { url: receiver.url, events: ['push.created'] } });
+      await createPush(server, { payload: 'x' }, token);
+      await vi.waitFor(
+        async () => {
+          const [d] = (await api.get(server, '/api/v2/webhooks/deliveries', { token })).body;
+          expect(d).toMatchObject({ state: 'failed', attempts: 1, last_status: 500, last_error: 'HTTP 500', next_attempt_at: null });
+        },
+        { timeout: 10_000, interval: 25 },
+      );
+      expect(receiver.received).toHaveLength(1);
+      const page = (await b.get('/users/webhooks')).text;
+      expect(page).toContain('Push created · given up · HTTP 500');
+    } finally {
+      await server.stop();
+      await receiver.close();
+    }
+  });
+});

@@ -28,6 +28,7 @@ CREATE TABLE webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
 CREATE INDEX webhook_deliveries_user ON webhook_deliveries (user_id, seq DESC);
+CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (last_attempt_at) WHERE state <> 'pending';
 
 -- Secret requests: a link that lets someone send its owner a secret once. The answer's push is
 -- inserted in the same transaction that marks the request answered.
