@@ -11,6 +11,7 @@ import {
   versionDocumentSchema,
 } from '../../../shared/push-schema.js';
 import { SECRET_PUSH_VERSION } from '../../version.js';
+import { accountFeatureInputs, accountFeaturePaths, accountFeatureSchemas } from './openapi-account-features.js';
 
 /**
  * The OpenAPI 3.1 document of REST v2, built from the shared zod schemas (z.toJSONSchema), so
@@ -26,6 +27,7 @@ const schemas = {
   Version: versionDocumentSchema,
   Error: errorBodySchema,
   ValidationErrors: validationErrorBodySchema,
+  ...accountFeatureSchemas,
 };
 
 const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
@@ -37,7 +39,7 @@ const common = { 401: err('Authentication required, or token invalid'), 429: err
 
 export function buildOpenApiDocument(baseUrl: string) {
   const components = Object.fromEntries(
-    Object.entries(schemas).map(([name, schema]) => [name, z.toJSONSchema(schema, { io: name === 'PushInput' ? 'input' : 'output', unrepresentable: 'any' })]),
+    Object.entries(schemas).map(([name, schema]) => [name, z.toJSONSchema(schema, { io: name === 'PushInput' || accountFeatureInputs.has(name) ? 'input' : 'output', unrepresentable: 'any' })]),
   );
   return {
     openapi: '3.1.0',
@@ -100,6 +102,7 @@ export function buildOpenApiDocument(baseUrl: string) {
       '/pushes/active': {
         get: { summary: 'Your active pushes', parameters: [pageParam], responses: { 200: { description: 'Newest first, 50 a page', content: { 'application/json': { schema: { type: 'array', items: ref('OwnerPushRecord') } } } }, 400: err('Invalid page'), ...common } },
       },
+      ...accountFeaturePaths,
       '/pushes/expired': {
         get: { summary: 'Your expired pushes', parameters: [pageParam], responses: { 200: { description: 'Newest first, 50 a page', content: { 'application/json': { schema: { type: 'array', items: ref('OwnerPushRecord') } } } }, 400: err('Invalid page'), ...common } },
       },

@@ -72,6 +72,15 @@ describe('GET /api/v2/openapi.json', () => {
         'GET /pushes/{url_token}/audit',
         'GET /pushes/active',
         'GET /pushes/expired',
+        'GET /webhooks',
+        'POST /webhooks',
+        'DELETE /webhooks/{id}',
+        'GET /webhooks/deliveries',
+        'GET /secret-requests',
+        'POST /secret-requests',
+        'GET /secret-requests/{url_token}',
+        'DELETE /secret-requests/{url_token}',
+        'POST /secret-requests/{url_token}/answer',
       ].sort(),
     );
     // Path parameters are declared where used.

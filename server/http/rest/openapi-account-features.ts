@@ -1,0 +1,69 @@
+import { createdWebhookSchema, webhookDeliverySchema, webhookInputSchema, webhookSchema } from '../../../shared/webhook-schema.js';
+import { ownerRequestSchema, publicRequestSchema, requestAnswerSchema, requestInputSchema } from '../../../shared/request-schema.js';
+
+/**
+ * The OpenAPI part of Secret Push's own account features (webhooks, secret requests), from the
+ * same shared zod schemas the services validate with; openapi.ts merges it into the document.
+ */
+export const accountFeatureSchemas = {
+  WebhookInput: webhookInputSchema,
+  Webhook: webhookSchema,
+  CreatedWebhook: createdWebhookSchema,
+  WebhookDelivery: webhookDeliverySchema,
+  RequestInput: requestInputSchema,
+  OwnerRequest: ownerRequestSchema,
+  PublicRequest: publicRequestSchema,
+  RequestAnswer: requestAnswerSchema,
+};
+
+/** Schemas read as request bodies (their input shape goes in the document). */
+export const accountFeatureInputs = new Set(['WebhookInput', 'RequestInput', 'RequestAnswer']);
+
+type Name = keyof typeof accountFeatureSchemas | 'Error' | 'ValidationErrors';
+const ref = (name: Name) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: Name, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
+const list = (name: Name, description: string) => ({ description, content: { 'application/json': { schema: { type: 'array', items: ref(name) } } } });
+const body = (name: Name) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
+const err = (description: string) => json('Error', description);
+const tokenParam = { name: 'url_token', in: 'path', required: true, schema: { type: 'string' } };
+const common = { 401: err('Authentication required, or token invalid'), 429: err('Rate limited') };
+
+export const accountFeaturePaths = {
+  '/webhooks': {
+    get: { summary: 'Your webhook endpoints, each with its last delivery', responses: { 200: list('Webhook', 'Oldest first'), ...common } },
+    post: {
+      summary: 'Register a webhook endpoint (Standard Webhooks signing; the secret is returned only here)',
+      requestBody: body('WebhookInput'),
+      responses: { 201: json('CreatedWebhook', 'Registered'), 400: err('Not JSON'), 422: json('ValidationErrors', 'Field errors (a private target is refused here)'), ...common },
+    },
+  },
+  '/webhooks/{id}': {
+    delete: {
+      summary: 'Remove a webhook and its pending deliveries',
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: { 204: { description: 'Removed' }, 404: err('No such webhook'), ...common },
+    },
+  },
+  '/webhooks/deliveries': { get: { summary: 'Your 50 most recent webhook deliveries', responses: { 200: list('WebhookDelivery', 'Newest first'), ...common } } },
+  '/secret-requests': {
+    get: { summary: 'Your secret requests', responses: { 200: list('OwnerRequest', 'Newest first, 50'), ...common } },
+    post: {
+      summary: 'Make a secret request link',
+      requestBody: body('RequestInput'),
+      responses: { 201: json('OwnerRequest', 'Made'), 400: err('Not JSON'), 422: json('ValidationErrors', 'Field errors'), ...common },
+    },
+  },
+  '/secret-requests/{url_token}': {
+    get: { summary: 'An open request, as whoever holds its link sees it', security: [{}], parameters: [tokenParam], responses: { 200: json('PublicRequest', 'Open'), 404: err('Unknown, answered, expired or closed') } },
+    delete: { summary: 'Close an open request (owner only)', parameters: [tokenParam], responses: { 200: json('OwnerRequest', 'Closed'), 403: err('Not yours'), 404: err('Unknown'), ...common } },
+  },
+  '/secret-requests/{url_token}/answer': {
+    post: {
+      summary: 'Answer a request once: the text becomes a push owned by the requester',
+      security: [{}],
+      parameters: [tokenParam],
+      requestBody: body('RequestAnswer'),
+      responses: { 201: { description: 'Answered', content: { 'application/json': { schema: { type: 'object', properties: { answered: { const: true } } } } } }, 404: err('Unknown, answered, expired or closed'), 422: json('ValidationErrors', 'Field errors') },
+    },
+  },
+};
