@@ -338,6 +338,26 @@ export function extensionSuite(b: BrowserUnderTest) {
       await popup.close();
     });
 
+    it('shows the read receipt of each push in History: when it was first opened, views used, wrong passphrases', async () => {
+      const res = await fetch(`${server.url}/api/v2/pushes`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ push: { payload: 'receipt secret', name: 'receipt check', passphrase: 'pp', expire_after_views: 3 } }),
+      });
+      const push = (await res.json()) as { url_token: string };
+      // A recipient: one wrong passphrase, then the right one.
+      expect((await fetch(`${server.url}/api/v2/pushes/${push.url_token}?passphrase=wrong`)).status).toBe(401);
+      expect((await fetch(`${server.url}/api/v2/pushes/${push.url_token}?passphrase=pp`)).status).toBe(200);
+      const popup = await ext.openPopup('?tab=history');
+      const receipt = () =>
+        popup.evaluate(() => {
+          const item = [...document.querySelectorAll('ul[aria-label="Active pushes"] > li')].find((li) => li.querySelector('strong')?.textContent === 'receipt check');
+          return item?.querySelector('[data-receipt]')?.textContent ?? null;
+        });
+      await expect.poll(receipt, { timeout: 15_000 }).toMatch(/^opened .+ · 1 of 3 views · 1 wrong passphrase$/);
+      await popup.close();
+    });
+
     it('says what went wrong in plain words, and the message goes when the cause is fixed', async () => {
       const rateLimited = await startServer({ RATE_LIMIT_PER_MINUTE: '3', MAX_JSON_BODY_BYTES: '1024' });
       const { token: limitedToken } = await createUserWithToken(rateLimited, `limits-${b.build}@example.org`);
