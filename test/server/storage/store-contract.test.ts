@@ -127,6 +127,23 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     }
   });
 
+  it('updatePush loses no update: 40 concurrent increments from two instances all count, each with its audit entry', async () => {
+    const p = push({ expireAfterViews: 1000 });
+    await store.insertPush(p, audit('creation'));
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const bump = (s: Store, i: number) => s.updatePush(p.token, (cur) => ({ next: { ...cur, views: cur.views + 1 }, audit: audit('view', i), result: cur.views + 1 }));
+      const seen = await Promise.all(Array.from({ length: 40 }, (_, i) => bump(i % 2 ? peer : store, i)));
+      // Each caller saw its own increment: the counts handed out are exactly 1..40.
+      expect([...seen].sort((a, b) => a! - b!)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect((await store.getPush(p.token))!.views).toBe(40);
+      const views = (await store.listAudit(p.token, 0, 100)).filter((a) => a.kind === 'view');
+      expect(views).toHaveLength(40);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
   it('pages audit trails oldest first', async () => {
     const p = push();
     await store.insertPush(p, audit('creation', 0));
