@@ -48,6 +48,8 @@ export class PostgresStore implements Store {
   readonly blobs: PostgresBlobStore;
   readonly counters: PostgresLimitCounters;
   private readonly db: Queryable;
+  /** The row version (`xmin`) each record handed out by getPush was read at (see updatePush). */
+  private readonly versions = new WeakMap<StoredPush, string>();
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -96,8 +98,11 @@ export class PostgresStore implements Store {
   }
 
   async getPush(token: string): Promise<StoredPush | undefined> {
-    const { rows } = await this.db.query('SELECT record FROM pushes WHERE token = $1', [token]);
-    return rows[0] ? parsePush(rows[0]) : undefined;
+    const { rows } = await this.db.query('SELECT record, xmin::text AS version FROM pushes WHERE token = $1', [token]);
+    if (!rows[0]) return undefined;
+    const push = parsePush(rows[0]);
+    this.versions.set(push, rows[0].version as string);
+    return push;
   }
 
   /**
@@ -108,12 +113,21 @@ export class PostgresStore implements Store {
    * write that finds the row changed runs `change` again on the new record; a push contended
    * that often falls back to the row lock, so every caller gets through.
    */
-  async updatePush<T>(token: string, change: (push: StoredPush) => PushChange<T>): Promise<T | undefined> {
+  async updatePush<T>(token: string, change: (push: StoredPush) => PushChange<T>, seen?: StoredPush): Promise<T | undefined> {
+    // The record the caller has just read (with its version) saves the first read.
+    let known = seen && seen.token === token ? this.versions.get(seen) : undefined;
     for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-      const { rows } = await this.db.query('SELECT record, xmin::text AS version FROM pushes WHERE token = $1', [token]);
-      if (!rows[0]) return undefined;
-      const outcome = change(parsePush(rows[0]));
-      if (await this.writeIfUnchanged(token, rows[0].version as string, outcome)) return outcome.result;
+      let current: StoredPush;
+      let version: string;
+      if (known && seen) {
+        [current, version, known] = [seen, known, undefined];
+      } else {
+        const { rows } = await this.db.query('SELECT record, xmin::text AS version FROM pushes WHERE token = $1', [token]);
+        if (!rows[0]) return undefined;
+        [current, version] = [parsePush(rows[0]), rows[0].version as string];
+      }
+      const outcome = change(current);
+      if (await this.writeIfUnchanged(token, version, outcome)) return outcome.result;
     }
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query('SELECT record FROM pushes WHERE token = $1 FOR UPDATE', [token]);
