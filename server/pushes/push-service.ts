@@ -299,7 +299,7 @@ export class PushService {
   private async expireIfDue(push: StoredPush): Promise<StoredPush> {
     const now = this.now();
     if (push.expiredAt || !isDueByTime(push, now)) return push;
-    const next = await this.store.updatePush(push.token, this.expiryByTime(now));
+    const next = await this.store.updatePush(push.token, this.expiryByTime(now), push);
     await this.deps.vault.removeAll(push.token);
     return next ?? push;
   }
@@ -342,7 +342,7 @@ export class PushService {
     const push = await this.expireIfDue(await this.find(token));
     const now = () => this.now();
     if (push.expiredAt) {
-      const after = await this.store.updatePush(push.token, (p) => this.failedView(p, actor, now()));
+      const after = await this.store.updatePush(push.token, (p) => this.failedView(p, actor, now()), push);
       return retrievedRecord(withUrlToken(after ?? push, token), null, [], now(), actor.baseUrl);
     }
     const owner = this.isOwner(push, actor);
@@ -367,7 +367,7 @@ export class PushService {
       const events = next.expiredAt ? pushEvents(next, at, 'push.viewed', 'push.expired') : pushEvents(next, at, 'push.viewed');
       // The last view still shows what it used up: the record before the purge, with 0 views left.
       return { next, audit: this.auditRecord('view', actor, at), events, result: { push: next, delivered: counted, opened } };
-    });
+    }, push);
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;
     if (!delivered || !opened) return retrievedRecord(withUrlToken(after, token), null, [], now(), actor.baseUrl);
@@ -401,7 +401,7 @@ export class PushService {
     const stored = this.keys.openText(push.passphrase!);
     const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && this.hashing.verify(given, stored));
     if (!ok) {
-      const burnt = await this.store.updatePush(push.token, (p) => this.wrongPassphrase(p, actor, this.now()));
+      const burnt = await this.store.updatePush(push.token, (p) => this.wrongPassphrase(p, actor, this.now()), push);
       if (burnt) await this.deps.vault.removeAll(push.token);
       throw new ServiceError('unauthorized', 'That passphrase is incorrect.');
     }

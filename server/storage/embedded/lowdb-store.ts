@@ -79,6 +79,8 @@ export class LowdbStore implements Store {
   private readonly active = new Set<string>();
   private readonly emailIndex = new Map<string, string>();
   private readonly tokenHashIndex = new Map<string, string>();
+  /** Account id → its webhooks (the outbox looks them up on every event of an owned push). */
+  private readonly webhooksByUser = new Map<string, StoredWebhook[]>();
   /** Deliveries not yet delivered or given up, in creation order. */
   private readonly pendingDeliveries = new Set<string>();
   /** Per-push promise chains: updates of one push run one after another. */
@@ -106,6 +108,7 @@ export class LowdbStore implements Store {
     const pending = Object.values(d.deliveries).filter((x) => x.state === 'pending');
     pending.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
     for (const x of pending) this.pendingDeliveries.add(x.id);
+    for (const w of Object.values(d.webhooks)) this.webhooksByUser.set(w.userId, [...(this.webhooksByUser.get(w.userId) ?? []), w]);
   }
 
   /**
@@ -178,8 +181,7 @@ export class LowdbStore implements Store {
   /** The deliveries of `events`, committed in the same journal batch as the change. */
   private outbox(events: WebhookEvent[] | undefined): StoredDelivery[] {
     if (!events?.length) return [];
-    const webhooks = Object.values(this.db.webhooks);
-    return events.flatMap((e) => deliveriesFor(e, webhooks));
+    return events.flatMap((e) => deliveriesFor(e, this.webhooksByUser.get(e.userId) ?? []));
   }
 
   async getPush(token: string): Promise<StoredPush | undefined> {
@@ -367,12 +369,11 @@ export class LowdbStore implements Store {
 
   async insertWebhook(webhook: StoredWebhook): Promise<void> {
     await this.journal.commit([{ c: 'webhooks', k: webhook.id, v: webhook }]);
+    this.webhooksByUser.set(webhook.userId, [...(this.webhooksByUser.get(webhook.userId) ?? []), webhook]);
   }
 
   async listWebhooks(userId: string): Promise<StoredWebhook[]> {
-    return Object.values(this.db.webhooks)
-      .filter((w) => w.userId === userId)
-      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    return [...(this.webhooksByUser.get(userId) ?? [])].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 
   async deleteWebhook(userId: string, id: string): Promise<boolean> {
@@ -382,6 +383,9 @@ export class LowdbStore implements Store {
     const gone = Object.values(this.db.deliveries).filter((d) => d.webhookId === id);
     await this.journal.commit([{ c: 'webhooks', k: id, v: null }, ...gone.map((d): Change => ({ c: 'deliveries', k: d.id, v: null }))]);
     for (const d of pending) this.pendingDeliveries.delete(d);
+    const left = (this.webhooksByUser.get(userId) ?? []).filter((x) => x.id !== id);
+    if (left.length) this.webhooksByUser.set(userId, left);
+    else this.webhooksByUser.delete(userId);
     return true;
   }
 
