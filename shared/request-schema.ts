@@ -45,6 +45,6 @@ export const publicRequestSchema = z.object({
 export type PublicRequest = z.infer<typeof publicRequestSchema>;
 
 export const requestAnswerSchema = z.object({
-  payload: text('payload'),
+  payload: text('payload').optional(),
 });
 export type RequestAnswerInput = z.input<typeof requestAnswerSchema>;

@@ -78,7 +78,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
-  app.route('/api/v2/secret-requests', requestRoutes(deps.requests, config.maxJsonBodyBytes));
+  app.route('/api/v2/secret-requests', requestRoutes(deps.requests, pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
 
   const appRouter = createAppRouter(pushes, deps.catalogue, deps.webhooks, deps.requests);

@@ -39,6 +39,6 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', createRoutes(config, pushes, accounts));
   app.route('/', accountRoutes(config, pushes, accounts));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
-  app.route('/', requestPageRoutes(config, accounts, deps.requests));
+  app.route('/', requestPageRoutes(config, accounts, deps.requests, pushes));
   return app;
 }

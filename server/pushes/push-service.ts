@@ -181,6 +181,16 @@ export class PushService {
     return new FileUpload(token, this.deps.ids.of(token), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
   }
 
+  /**
+   * An upload for a push someone sends to an account holder (a secret request's answer): the
+   * push will have an owner, so the sender needs no account of their own; files must be on.
+   */
+  openSentFileUpload(): FileUpload {
+    if (!this.features.filePushes) throw ServiceError.validation({ files: ['File pushes are disabled.'] });
+    const token = newUrlToken();
+    return new FileUpload(token, this.deps.ids.of(token), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
+  }
+
   private assertMayAttachFiles(actor: Actor) {
     if (this.features.filesRequireAuth && !actor.user) {
       throw new ServiceError('unauthorized', 'You must be signed in to attach files.');
@@ -261,11 +271,13 @@ export class PushService {
     sender: Actor,
     ownerId: string,
     rawInput: unknown,
+    upload?: FileUpload,
   ): Promise<{ push: StoredPush; token: string; creation: AuditRecord; release: () => Promise<void> }> {
-    const fields = validatePushInput(rawInput, { limits: this.deps.config.limits, features: this.features, hasFiles: false });
+    const files = upload?.files ?? [];
+    const fields = validatePushInput(rawInput, { limits: this.deps.config.limits, features: this.features, hasFiles: files.length > 0 });
     const now = this.now();
-    const token = newUrlToken();
-    const push = await this.newStoredPush(fields, token, ownerId, now, []);
+    const token = upload?.token ?? newUrlToken();
+    const push = await this.newStoredPush(fields, token, ownerId, now, files);
     const reservation = await this.deps.quota?.reserve({ userId: ownerId, ip: sender.client.ip }, storedSize(push));
     return { push, token, creation: this.auditRecord('creation', sender, now), release: async () => void (await reservation?.release()) };
   }

@@ -4,6 +4,7 @@ import type { KeyRing } from '../crypto/key-ring.js';
 import { safeEqual } from '../crypto/secret-hash.js';
 import { secretUrl } from '../pushes/push-json.js';
 import { PAGE_SIZE, type Actor, type PushService } from '../pushes/push-service.js';
+import type { FileUpload } from '../pushes/file-upload.js';
 import type { UrlTokenIds } from '../pushes/url-token-id.js';
 import { newUrlToken } from '../pushes/url-token.js';
 import { ServiceError } from '../service-error.js';
@@ -137,17 +138,30 @@ export class RequestService {
    * Sends the answer: it becomes a push owned by the requester, and the request closes, in one
    * atomic step, so two answers racing for one request leave exactly one push.
    */
-  async answer(sender: Actor, token: string, raw: unknown): Promise<{ answered: true }> {
-    const r = await this.openRequest(token);
-    const parsed = requestAnswerSchema.safeParse(raw ?? {});
-    if (!parsed.success) throw ServiceError.validation({ payload: parsed.error.issues.map((i) => i.message) });
-    const prepared = await this.deps.pushes.prepareSentPush(sender, r.ownerId, {
-      kind: 'text',
-      payload: parsed.data.payload,
-      expire_after_days: r.answerExpireAfterDays,
-      expire_after_views: r.answerExpireAfterViews,
-      name: r.title ? this.deps.keys.openText(r.title) : undefined,
-    });
+  async answer(sender: Actor, token: string, raw: unknown, upload?: FileUpload): Promise<{ answered: true }> {
+    let prepared: Awaited<ReturnType<PushService['prepareSentPush']>>;
+    let r: StoredRequest;
+    try {
+      r = await this.openRequest(token);
+      const parsed = requestAnswerSchema.safeParse(raw ?? {});
+      if (!parsed.success) throw ServiceError.validation({ payload: parsed.error.issues.map((i) => i.message) });
+      const hasFiles = (upload?.files.length ?? 0) > 0;
+      prepared = await this.deps.pushes.prepareSentPush(
+        sender,
+        r.ownerId,
+        {
+          kind: hasFiles ? 'file' : 'text',
+          payload: parsed.data.payload ?? '',
+          expire_after_days: r.answerExpireAfterDays,
+          expire_after_views: r.answerExpireAfterViews,
+          name: r.title ? this.deps.keys.openText(r.title) : undefined,
+        },
+        upload,
+      );
+    } catch (e) {
+      await upload?.discard();
+      throw e;
+    }
     let answered: boolean | undefined;
     try {
       answered = await this.deps.store.updateRequest(r.id, (current) => {
@@ -169,10 +183,12 @@ export class RequestService {
       });
     } catch (e) {
       await prepared.release();
+      await upload?.discard();
       throw e;
     }
     if (!answered) {
       await prepared.release();
+      await upload?.discard();
       throw new ServiceError('not_found', 'not-found');
     }
     return { answered: true };

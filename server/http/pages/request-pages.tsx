@@ -119,7 +119,17 @@ export function RequestsPage(props: {
 }
 
 /** What whoever opens a request link sees: the requester's title and message, and a form. */
-export function AnswerPage({ token, request, csrfToken, errors, payload }: { token: string; request: PublicRequest; csrfToken: string; errors?: Record<string, string[]>; payload?: string }) {
+export function AnswerPage(props: {
+  token: string;
+  request: PublicRequest;
+  csrfToken: string;
+  errors?: Record<string, string[]>;
+  payload?: string;
+  /** Files the answer may carry (0: file pushes are off). */
+  maxFiles: number;
+  formError?: string;
+}) {
+  const { token, request, csrfToken, errors, payload, maxFiles } = props;
   const { t, date } = useLanguage();
   return (
     <section class="card">
@@ -127,13 +137,21 @@ export function AnswerPage({ token, request, csrfToken, errors, payload }: { tok
       {request.title && <h2>{request.title}</h2>}
       {request.message && <p class="note">{request.message}</p>}
       <p class="muted">{t('answer.intro', { date: date(request.expires_at) })}</p>
-      <form method="post" action={`/req/${token}`} class="stack">
+      {props.formError && <Notice kind="error">{props.formError}</Notice>}
+      <form method="post" action={`/req/${token}`} enctype="multipart/form-data" class="stack">
         <CsrfField token={csrfToken} />
         <label for="payload">{t('answer.payload')}</label>
-        <textarea id="payload" name="payload" rows={6} required>
+        <textarea id="payload" name="payload" rows={6}>
           {payload ?? ''}
         </textarea>
         <FieldErrors errors={errors} field="payload" />
+        {maxFiles > 0 && (
+          <>
+            <label for="files">{t('answer.files', { max: maxFiles })}</label>
+            <input type="file" id="files" name="files" multiple />
+            <FieldErrors errors={errors} field="files" />
+          </>
+        )}
         <button type="submit" id="send-answer" class="primary">
           {t('answer.send')}
         </button>

@@ -4,17 +4,19 @@ import { Hono, type Context } from 'hono';
 import type { AccountService } from '../../accounts/account-service.js';
 import type { Config } from '../../config.js';
 import type { RequestService } from '../../requests/request-service.js';
+import type { PushService } from '../../pushes/push-service.js';
+import { readCreateRequest } from '../rest/push-request-body.js';
 import { ServiceError } from '../../service-error.js';
 import type { OwnerRequest } from '../../../shared/request-schema.js';
 import type { AppEnv } from '../app-env.js';
-import { getPageSession, pageActor, pageSession, safeReturnPath, verifyPageCsrf } from '../middleware/session.js';
+import { getPageSession, pageActor, pageSession, safeReturnPath, sameOriginRequest, verifyPageCsrf } from '../middleware/session.js';
 import { urlToken } from '../rest/api-guards.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { sendPage } from './render.js';
 import { AnswerPage, AnswerSentPage, defaultRequestValues, RequestClosedPage, RequestsPage, type RequestFormValues } from './request-pages.js';
 
 /** The requester's page (/users/requests) and the request link's page (/req/:token): adapters over the request service. */
-export function requestPageRoutes(config: Config, accounts: AccountService, requests: RequestService): Hono<AppEnv> {
+export function requestPageRoutes(config: Config, accounts: AccountService, requests: RequestService, pushes: PushService): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
   const signInFirst = (c: Context<AppEnv>) => c.redirect(`/users/sign_in?return_to=${encodeURIComponent(safeReturnPath('/users/requests') ?? '/')}`, 303);
@@ -60,6 +62,7 @@ export function requestPageRoutes(config: Config, accounts: AccountService, requ
     return c.redirect('/users/requests', 303);
   });
 
+  const maxFiles = config.features.filePushes ? config.limits.maxFilesPerPush : 0;
   const closed = (c: Context<AppEnv>) => sendPage(c, 404, 'title.requestClosed', <RequestClosedPage />);
   const notFound = (e: unknown) => e instanceof ServiceError && e.kind === 'not_found';
 
@@ -67,26 +70,46 @@ export function requestPageRoutes(config: Config, accounts: AccountService, requ
     const token = c.req.param('token');
     try {
       const request = await requests.show(urlToken(token));
-      return sendPage(c, 200, 'title.answerRequest', <AnswerPage token={token} request={request} csrfToken={getPageSession(c).csrfToken} />);
+      return sendPage(c, 200, 'title.answerRequest', <AnswerPage token={token} request={request} csrfToken={getPageSession(c).csrfToken} maxFiles={maxFiles} />);
     } catch (e) {
       if (notFound(e)) return closed(c);
       throw e;
     }
   });
 
+  // Multipart (the form may carry files); refused before anything is read when cross-site or closed.
   app.post('/req/:token', session, async (c) => {
-    const form = await readSmallForm(c);
-    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
+    if (!sameOriginRequest(c)) return csrfRefused(c);
     const token = c.req.param('token');
-    const payload = form.get('payload') ?? '';
+    let payload = '';
     try {
-      await requests.answer(pageActor(c), urlToken(token), { payload });
+      await requests.show(urlToken(token));
+      const actor = pageActor(c);
+      const { params, upload } = await readCreateRequest(c, pushes, actor, config.limits.maxFileBytes, {
+        maxFieldBytes: config.maxJsonBodyBytes,
+        openUpload: () => pushes.openSentFileUpload(),
+      });
+      if (!verifyPageCsrf(c, accounts, params.csrf_token)) {
+        await upload?.discard();
+        return csrfRefused(c);
+      }
+      payload = typeof params.payload === 'string' ? params.payload : '';
+      await requests.answer(actor, urlToken(token), { payload }, upload);
       return sendPage(c, 200, 'title.answerSent', <AnswerSentPage />);
     } catch (e) {
       if (notFound(e)) return closed(c);
       if (e instanceof ServiceError && e.kind === 'validation') {
         const request = await requests.show(urlToken(token));
-        return sendPage(c, 422, 'title.answerRequest', <AnswerPage token={token} request={request} csrfToken={getPageSession(c).csrfToken} errors={e.fieldErrors} payload={payload} />);
+        return sendPage(
+          c,
+          e.status === 413 ? 413 : 422,
+          'title.answerRequest',
+          <AnswerPage token={token} request={request} csrfToken={getPageSession(c).csrfToken} errors={e.fieldErrors} payload={payload} maxFiles={maxFiles} />,
+        );
+      }
+      if (e instanceof ServiceError && e.status === 413) {
+        const request = await requests.show(urlToken(token));
+        return sendPage(c, 413, 'title.answerRequest', <AnswerPage token={token} request={request} csrfToken={getPageSession(c).csrfToken} formError={e.message} maxFiles={maxFiles} />);
       }
       throw e;
     }

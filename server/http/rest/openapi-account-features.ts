@@ -59,7 +59,7 @@ export const accountFeaturePaths = {
   },
   '/secret-requests/{url_token}/answer': {
     post: {
-      summary: 'Answer a request once: the text becomes a push owned by the requester',
+      summary: 'Answer a request once: the text (or, as multipart with `payload` and `files` parts, the files) becomes a push owned by the requester',
       security: [{}],
       parameters: [tokenParam],
       requestBody: body('RequestAnswer'),

@@ -24,6 +24,8 @@ export interface CreateRequestOptions {
    * values together). Pass the MAX_JSON_BODY_BYTES setting.
    */
   maxFieldBytes?: number;
+  /** Opens the upload the first file goes to (default: the caller's own, which files may need an account for). */
+  openUpload?: () => FileUpload;
 }
 
 /** The MAX_JSON_BODY_BYTES default, for callers that do not pass the setting. */
@@ -64,7 +66,8 @@ export async function readCreateRequest(
   const type = mediaType(c);
   // A full store refuses before a byte of the body (an upload) is read or stored.
   await pushes.assertStorageRoom();
-  if (type === 'multipart/form-data') return readMultipart(c, pushes, actor, maxFileBytes, maxFieldBytes);
+  const openUpload = options.openUpload ?? (() => pushes.openFileUpload(actor));
+  if (type === 'multipart/form-data') return readMultipart(c, openUpload, maxFileBytes, maxFieldBytes);
   let params: Params;
   if (type === 'application/x-www-form-urlencoded') {
     params = paramsFromEntries(new URLSearchParams(await readBodyText(c, maxFieldBytes)).entries());
@@ -100,7 +103,7 @@ function isFileField(name: string) {
   return /\[files\]/.test(name) || name === 'files' || name === 'file';
 }
 
-function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, maxFileBytes: number, maxFieldBytes: number): Promise<CreateRequest> {
+function readMultipart(c: Context<AppEnv>, openUpload: () => FileUpload, maxFileBytes: number, maxFieldBytes: number): Promise<CreateRequest> {
   const incoming = c.env.incoming;
   return new Promise<CreateRequest>((resolve, reject) => {
     const params = Object.create(null) as Params;
@@ -172,7 +175,7 @@ function readMultipart(c: Context<AppEnv>, pushes: PushService, actor: Actor, ma
         return;
       }
       try {
-        upload ??= pushes.openFileUpload(actor);
+        upload ??= openUpload();
       } catch (e) {
         stream.resume();
         fail(e);

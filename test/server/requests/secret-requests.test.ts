@@ -128,6 +128,35 @@ describe('secret requests', () => {
     expect((await api.delete(server, `/api/v2/secret-requests/${link}`, { token: other })).status).toBe(403);
   });
 
+  it('an answer may carry files (page or API multipart): the answer is a file push of the requester, downloadable by them', async () => {
+    const link = (await api.post(server, '/api/v2/secret-requests', { token, json: { title: 'certificate' } })).body.url_token;
+    const visitor = new Browser(server);
+    const page = await visitor.get(`/req/${link}`);
+    expect(page.text).toContain('enctype="multipart/form-data"');
+    const form = new FormData();
+    form.append('csrf_token', csrfFrom(page.text, `/req/${link}`));
+    form.append('payload', 'the key is attached');
+    form.append('files', new Blob(['-----BEGIN KEY-----']), 'server.key');
+    const sent = await visitor.postMultipart(`/req/${link}`, form);
+    expect(sent.status).toBe(200);
+    const request = (await api.get(server, '/api/v2/secret-requests', { token })).body.find((r: any) => r.url_token === link);
+    const answer = /\/p\/([^/]+)\/r$/.exec(request.answer_html_url)![1];
+    const opened = (await api.get(server, `/api/v2/pushes/${answer}`, { token })).body;
+    expect(opened.payload).toBe('the key is attached');
+    expect(opened.files.map((f: any) => f.filename)).toEqual(['server.key']);
+    expect(await (await fetch(opened.files[0].url)).text()).toBe('-----BEGIN KEY-----');
+
+    // Over the API, files alone; a second answer (with files) to the same link is refused before storing them.
+    const second = (await api.post(server, '/api/v2/secret-requests', { token, json: {} })).body.url_token;
+    const body = () => {
+      const fd = new FormData();
+      fd.append('files', new Blob(['only a file']), 'note.txt');
+      return fd;
+    };
+    expect((await api.post(server, `/api/v2/secret-requests/${second}/answer`, { raw: body() })).status).toBe(201);
+    expect((await api.post(server, `/api/v2/secret-requests/${second}/answer`, { raw: body() })).status).toBe(404);
+  });
+
   it('tRPC makes, shows and answers a request', async () => {
     const made = await api.post(server, '/trpc/requests.create', { token, json: { title: 'over tRPC' } });
     const link = made.body.result.data.url_token;

@@ -319,4 +319,5 @@ export const de: Catalogue = {
   "field.message": "Nachricht",
   "field.answer_expire_after_days": "Tage der Antwort",
   "field.answer_expire_after_views": "Aufrufe der Antwort",
+  "answer.files": "Dateien (optional, höchstens {max})",
 };

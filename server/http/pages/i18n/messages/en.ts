@@ -320,6 +320,7 @@ export const en = {
   "field.message": "Message",
   "field.answer_expire_after_days": "Answer days",
   "field.answer_expire_after_views": "Answer views",
+  "answer.files": "Files (optional, at most {max})",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

@@ -327,4 +327,5 @@ export const es: Catalogue = {
   "field.message": "Mensaje",
   "field.answer_expire_after_days": "Días de la respuesta",
   "field.answer_expire_after_views": "Vistas de la respuesta",
+  "answer.files": "Archivos (opcional, como máximo {max})",
 };

@@ -327,4 +327,5 @@ export const fr: Catalogue = {
   "field.message": "Message",
   "field.answer_expire_after_days": "Jours de la réponse",
   "field.answer_expire_after_views": "Vues de la réponse",
+  "answer.files": "Fichiers (facultatif, {max} au plus)",
 };

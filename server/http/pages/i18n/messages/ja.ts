@@ -319,4 +319,5 @@ export const ja: Catalogue = {
   "field.message": "メッセージ",
   "field.answer_expire_after_days": "回答の日数",
   "field.answer_expire_after_views": "回答の表示回数",
+  "answer.files": "ファイル（任意、最大 {max} 個）",
 };

@@ -327,4 +327,5 @@ export const ptBR: Catalogue = {
   "field.message": "Mensagem",
   "field.answer_expire_after_days": "Dias da resposta",
   "field.answer_expire_after_views": "Visualizações da resposta",
+  "answer.files": "Arquivos (opcional, no máximo {max})",
 };

@@ -319,4 +319,5 @@ export const zhCN: Catalogue = {
   "field.message": "留言",
   "field.answer_expire_after_days": "回复天数",
   "field.answer_expire_after_views": "回复查看次数",
+  "answer.files": "文件（可选，最多 {max} 个）",
 };
