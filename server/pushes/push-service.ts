@@ -177,6 +177,10 @@ export class PushService {
   /** Checks that the caller may attach files, before any byte of them is read. */
   openFileUpload(actor: Actor): FileUpload {
     this.assertMayAttachFiles(actor);
+    return this.newUpload();
+  }
+
+  private newUpload(): FileUpload {
     const token = newUrlToken();
     return new FileUpload(token, this.deps.ids.of(token), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
   }
@@ -187,8 +191,7 @@ export class PushService {
    */
   openSentFileUpload(): FileUpload {
     if (!this.features.filePushes) throw ServiceError.validation({ files: ['File pushes are disabled.'] });
-    const token = newUrlToken();
-    return new FileUpload(token, this.deps.ids.of(token), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
+    return this.newUpload();
   }
 
   private assertMayAttachFiles(actor: Actor) {
@@ -262,7 +265,7 @@ export class PushService {
   }
 
   /**
-   * A text push for `ownerId` that someone else sends them (a secret request's answer), checked
+   * A push for `ownerId` that someone else sends them (a secret request's answer), checked
    * by the same rules as any create and counted against the owner's storage quota, returned for
    * the caller to store atomically with its own change. `release` undoes the quota reservation
    * when that store fails or refuses.

@@ -10,7 +10,7 @@ import { newUrlToken } from '../pushes/url-token.js';
 import { ServiceError } from '../service-error.js';
 import type { StoredRequest } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
-import { newEventId, pushEvents } from '../webhooks/webhook-events.js';
+import { pushEvents, requestAnsweredEvent } from '../webhooks/webhook-events.js';
 
 const MAX_TITLE_CHARS = 255;
 const MAX_MESSAGE_CHARS = 2000;
@@ -168,18 +168,7 @@ export class RequestService {
         if (this.state(current) !== 'open') return { result: false };
         const at = this.now();
         const next: StoredRequest = { ...current, answeredAt: at.toISOString(), pushId: prepared.push.token };
-        const answeredEvent = {
-          id: newEventId(),
-          type: 'request.answered' as const,
-          userId: current.ownerId,
-          at: at.toISOString(),
-          body: JSON.stringify({
-            type: 'request.answered',
-            timestamp: at.toISOString(),
-            data: { request_created_at: current.createdAt, answered_at: at.toISOString(), push_id: prepared.push.token },
-          }),
-        };
-        return { next, push: { push: prepared.push, creation: prepared.creation }, events: [answeredEvent, ...pushEvents(prepared.push, at, 'push.created')], result: true };
+        return { next, push: { push: prepared.push, creation: prepared.creation }, events: [requestAnsweredEvent(current, prepared.push.token, at), ...pushEvents(prepared.push, at, 'push.created')], result: true };
       });
     } catch (e) {
       await prepared.release();
