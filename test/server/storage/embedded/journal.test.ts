@@ -77,7 +77,7 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     const j = await Journal.open(dir, empty());
     await j.commit([{ c: 'items', k: 'before', v: 1 }]);
     // The journal's one write() call, as the disk would answer it.
-    const handle = j as unknown as { writeAt: (...a: unknown[]) => number };
+    const handle = j as unknown as { writeAt: (...a: unknown[]) => number | Promise<number> };
     const realWrite = handle.writeAt.bind(j);
     handle.writeAt = () => {
       throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
@@ -183,7 +183,7 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty());
     await j.commit([{ c: 'items', k: 'before', v: 1 }]);
-    const handle = j as unknown as { writeAt: (buf: Buffer, offset: number, length: number, position: number) => number };
+    const handle = j as unknown as { writeAt: (buf: Buffer, offset: number, length: number, position: number) => number | Promise<number> };
     const realWrite = handle.writeAt.bind(j);
     // The disk takes 10 bytes of the next write, then refuses.
     let calls = 0;
