@@ -18,9 +18,10 @@ import { CorruptDataError, StorageUnavailableError } from '../store.js';
  * whatever point a crash interrupted a compaction at; a rotated journal left by a compaction
  * cut short is replayed before the current one.
  *
- * Compaction runs beside the writes: the journal is rotated, a copy-on-write view of the data
- * is taken (records are replaced, never changed in place; appended lists are copied), the
- * snapshot is streamed out (snapshot-file.ts), and only then is the rotated journal deleted.
+ * Compaction runs beside the writes: the journal is rotated, a view of the data as it stands
+ * then is kept (key lists, and the old value of whatever changes meanwhile: records are
+ * replaced, never changed in place), the snapshot is streamed out from it (snapshot-file.ts),
+ * and only then is the rotated journal deleted.
  */
 
 export type Collection = Record<string, unknown>;
@@ -37,6 +38,8 @@ const JOURNAL = 'journal.jsonl';
 /** The journal being folded into a snapshot; deleted once the snapshot is in place. */
 const ROTATED_JOURNAL = 'journal.rotated.jsonl';
 const META = '_meta';
+/** A key that did not exist at the rotation (see rotationView). */
+const ABSENT = Symbol('absent');
 const COMPACTION_RETRY_MS = 30_000;
 /** Compactions asked for to purge expired secrets run at most this often. */
 const REQUESTED_COMPACTION_INTERVAL_MS = 60_000;
@@ -85,8 +88,17 @@ export class Journal {
   private compactionFailedAt = 0;
   private lastCompactionAt = 0;
   private compacting: Promise<void> | null = null;
+  /**
+   * While a snapshot is being written: per collection, the value each key had at the rotation
+   * (ABSENT: none), saved when the key first changed after it (see rotationView).
+   */
+  private frozen: Map<string, Map<string, unknown>> | null = null;
   private deferredCompaction: NodeJS.Timeout | null = null;
   private closed = false;
+  /** close() runs its own compactions: the flush loop must not start one beside them. */
+  private closing = false;
+  /** Between the start of a compaction and its snapshot write taking over (rotation, view). */
+  private rotating = false;
   /**
    * A compaction that folded in a leftover rotated journal could not rotate the current one:
    * its lines (erased secrets among them) are in the snapshot but still on disk. Compact again.
@@ -184,11 +196,26 @@ export class Journal {
 
   private apply(change: Change) {
     const col = (this.low.data[change.c] ??= {});
+    if (this.frozen) this.saveForSnapshot(this.frozen, change.c, change.k, col, 'a' in change);
     if ('a' in change) {
       const list = (col[change.k] ??= []) as unknown[];
       if (list.length < change.max) list.push(change.a);
     } else if (change.v === null) delete col[change.k];
     else col[change.k] = change.v;
+  }
+
+  /** Keeps the value a change is about to replace, the first time a key changes after a rotation. */
+  private saveForSnapshot(frozen: Map<string, Map<string, unknown>>, name: string, key: string, col: Collection, appends: boolean) {
+    let saved = frozen.get(name);
+    if (!saved) frozen.set(name, (saved = new Map()));
+    if (saved.has(key)) return;
+    if (!Object.hasOwn(col, key)) saved.set(key, ABSENT);
+    else {
+      // Records are replaced, never edited in place: keeping the reference is enough. Lists
+      // grow in place: keep them as they were.
+      const value = col[key];
+      saved.set(key, appends && Array.isArray(value) ? value.slice() : value);
+    }
   }
 
   /** Persists the changes durably, then applies them to `data`. Rejects with StorageUnavailableError. */
@@ -265,7 +292,7 @@ export class Journal {
   }
 
   private shouldCompact(): boolean {
-    if (this.compacting || this.closed || Date.now() - this.compactionFailedAt < COMPACTION_RETRY_MS) return false;
+    if (this.compacting || this.rotating || this.closing || this.closed || Date.now() - this.compactionFailedAt < COMPACTION_RETRY_MS) return false;
     if (this.journalTooBig() || (this.currentJournalStale && this.size > 0)) return true;
     const interval = this.options.requestedCompactionIntervalMs ?? REQUESTED_COMPACTION_INTERVAL_MS;
     return this.compactionWanted && Date.now() - this.lastCompactionAt >= interval;
@@ -279,9 +306,19 @@ export class Journal {
    * snapshot holding both is in place.
    */
   private async beginCompaction() {
+    if (this.rotating) return;
+    this.rotating = true;
+    try {
+      await this.rotateAndSnapshot();
+    } finally {
+      this.rotating = false;
+    }
+  }
+
+  private async rotateAndSnapshot() {
     this.compactionWanted = false;
     const rotatedPath = `${this.dir}/${ROTATED_JOURNAL}`;
-    let view: Data;
+    let view: Iterable<[string, string, unknown]>;
     let leftover = false;
     try {
       leftover = await stat(rotatedPath).then(() => true, () => false);
@@ -295,14 +332,14 @@ export class Journal {
           await this.reopenJournal();
         }
       }
-      view = this.copyOnWriteView();
+      view = this.rotationView();
     } catch (e) {
       this.compactionFailedAt = Date.now();
       this.options.onCompactionError?.(e);
       return;
     }
     this.compacting = (async () => {
-      await this.low.adapter.write(view);
+      await (this.low.adapter as SnapshotFile).writeEntries(view);
       this.snapshotBytes = (await stat(`${this.dir}/${SNAPSHOT}`)).size;
       await rm(rotatedPath, { force: true });
       this.lastCompactionAt = Date.now();
@@ -315,24 +352,37 @@ export class Journal {
       })
       .finally(() => {
         this.compacting = null;
+        this.frozen = null;
         // Writes that came in meanwhile may already call for the next one.
         if (this.shouldCompact()) this.kick();
       });
   }
 
-  /** Records are replaced on change, never edited in place; appended lists are copied. */
-  private copyOnWriteView(): Data {
-    const view: Data = {};
-    for (const [name, collection] of Object.entries(this.low.data)) {
-      const copy: Collection = {};
-      for (const key in collection) {
-        const value = collection[key];
-        copy[key] = Array.isArray(value) ? value.slice() : value;
+  /**
+   * The data as it stands at a rotation, for the snapshot written beside the next batches,
+   * without copying it: only the key lists are taken now (a copy of every collection stalled
+   * all requests for 150–380 ms at 100,000 pushes). A change made meanwhile first saves the value
+   * it replaces (see apply), and the snapshot takes that saved value instead of the live one.
+   */
+  private rotationView(): Iterable<[string, string, unknown]> {
+    const frozen = new Map<string, Map<string, unknown>>();
+    this.frozen = frozen;
+    const collections = Object.entries(this.low.data)
+      .filter(([name]) => name !== META)
+      .map(([name, collection]) => ({ name, collection, keys: Object.keys(collection) }));
+    const meta = { seq: this.seq };
+    return (function* () {
+      for (const { name, collection, keys } of collections) {
+        const saved = frozen.get(name);
+        for (const key of keys) {
+          if (saved?.has(key)) {
+            const value = saved.get(key);
+            if (value !== ABSENT) yield [name, key, value] as [string, string, unknown];
+          } else if (Object.hasOwn(collection, key)) yield [name, key, collection[key]] as [string, string, unknown];
+        }
       }
-      view[name] = copy;
-    }
-    view[META] = { seq: this.seq };
-    return view;
+      yield [META, 'seq', meta.seq];
+    })();
   }
 
   /** (Re)opens the current journal; after a failed reopen, the next batch tries again. */
@@ -429,6 +479,7 @@ export class Journal {
   /** Finishes pending writes, leaves a compact snapshot (so the next start replays little), and releases the file. */
   async close() {
     if (this.closed) return;
+    this.closing = true;
     while (this.running || this.compacting) await (this.running ? this.flushing : this.compacting);
     await this.settled();
     if (this.deferredCompaction) clearTimeout(this.deferredCompaction);

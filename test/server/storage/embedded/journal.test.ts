@@ -243,6 +243,38 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     await again.close();
   });
 
+  it('the snapshot holds the data as it stood at the rotation, whatever changes while it is written', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty(), { requestedCompactionIntervalMs: 0 });
+    const n = 3000; // several slices of the snapshot writer: changes land between them
+    for (let i = 0; i < n; i += 500) {
+      await j.commit(Array.from({ length: 500 }, (_, k) => ({ c: 'items', k: `k${i + k}`, v: { n: i + k } })));
+    }
+    await j.commit([{ c: 'lists', k: 'l', a: 'first', max: 100 }, { c: 'lists', k: 'gone', a: 'x', max: 100 }]);
+    const atRotation = structuredClone({ items: j.data.items, lists: j.data.lists });
+    const internals = j as unknown as { compacting: Promise<void> | null };
+    j.requestCompaction();
+    while (!internals.compacting) await new Promise((r) => setImmediate(r));
+    // Meanwhile: replace, delete, add, delete and add again, append, delete a list, make a new one.
+    await j.commit([{ c: 'items', k: 'k0', v: { n: -1 } }, { c: 'items', k: `k${n - 1}`, v: null }, { c: 'items', k: 'new', v: { n: 1 } }]);
+    await j.commit([{ c: 'items', k: 'k5', v: null }]);
+    await j.commit([{ c: 'items', k: 'k5', v: { n: 5.5 } }, { c: 'lists', k: 'l', a: 'second', max: 100 }, { c: 'lists', k: 'gone', v: null }, { c: 'lists', k: 'fresh', a: 'y', max: 100 }]);
+    await internals.compacting;
+    const snapshot = await readSnapshot(join(dir, 'db.json'));
+    expect(snapshot.items).toEqual(atRotation.items);
+    expect(snapshot.lists).toEqual(atRotation.lists);
+    // The changes made meanwhile are in the journal, and a fresh start has them all.
+    await j.close();
+    const again = await Journal.open(dir, empty());
+    expect(again.data.items.k0).toEqual({ n: -1 });
+    expect(again.data.items[`k${n - 1}`]).toBeUndefined();
+    expect(again.data.items.k5).toEqual({ n: 5.5 });
+    expect(again.data.items.new).toEqual({ n: 1 });
+    expect(Object.keys(again.data.items)).toHaveLength(n);
+    expect(again.data.lists).toEqual({ l: ['first', 'second'], fresh: ['y'] });
+    await again.close();
+  });
+
   it('compacts under steady load (the queue never empties) and loses nothing written meanwhile', async () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty(), { compactAfterBytes: 4096 });
