@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeError, type Problem } from '../lib/errors';
+import { problemOf, type Problem } from '../lib/problem';
 import { t, type MessageKey } from '../lib/i18n';
 import type { PopupEnv } from '../lib/popup-env';
 import { checkServerUrl } from '../lib/server-address';
@@ -47,7 +47,7 @@ export function App({ env, initialTab }: Props) {
       await env.saveServerInfo(fresh);
     } catch (err) {
       // The cached server info (if any) still lets the form show; say why it may be stale.
-      setInfoProblem(describeError(err, current.serverUrl, Boolean(current.apiToken)));
+      setInfoProblem(problemOf(err));
     }
   }
 

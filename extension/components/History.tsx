@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AuditEntry, OwnerPushRecord } from '../../shared/push-schema';
 import { PAGE_SIZE, type PushApi } from '../lib/api-client';
-import { describeError, type Problem } from '../lib/errors';
+import { problemOf, type Problem } from '../lib/problem';
 import type { PopupEnv } from '../lib/popup-env';
 import type { RememberedPush } from '../lib/kind-memory';
 import { t, tAround, tn, uiLanguage, type MessageKey } from '../lib/i18n';
@@ -68,7 +68,7 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
         }
         if (live) setItems(all);
       } catch (err) {
-        if (live) setProblem(describeError(err, settings.serverUrl, signedIn));
+        if (live) setProblem(problemOf(err));
       }
     })();
     return () => {
@@ -84,7 +84,7 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
       setPages((p) => p + 1);
       setItems((all) => merge(all ?? [], list));
     } catch (err) {
-      setProblem(describeError(err, settings.serverUrl, signedIn));
+      setProblem(problemOf(err));
     } finally {
       setLoadingMore(false);
     }
@@ -185,7 +185,7 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
       await api.expire(record.url_token);
       onChanged();
     } catch (err) {
-      setNote({ tone: 'error', text: describeError(err, settings.serverUrl, true).message });
+      setNote({ tone: 'error', text: problemOf(err).message });
     } finally {
       setBusy(false);
     }
@@ -264,7 +264,7 @@ function AuditLog({ api, settings, urlToken, title }: { api: PushApi; settings: 
 
   const load = () => {
     if (logs || problem) return;
-    api.audit(urlToken, 1).then(setLogs, (err) => setProblem(describeError(err, settings.serverUrl, true)));
+    api.audit(urlToken, 1).then(setLogs, (err) => setProblem(problemOf(err)));
   };
 
   return (

@@ -36,7 +36,7 @@ describe('popup: Push', () => {
     expect((screen.getByLabelText('Secret link') as HTMLInputElement).value).toBe('https://push.example.org/p/abc/r');
     expect(screen.getByText('Copied to the clipboard.')).toBeTruthy();
     expect(screen.getByText('Expires in 3 days or after 2 views, whichever comes first.')).toBeTruthy();
-    expect(screen.getByRole('img', { name: 'QR code of the secret link' }).querySelector('path')?.getAttribute('d')).toMatch(/^M\d/);
+    expect((await screen.findByRole('img', { name: 'QR code of the secret link' })).querySelector('path')?.getAttribute('d')).toMatch(/^M\d/);
     expect(env.rememberKind).toHaveBeenCalledWith(expect.any(String), 'text', 'from example.com');
     expect(env.saveDraft).toHaveBeenLastCalledWith(null);
   });

@@ -1,0 +1,42 @@
+import type { ApiConnection, PushApi } from './api-client';
+import { problemOf } from './problem';
+import type { QrPath, RelayAnswer, RelayRequest } from './relay';
+
+export interface RelayEnv {
+  /** A described API (described-api.ts): its failures carry their problem. */
+  createApi(connection: Omit<ApiConnection, 'fetch'>): PushApi;
+  qrPath(text: string): QrPath;
+}
+
+const methods = new Set<string>(['version', 'limits', 'create', 'active', 'expired', 'audit', 'expire']);
+
+export function isRelayRequest(message: unknown): message is RelayRequest {
+  const relay = typeof message === 'object' && message !== null ? (message as { relay?: unknown }).relay : undefined;
+  return relay === 'api' || relay === 'qr';
+}
+
+/**
+ * The background's side of relay.ts. One API client per server and token, kept while the
+ * background lives, so that calls the popup makes together still share one batched request.
+ */
+export function createRelayHandler(env: RelayEnv): (request: RelayRequest) => Promise<RelayAnswer> {
+  const clients = new Map<string, PushApi>();
+  const apiFor = (connection: Omit<ApiConnection, 'fetch'>) => {
+    const key = JSON.stringify([connection.serverUrl, connection.apiToken ?? '']);
+    let api = clients.get(key);
+    if (!api) clients.set(key, (api = env.createApi({ serverUrl: connection.serverUrl, apiToken: connection.apiToken })));
+    return api;
+  };
+  return async (request) => {
+    try {
+      if (request.relay === 'qr') return { ok: true, value: env.qrPath(request.text) };
+      // Only the popup sends these; anything else is a bug, answered as an unknown failure.
+      if (!methods.has(request.method)) return { ok: false, problem: problemOf(undefined) };
+      const api = apiFor(request.connection);
+      const value = await (api[request.method] as (...args: unknown[]) => Promise<unknown>)(...request.args);
+      return { ok: true, value };
+    } catch (err) {
+      return { ok: false, problem: problemOf(err) };
+    }
+  };
+}
