@@ -147,6 +147,14 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     setOptions(initialOptions(settings.defaults, limits));
   }
 
+  // Errors of fields under "More options" open it; fixing them must not close it under the
+  // user's hands (a controlled `open` did, as soon as the message went).
+  const formFieldErrors = Object.keys(fieldErrors).filter((f) => !['payload', 'kind', 'expire_after_days', 'expire_after_views'].includes(f));
+  const more = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (formFieldErrors.length > 0 && more.current) more.current.open = true;
+  }, [formFieldErrors.join()]);
+
   if (!settings.serverUrl) {
     return (
       <Notice tone="info">
@@ -163,7 +171,6 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   // Part of the first chunk: without its QR encoder (drawn by the background) it is 0.6 KB.
   if (result) return <PushResult {...result} env={env} onAnother={another} />;
 
-  const formFieldErrors = Object.keys(fieldErrors).filter((f) => !['payload', 'kind', 'expire_after_days', 'expire_after_views'].includes(f));
   return (
     <form class="push-form" onSubmit={submit} noValidate aria-busy={busy}>
       <fieldset class="kinds" aria-describedby={fieldErrors.kind ? 'kind-error' : undefined}>
@@ -244,7 +251,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
         />
       </div>
 
-      <details class="more" open={formFieldErrors.length > 0}>
+      <details class="more" ref={more}>
         <summary>{t('more_options')}</summary>
         <TextField
           id="passphrase"

@@ -1,10 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import { describedApi } from '../../extension/lib/described-api';
-import { problemOf } from '../../extension/lib/problem';
+import { problemOf, type Problem } from '../../extension/lib/problem';
 import { qrPath } from '../../extension/lib/qr-path';
 import { relayedPushApi, relayedQrPath, type RelayRequest, type SendMessage } from '../../extension/lib/relay';
 import { createRelayHandler, isRelayRequest } from '../../extension/lib/relay-handler';
 import { apiError, fakeApi, SERVER } from './fakes';
+
+/** What a call that must fail failed with (a call that succeeds fails the test). */
+const failure = (call: Promise<unknown>): Promise<Problem> =>
+  call.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    problemOf,
+  );
 
 /** The popup's side and the background's, joined as runtime messages join them (copied as JSON). */
 function wire(api = fakeApi()) {
@@ -43,11 +52,11 @@ describe('relay (the popup asks, the background calls the server)', () => {
       }),
     );
     const withToken = relayedPushApi({ serverUrl: SERVER, apiToken: 'tok' }, send);
-    const problem = await withToken.create({ kind: 'text', payload: 'x' }).catch(problemOf);
+    const problem = await failure(withToken.create({ kind: 'text', payload: 'x' }));
     expect(problem).toMatchObject({ kind: 'invalid', fields: { name: 'Name is too long (maximum is 255 characters).' } });
-    expect((await withToken.expire('abc').catch(problemOf)).message).toBe("The server refused this (403 Forbidden): That push doesn't belong to you.");
-    expect((await withToken.active(1).catch(problemOf)).message).toMatch(/did not accept your API token/);
-    expect((await relayedPushApi({ serverUrl: SERVER }, send).active(1).catch(problemOf)).message).toMatch(/needs an API token/);
+    expect((await failure(withToken.expire('abc'))).message).toBe("The server refused this (403 Forbidden): That push doesn't belong to you.");
+    expect((await failure(withToken.active(1))).message).toMatch(/did not accept your API token/);
+    expect((await failure(relayedPushApi({ serverUrl: SERVER }, send).active(1))).message).toMatch(/needs an API token/);
   });
 
   it('draws QR codes in the background', async () => {
@@ -61,7 +70,7 @@ describe('relay (the popup asks, the background calls the server)', () => {
     expect(isRelayRequest({ relay: 'api' })).toBe(true);
     expect(isRelayRequest({ type: 'other' })).toBe(false);
     expect(isRelayRequest(null)).toBe(false);
-    const problem = await relayedPushApi({ serverUrl: SERVER }, async () => undefined).version().catch(problemOf);
+    const problem = await failure(relayedPushApi({ serverUrl: SERVER }, async () => undefined).version());
     expect(problem.message).toMatch(/background page did not answer/);
   });
 });
