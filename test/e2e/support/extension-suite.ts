@@ -375,6 +375,19 @@ export function extensionSuite(b: BrowserUnderTest) {
       await popup.close();
     });
 
+    it('names a file push by its file in History (from the owner\'s list), never by its content', async () => {
+      const form = new FormData();
+      form.append('push[payload]', 'file-note hunter2');
+      form.append('push[files][]', new Blob(['quarterly numbers'], { type: 'application/pdf' }), 'report Q3.pdf');
+      const res = await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+      expect(res.status).toBe(201);
+      const popup = await ext.openPopup('?tab=history');
+      await expect.poll(() => popup.evaluate(() => document.querySelector('ul[aria-label="Active pushes"] > li strong')?.textContent)).toBe('File push · report Q3.pdf');
+      const text = await pageText(popup);
+      expect(text).not.toMatch(/hunter2|quarterly numbers/);
+      await popup.close();
+    });
+
     it('says what went wrong in plain words, and the message goes when the cause is fixed', async () => {
       const rateLimited = await startServer({ RATE_LIMIT_PER_MINUTE: '3', MAX_JSON_BODY_BYTES: '1024' });
       const { token: limitedToken } = await createUserWithToken(rateLimited, `limits-${b.build}@example.org`);
@@ -513,7 +526,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       await expect.poll(async () => (await commands()).find((c) => c.name === b.openCommand)?.shortcut).toBe('Ctrl+Shift+9');
     });
 
-    it.runIf(b.build === 'chrome')('keeps the settings across a browser restart', async () => {
+    it('keeps the settings across a browser restart', async () => {
       await ext.restart!();
       const popup = await ext.openPopup('?tab=settings');
       await expect.poll(() => valueOf(popup, 'Server address')).toBe(server.url);
