@@ -8,8 +8,8 @@ import { Notice } from './Field';
 import { Lazy } from './Lazy';
 import { PushForm } from './PushForm';
 
-const loadHistory = () => import('./History').then((m) => m.History);
-const loadSettings = () => import('./Settings').then((m) => m.SettingsView);
+const loadHistory = () => import('./lazy-views').then((m) => m.History);
+const loadSettings = () => import('./lazy-views').then((m) => m.SettingsView);
 
 export type TabName = 'push' | 'history' | 'settings';
 const tabNames: TabName[] = ['push', 'history', 'settings'];
