@@ -24,7 +24,11 @@ export function createRelayHandler(env: RelayEnv): (request: RelayRequest) => Pr
   const apiFor = (connection: Omit<ApiConnection, 'fetch'>) => {
     const key = JSON.stringify([connection.serverUrl, connection.apiToken ?? '']);
     let api = clients.get(key);
-    if (!api) clients.set(key, (api = env.createApi({ serverUrl: connection.serverUrl, apiToken: connection.apiToken })));
+    if (!api) {
+      // A token replaced in Settings is not kept in memory for long: the oldest client goes.
+      if (clients.size >= 4) clients.delete(clients.keys().next().value!);
+      clients.set(key, (api = env.createApi({ serverUrl: connection.serverUrl, apiToken: connection.apiToken })));
+    }
     return api;
   };
   return async (request) => {

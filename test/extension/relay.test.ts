@@ -41,6 +41,9 @@ describe('relay (the popup asks, the background calls the server)', () => {
     expect(createApi).toHaveBeenCalledTimes(1);
     await relayedPushApi({ serverUrl: SERVER, apiToken: 'other' }, send).active(1);
     expect(createApi).toHaveBeenCalledTimes(2);
+    // At most four kept: after four other tokens, the first one's client is made again.
+    for (const t of ['t3', 't4', 't5', 'tok']) await relayedPushApi({ serverUrl: SERVER, apiToken: t }, send).version();
+    expect(createApi).toHaveBeenCalledTimes(6);
   });
 
   it('brings failures back described, with their field messages; a 401 worded for whether a token was sent', async () => {
