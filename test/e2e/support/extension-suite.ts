@@ -385,6 +385,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       await expect.poll(() => popup.evaluate(() => document.querySelector('ul[aria-label="Active pushes"] > li strong')?.textContent)).toBe('File push · report Q3.pdf');
       const text = await pageText(popup);
       expect(text).not.toMatch(/hunter2|quarterly numbers/);
+      await shot(popup, 'history-file');
       await popup.close();
     });
 
