@@ -1,6 +1,6 @@
 import type { ApiConnection, PushApi } from './api-client';
 import { problemOf } from './problem';
-import type { QrPath, RelayAnswer, RelayRequest } from './relay';
+import type { ApiMethod, QrPath, RelayAnswer, RelayRequest } from './relay';
 
 export interface RelayEnv {
   /** A described API (described-api.ts): its failures carry their problem. */
@@ -8,7 +8,8 @@ export interface RelayEnv {
   qrPath(text: string): QrPath;
 }
 
-const methods = new Set<string>(['version', 'limits', 'create', 'active', 'expired', 'audit', 'expire']);
+/** Every `PushApi` method, by name (a method added to `PushApi` and not here fails to compile). */
+const methods: Record<ApiMethod, true> = { version: true, limits: true, create: true, active: true, expired: true, audit: true, expire: true };
 
 export function isRelayRequest(message: unknown): message is RelayRequest {
   const relay = typeof message === 'object' && message !== null ? (message as { relay?: unknown }).relay : undefined;
@@ -35,7 +36,7 @@ export function createRelayHandler(env: RelayEnv): (request: RelayRequest) => Pr
     try {
       if (request.relay === 'qr') return { ok: true, value: env.qrPath(request.text) };
       // Only the popup sends these; anything else is a bug, answered as an unknown failure.
-      if (!methods.has(request.method)) return { ok: false, problem: problemOf(undefined) };
+      if (!Object.hasOwn(methods, request.method)) return { ok: false, problem: problemOf(undefined) };
       const api = apiFor(request.connection);
       const value = await (api[request.method] as (...args: unknown[]) => Promise<unknown>)(...request.args);
       return { ok: true, value };

@@ -73,6 +73,10 @@ describe('relay (the popup asks, the background calls the server)', () => {
     expect(isRelayRequest({ relay: 'api' })).toBe(true);
     expect(isRelayRequest({ type: 'other' })).toBe(false);
     expect(isRelayRequest(null)).toBe(false);
+    // Only PushApi's own methods are called, not whatever a message names.
+    const { send } = wire();
+    const answer = await send({ relay: 'api', connection: { serverUrl: SERVER }, method: 'constructor' as never, args: [] });
+    expect(answer).toMatchObject({ ok: false, problem: { kind: 'unknown' } });
     const problem = await failure(relayedPushApi({ serverUrl: SERVER }, async () => undefined).version());
     expect(problem.message).toMatch(/background page did not answer/);
   });
