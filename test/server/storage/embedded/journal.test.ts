@@ -77,7 +77,7 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     const j = await Journal.open(dir, empty());
     await j.commit([{ c: 'items', k: 'before', v: 1 }]);
     // The journal's one write() call, as the disk would answer it.
-    const handle = j as unknown as { writeAt: (...a: unknown[]) => number };
+    const handle = j as unknown as { writeAt: (...a: unknown[]) => number | Promise<number> };
     const realWrite = handle.writeAt.bind(j);
     handle.writeAt = () => {
       throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
@@ -89,6 +89,75 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     await j.close();
     const reopened = await Journal.open(dir, empty());
     expect(reopened.data.items).toEqual({ before: 1, after: 3 });
+    await reopened.close();
+  });
+
+  it('batches flush side by side but are answered in order: a later batch waits for an earlier flush', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    const handle = (j as unknown as { handle: { datasync: () => Promise<void> } }).handle;
+    const realSync = handle.datasync.bind(handle);
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((r) => (releaseFirst = r));
+    let calls = 0;
+    let secondSynced!: () => void;
+    const secondDone = new Promise<void>((r) => (secondSynced = r));
+    handle.datasync = async () => {
+      const call = ++calls;
+      await realSync();
+      if (call === 1) await firstHeld;
+      if (call === 2) secondSynced();
+    };
+    let secondAnswered = false;
+    const first = j.commit([{ c: 'items', k: 'a', v: 1 }]);
+    const second = j.commit([{ c: 'items', k: 'b', v: 2 }]).then(() => (secondAnswered = true));
+    await secondDone;
+    // The second batch is on disk, but the first is not known to be: neither is answered yet.
+    await new Promise((r) => setImmediate(r));
+    expect(secondAnswered).toBe(false);
+    expect(j.data.items).toEqual({});
+    releaseFirst();
+    await Promise.all([first, second]);
+    expect(j.data.items).toEqual({ a: 1, b: 2 });
+    handle.datasync = realSync;
+    await j.close();
+  });
+
+  it('a failed flush refuses its batch and every batch written after it, and the journal is cut back to the last answered change', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    await j.commit([{ c: 'items', k: 'kept', v: 1 }]);
+    const handle = (j as unknown as { handle: { datasync: () => Promise<void> } }).handle;
+    const realSync = handle.datasync.bind(handle);
+    let failFirst!: () => void;
+    const firstFails = new Promise<void>((r) => (failFirst = r));
+    let calls = 0;
+    let secondSynced!: () => void;
+    const secondDone = new Promise<void>((r) => (secondSynced = r));
+    handle.datasync = async () => {
+      const call = ++calls;
+      if (call === 1) {
+        await firstFails;
+        throw Object.assign(new Error('input/output error'), { code: 'EIO' });
+      }
+      await realSync();
+      if (call === 2) secondSynced();
+    };
+    const first = j.commit([{ c: 'items', k: 'lost1', v: 2 }]);
+    const second = j.commit([{ c: 'items', k: 'lost2', v: 3 }]);
+    await secondDone; // the second batch's own flush succeeded…
+    failFirst(); // …but the first one's failed: both are refused
+    await expect(first).rejects.toThrow(StorageUnavailableError);
+    await expect(second).rejects.toThrow(/EIO|earlier batch/);
+    expect(j.data.items).toEqual({ kept: 1 });
+    handle.datasync = realSync;
+    await j.commit([{ c: 'items', k: 'after', v: 4 }]);
+    const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.k)).toEqual(['kept', 'after']);
+    expect(lines.map((l) => l.n)).toEqual([1, 2]);
+    await j.close();
+    const reopened = await Journal.open(dir, empty());
+    expect(reopened.data.items).toEqual({ kept: 1, after: 4 });
     await reopened.close();
   });
 
@@ -114,7 +183,7 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty());
     await j.commit([{ c: 'items', k: 'before', v: 1 }]);
-    const handle = j as unknown as { writeAt: (buf: Buffer, offset: number, length: number, position: number) => number };
+    const handle = j as unknown as { writeAt: (buf: Buffer, offset: number, length: number, position: number) => number | Promise<number> };
     const realWrite = handle.writeAt.bind(j);
     // The disk takes 10 bytes of the next write, then refuses.
     let calls = 0;
