@@ -4,17 +4,19 @@
  *   node --import tsx scripts/bundle-size.ts [.output/chrome-mv3 …]
  *
  * The popup is measured twice: what it loads before its first paint (the HTML's script, the
- * chunks that script imports statically, its CSS), and everything it may load (the views and
- * the tRPC client it imports on demand). The background is one file in both browsers.
+ * chunks that script imports statically, its CSS), and everything it may load (the views it
+ * imports on demand). The background is one file in both browsers.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
+// The target: the whole popup under 20 KB gzipped (19.5 KB when set). The tRPC
+// client, the QR encoder and the wording of errors live in the background (lib/relay.ts).
 export const budgets = {
-  popupFirstPaint: 20 * 1024,
-  popupAll: 34 * 1024,
+  popupFirstPaint: 16 * 1024,
+  popupAll: 20 * 1024,
   background: 16 * 1024,
 };
 

@@ -6,7 +6,7 @@ import { describeRemaining } from '../lib/push-options';
 import { QrCode } from './QrCode';
 
 interface Props {
-  env: Pick<PopupEnv, 'copy'>;
+  env: Pick<PopupEnv, 'copy' | 'qrPath'>;
   record: Pick<OwnerPushRecord, 'html_url' | 'days_remaining' | 'views_remaining' | 'passphrase'> & { name?: string | null };
   kind: string;
   copied: boolean;
@@ -38,7 +38,7 @@ export function PushResult({ env, record, kind, copied: copiedAtOnce, onAnother 
       <p>{describeRemaining(record.days_remaining, record.views_remaining)}</p>
       {record.passphrase && record.passphrase !== '' ? <p>{t('needs_passphrase')}</p> : null}
       <figure class="qr-figure">
-        <QrCode text={record.html_url} label={t('qr_label')} />
+        <QrCode text={record.html_url} label={t('qr_label')} draw={env.qrPath} />
         <figcaption>{t('qr_caption')}</figcaption>
       </figure>
       {onAnother && (

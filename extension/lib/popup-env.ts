@@ -1,7 +1,8 @@
 import { browser } from 'wxt/browser';
-import { createPushApi, type PushApi } from './api-client';
+import type { PushApi } from './api-client';
 import { copyHere } from './clipboard';
 import { recallKinds, rememberKind, type RememberedPush } from './kind-memory';
+import { relayedPushApi, relayedQrPath, type QrPath, type SendMessage } from './relay';
 import { readSelection, type ScriptRunner } from './selection';
 import type { StorageItem } from './storage-item';
 import {
@@ -31,7 +32,10 @@ export interface PopupEnv {
   loadServerInfo(): Promise<ServerInfo | null>;
   saveServerInfo(info: ServerInfo): Promise<void>;
   lastPush(): Promise<LastPush | null>;
+  /** The server's API; the calls are made by the background (relay.ts). */
   createApi(settings: Settings): PushApi;
+  /** A QR code of `text`, drawn by the background. */
+  qrPath(text: string): Promise<QrPath>;
   /** The tab the popup acts on (see `findTargetTab`). */
   targetTab(): Promise<TargetTab | null>;
   readSelection(tabId: number): Promise<string>;
@@ -73,6 +77,7 @@ export async function findTargetTab(tabs: TabFinder, search: string, ownPrefix: 
 
 export function createPopupEnv(): PopupEnv {
   const scripting = browser.scripting as unknown as ScriptRunner;
+  const send: SendMessage = (message) => browser.runtime.sendMessage(message);
   return {
     loadSettings,
     saveSettings,
@@ -80,7 +85,8 @@ export function createPopupEnv(): PopupEnv {
     notifyOpened: notifyOpenedItem,
     saveServerInfo: (info) => serverInfoItem.setValue(info),
     lastPush: () => lastPushItem.getValue().catch(() => null),
-    createApi: (settings) => createPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }),
+    createApi: (settings) => relayedPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, send),
+    qrPath: (text) => relayedQrPath(text, send),
     targetTab: () => findTargetTab(browser.tabs as unknown as TabFinder, location.search, browser.runtime.getURL('/')),
     readSelection: (tabId) => readSelection(scripting, tabId),
     copy: copyHere,

@@ -31,9 +31,14 @@ export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRe
   };
 }
 
-/** `storageId` names the push without being its link (push.token here is the URL token). */
-export function ownerRecord(push: StoredPush, storageId: string, note: string | null, now: Date, baseUrl: string): OwnerPushRecord {
-  return { ...baseRecord(push, now, baseUrl), note, name: push.name, ...readReceipt(push, storageId) };
+/**
+ * `storageId` names the push without being its link (push.token here is the URL token);
+ * `fileNames`: the opened names of a file push's files (only its owner gets this record).
+ */
+export function ownerRecord(push: StoredPush, storageId: string, note: string | null, now: Date, baseUrl: string, fileNames?: string[]): OwnerPushRecord {
+  const record: OwnerPushRecord = { ...baseRecord(push, now, baseUrl), note, name: push.name, ...readReceipt(push, storageId) };
+  if (fileNames && fileNames.length > 0) record.file_names = fileNames;
+  return record;
 }
 
 export function readReceipt(push: StoredPush, storageId: string): ReadReceipt {

