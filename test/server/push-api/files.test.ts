@@ -141,7 +141,7 @@ describe('file pushes (multipart push[files][])', () => {
     const listed = await api.get(server, '/api/v2/pushes/active', { token: owner });
     const byToken = (list: Array<{ url_token: string }>, t: string) => list.find((r) => r.url_token === t) as Record<string, unknown> | undefined;
     expect(byToken(listed.body, res.body.url_token)?.file_names).toEqual(['contract.pdf', 'données 📎.txt']);
-    expect(Object.keys(byToken(listed.body, text.url_token) ?? {})).toEqual([...BASE_KEYS, 'note', 'name']);
+    expect(Object.keys(byToken(listed.body, text.url_token) ?? {})).toEqual([...OWNER_KEYS]);
     const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.url}/trpc`, headers: () => ({ authorization: `Bearer ${owner}` }) })] });
     const viaTrpc = await trpc.pushes.active.query({ page: 1 });
     expect(viaTrpc.find((r) => r.url_token === res.body.url_token)?.file_names).toEqual(['contract.pdf', 'données 📎.txt']);
