@@ -47,7 +47,7 @@ const ARTICLE = `<!doctype html><title>Article</title><h1>Notes</h1><pre id="sec
 
 type Ext = { [api: string]: any };
 /** The extension API inside `inExtension` callbacks (Firefox: `browser`, Chromium: `chrome`). */
-declare const secretPush: { onMenuClick(info: unknown, tab: unknown): Promise<any> };
+declare const secretPush: { onMenuClick(info: unknown, tab: unknown): Promise<any>; lookForOpened(): Promise<number> };
 
 export function extensionSuite(b: BrowserUnderTest) {
   const title = `browser extension in ${b.name} (end to end)`;
@@ -393,6 +393,56 @@ export function extensionSuite(b: BrowserUnderTest) {
         });
       await expect.poll(receipt, { timeout: 15_000 }).toMatch(/^opened .+ · 1 of 3 views · 1 wrong passphrase$/);
       await popup.close();
+    });
+
+    it('opt-in: tells once when one of the user\'s pushes is first opened, by its name, never its link; the alarm runs only while on', async () => {
+      const alarm = () =>
+        ext.inExtension(async () => {
+          const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
+          return ((await api.alarms.get('open-watch')) as { periodInMinutes?: number } | undefined)?.periodInMinutes ?? null;
+        }, null);
+      const setting = (on: boolean) =>
+        ext.inExtension(async (on) => {
+          const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
+          await api.storage.local.set({ notifyOpened: on });
+        }, on);
+      expect(await alarm()).toBeNull();
+      await setting(true);
+      // Turned on: the background takes note of what is already opened, and arms its alarm.
+      await expect.poll(async () => (await storage()).local.openedSeen !== undefined, { timeout: 15_000 }).toBe(true);
+      await expect.poll(alarm, { timeout: 15_000 }).toBe(1);
+
+      const res = await fetch(`${server.url}/api/v2/pushes`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ push: { payload: 'watched hunter2', name: 'watched push', expire_after_views: 2 } }),
+      });
+      const push = (await res.json()) as { url_token: string };
+      expect((await fetch(`${server.url}/api/v2/pushes/${push.url_token}`)).status).toBe(200);
+      // What the alarm runs, called at once (an alarm fires at most once a minute).
+      const look = () =>
+        ext.inExtension(async () => {
+          const bg = ((globalThis as Ext).backgroundGlobal ?? globalThis) as Ext;
+          const notifications = (bg.browser ?? bg.chrome).notifications;
+          const shown: Array<{ title: string; message: string }> = [];
+          const create = notifications.create.bind(notifications);
+          notifications.create = (options: { title: string; message: string }) => {
+            shown.push({ title: options.title, message: options.message });
+            return create(options);
+          };
+          try {
+            return { reported: await secretPush.lookForOpened(), shown };
+          } finally {
+            notifications.create = create;
+          }
+        }, null);
+      const first = (await look()) as { reported: number; shown: Array<{ title: string; message: string }> };
+      expect(first).toEqual({ reported: 1, shown: [{ title: 'Your secret was opened', message: '“watched push” was opened for the first time.' }] });
+      expect(JSON.stringify(first)).not.toMatch(new RegExp(`${push.url_token}|hunter2`));
+      expect(((await look()) as { reported: number }).reported).toBe(0);
+
+      await setting(false);
+      await expect.poll(alarm, { timeout: 15_000 }).toBeNull();
     });
 
     it('names a file push by its file in History (from the owner\'s list), never by its content', async () => {
