@@ -60,7 +60,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
-    const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits });
+    const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
     return { keys, store, pushes, accounts, webhooks, requests, close: () => store.close() };
   } catch (e) {
     await store.close();
@@ -124,7 +124,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
-    const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger);
+    const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests);
     const deliveries = new DeliveryWorker({ store: services.store, keys: services.keys, settings: config.webhooks, logger }).start();
     let closing: Promise<void> | undefined;
     return {

@@ -1,12 +1,13 @@
 import type { AccountService } from '../accounts/account-service.js';
 import type { Logger } from '../logger.js';
 import type { PushService } from './push-service.js';
+import type { RequestService } from '../requests/request-service.js';
 
 /**
  * Expiry by days is checked on every access, but a push nobody opens again must still have its
  * secret erased on time: this timer sweeps what is due (and old records and sessions).
  */
-export function startExpirySweeper(pushes: PushService, accounts: AccountService, intervalMs: number, logger: Logger) {
+export function startExpirySweeper(pushes: PushService, accounts: AccountService, intervalMs: number, logger: Logger, requests?: RequestService) {
   let running = false;
   const tick = async () => {
     if (running) return;
@@ -14,8 +15,11 @@ export function startExpirySweeper(pushes: PushService, accounts: AccountService
     try {
       const { expired, filesPurged, deleted } = await pushes.sweep();
       const sessions = await accounts.sweepSessions();
-      if (expired || filesPurged || deleted || sessions) {
-        logger.debug(`expiry sweep: ${expired} expired, ${filesPurged} file sets purged, ${deleted} expired records deleted, ${sessions} sessions ended`);
+      const oldRequests = (await requests?.sweep()) ?? 0;
+      if (expired || filesPurged || deleted || sessions || oldRequests) {
+        logger.debug(
+          `expiry sweep: ${expired} expired, ${filesPurged} file sets purged, ${deleted} expired records deleted, ${sessions} sessions ended, ${oldRequests} old secret requests deleted`,
+        );
       }
     } catch (e) {
       logger.error('expiry sweep failed', e);

@@ -15,9 +15,13 @@ import { pushEvents, requestAnsweredEvent } from '../webhooks/webhook-events.js'
 const MAX_TITLE_CHARS = 255;
 const MAX_MESSAGE_CHARS = 2000;
 const DAY_MS = 86_400_000;
+/** Requests deleted per statement by the retention sweep. */
+const SWEEP_BATCH = 500;
 
 export interface RequestServiceDeps {
   store: Store;
+  /** Requests no longer open are deleted this many days after they closed (0: kept). */
+  retentionDays?: number;
   keys: KeyRing;
   ids: UrlTokenIds;
   pushes: PushService;
@@ -181,6 +185,16 @@ export class RequestService {
       throw new ServiceError('not_found', 'not-found');
     }
     return { answered: true };
+  }
+
+  /** Retention: deletes requests closed, answered or expired more than `retentionDays` ago, in batches. */
+  async sweep(): Promise<number> {
+    const days = this.deps.retentionDays ?? 0;
+    if (days <= 0) return 0;
+    const before = new Date(this.now().getTime() - days * DAY_MS);
+    let total = 0;
+    for (let n = SWEEP_BATCH; n === SWEEP_BATCH; total += n) n = await this.deps.store.deleteRequestsBefore(before, SWEEP_BATCH);
+    return total;
   }
 
   /** Closes an open request before it is answered (its owner only). */

@@ -206,6 +206,11 @@ export interface Store {
   /** The owner's requests, newest first. */
   listRequestsByOwner(ownerId: string, offset: number, limit: number): Promise<StoredRequest[]>;
   /**
+   * Deletes up to `limit` requests that stopped being open (answered, closed or expired) before
+   * `before` (retention); resolves with how many. Their answers are pushes with their own retention.
+   */
+  deleteRequestsBefore(before: Date, limit: number): Promise<number>;
+  /**
    * Runs `change` on the current request and persists what it returns — the request, a new push
    * and the outbox rows of its events — in one atomic step, serialised with every other update of
    * the same request on every instance (so a request is answered once). Resolves to undefined for

@@ -346,6 +346,26 @@ export class LowdbStore implements Store {
     return mine.slice(offset, offset + limit);
   }
 
+  async deleteRequestsBefore(before: Date, limit: number): Promise<number> {
+    const iso = before.toISOString();
+    const ids: string[] = [];
+    for (const id in this.db.requests) {
+      if (ids.length >= limit) break;
+      const r = this.db.requests[id]!;
+      if ((r.answeredAt ?? r.closedAt ?? r.expiresAt) < iso) ids.push(id);
+    }
+    if (!ids.length) return 0;
+    // Under each request's lock: an answer being stored must not be undone by the deletion.
+    return this.withLocks(
+      ids.map((id) => `request:${id}`),
+      async () => {
+        const doomed = ids.filter((id) => Object.hasOwn(this.db.requests, id) && (this.db.requests[id]!.answeredAt ?? this.db.requests[id]!.closedAt ?? this.db.requests[id]!.expiresAt) < iso);
+        if (doomed.length) await this.journal.commit(doomed.map((id): Change => ({ c: 'requests', k: id, v: null })));
+        return doomed.length;
+      },
+    );
+  }
+
   updateRequest<T>(id: string, change: (request: StoredRequest) => RequestChange<T>): Promise<T | undefined> {
     // Under the request's lock (its own key space: request ids and push tokens never meet).
     return this.withLock(`request:${id}`, async () => {

@@ -247,6 +247,18 @@ export class PostgresStore implements Store {
     return rows.map(parse(storedRequestSchema));
   }
 
+  async deleteRequestsBefore(before: Date, limit: number): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `DELETE FROM secret_requests WHERE id IN (
+         SELECT id FROM secret_requests
+         WHERE coalesce(record->>'answeredAt', record->>'closedAt', record->>'expiresAt') < $1
+         LIMIT $2 FOR UPDATE SKIP LOCKED
+       )`,
+      [before.toISOString(), limit],
+    );
+    return rowCount ?? 0;
+  }
+
   updateRequest<T>(id: string, change: (request: StoredRequest) => RequestChange<T>): Promise<T | undefined> {
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query('SELECT record FROM secret_requests WHERE id = $1 FOR UPDATE', [id]);

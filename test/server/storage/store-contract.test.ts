@@ -598,6 +598,14 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
       expect((await store.listAudit(winners[0]!, 0, 5)).map((a) => a.kind)).toEqual(['creation']);
       expect((await store.listPushesByOwner(ownerId, false, 0, 50)).map((p) => p.token)).toEqual([winners[0]]);
       expect((await store.listRequestsByOwner(ownerId, 0, 10)).map((r) => r.id)).toEqual([request.id]);
+      // Retention: requests no longer open before the cutoff go; open ones and the answer push stay.
+      const open = { ...request, id: `${request.id}-open`, answeredAt: null, pushId: null };
+      await store.insertRequest(open);
+      expect(await store.deleteRequestsBefore(new Date(T0 + 4), 10)).toBe(0);
+      expect(await store.deleteRequestsBefore(new Date(T0 + 6), 10)).toBe(1);
+      expect(await store.getRequest(request.id)).toBeUndefined();
+      expect(await store.getRequest(open.id)).toEqual(open);
+      expect(await store.getPush(winners[0]!)).toBeDefined();
     } finally {
       if (peer !== store) await peer.close();
     }
