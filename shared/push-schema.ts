@@ -48,6 +48,11 @@ export const pushInputSchema = z.object({
   passphrase: optionalText('passphrase').optional(),
   name: optionalText('name').optional(),
   note: optionalText('note').optional(),
+  /**
+   * Secret Push only: the payload (and each file) is an end-to-end envelope the client encrypted
+   * with a key the server never sees (docs/end-to-end-encryption.md).
+   */
+  end_to_end: lenientBooleanSchema.optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;
@@ -77,6 +82,8 @@ export const pushRecordBaseSchema = z.object({
   deleted: z.boolean(),
   json_url: z.string(),
   html_url: z.string(),
+  /** Secret Push only, and only on end-to-end pushes: the payload and files are envelopes. */
+  end_to_end: z.literal(true).optional(),
 });
 export type PushRecordBase = z.infer<typeof pushRecordBaseSchema>;
 
@@ -164,5 +171,7 @@ export const pushLimitsSchema = z.object({
   deletable_by_viewer: z.boolean(),
   max_payload_chars: z.number(),
   max_qr_chars: z.number(),
+  /** Largest file; absent from servers older than end-to-end pushes. */
+  max_file_bytes: z.number().optional(),
 });
 export type PushLimits = z.infer<typeof pushLimitsSchema>;

@@ -135,6 +135,7 @@ export class PushService {
       deletable_by_viewer: l.deletableByViewer,
       max_payload_chars: l.maxPayloadChars,
       max_qr_chars: l.maxQrChars,
+      max_file_bytes: l.maxFileBytes,
     };
   }
 
@@ -198,6 +199,7 @@ export class PushService {
         limits: this.deps.config.limits,
         features: this.features,
         hasFiles: (upload?.files.length ?? 0) > 0,
+        files: upload?.fileFacts,
       });
       const now = this.now();
       const iso = now.toISOString();
@@ -224,6 +226,7 @@ export class PushService {
         updatedAt: iso,
         expiredAt: null,
         deleted: false,
+        ...(fields.endToEnd ? { endToEnd: true } : {}),
       };
       // Stored bytes count against the quotas before anything is written (files already streamed
       // in are discarded below when this refuses).
