@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { decodeBase64url, encodeBase64url } from './base64url.js';
 import { decryptBytes, encryptBytes, EnvelopeError, type EncryptOptions } from './envelope-crypto.js';
 
@@ -7,11 +6,28 @@ import { decryptBytes, encryptBytes, EnvelopeError, type EncryptOptions } from '
  * `text`) or, for a file push, a manifest (content `manifest`) naming the files in the order
  * they were uploaded, so that file names never reach the server in clear.
  */
-export const e2eManifestSchema = z.object({
-  message: z.string().default(''),
-  files: z.array(z.object({ name: z.string().min(1).max(255), type: z.string().max(255), size: z.number().int().nonnegative() })).min(1),
-});
-export type E2eManifest = z.infer<typeof e2eManifestSchema>;
+export interface E2eManifest {
+  message: string;
+  files: { name: string; type: string; size: number }[];
+}
+
+/**
+ * Checks a decrypted manifest by hand rather than with zod: this module is bundled into the
+ * recipient page and loaded by the extension on demand, where zod would weigh more than the rest.
+ */
+function asManifest(value: unknown): E2eManifest | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { message = '', files } = value as { message?: unknown; files?: unknown };
+  if (typeof message !== 'string' || !Array.isArray(files) || files.length === 0) return null;
+  const ok = files.every(
+    (f: unknown) =>
+      typeof f === 'object' && f !== null &&
+      typeof (f as E2eManifest['files'][number]).name === 'string' && (f as { name: string }).name.length > 0 &&
+      typeof (f as { type?: unknown }).type === 'string' &&
+      Number.isSafeInteger((f as { size?: unknown }).size) && (f as { size: number }).size >= 0,
+  );
+  return ok ? { message, files: files.map((f: E2eManifest['files'][number]) => ({ name: f.name, type: f.type, size: f.size })) } : null;
+}
 
 export type OpenedPayload = { content: 'text'; text: string } | { content: 'manifest'; manifest: E2eManifest };
 
@@ -39,9 +55,9 @@ export async function decryptPayload(pushKey: Uint8Array, payload: string, passp
     } catch {
       throw new EnvelopeError('format', 'The file list of this secret is not JSON.');
     }
-    const parsed = e2eManifestSchema.safeParse(json);
-    if (!parsed.success) throw new EnvelopeError('format', 'The file list of this secret is not well formed.');
-    return { content: 'manifest', manifest: parsed.data };
+    const manifest = asManifest(json);
+    if (!manifest) throw new EnvelopeError('format', 'The file list of this secret is not well formed.');
+    return { content: 'manifest', manifest };
   }
   throw new EnvelopeError('format', `A payload cannot hold ${header.content} content.`);
 }

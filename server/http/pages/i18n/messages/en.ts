@@ -241,6 +241,26 @@ export const en = {
   'dashboard.audit.later': "Later →",
   'dashboard.audit.firstEvents': "Audit log (the first {count} events)",
   'dashboard.audit.more': "More events →",
+  // End-to-end encryption (docs/end-to-end-encryption.md)
+  'e2e.noScript': "This secret is encrypted end to end: only your browser can decrypt it, and that needs JavaScript. Turn JavaScript on and open the link again.",
+  'e2e.decrypting': "Decrypting in your browser…",
+  'e2e.keyMissing': "This link is missing its key (the part after #). Ask the sender for the whole link. The secret has not been opened.",
+  'e2e.keyDamaged': "The key in this link (the part after #) is damaged or incomplete. Ask the sender for the whole link. The secret has not been opened.",
+  'e2e.unsupported': "This browser cannot decrypt the secret (it lacks WebCrypto). Open the link in a current browser.",
+  'e2e.failed': "The secret could not be decrypted: the key in the link is wrong, or the data was changed.",
+  'e2e.passphraseHint': "The sender also protected this secret with a passphrase. Enter it to decrypt the secret.",
+  'e2e.passphraseLabel': "Passphrase",
+  'e2e.passphraseButton': "Decrypt",
+  'e2e.passphraseWrong': "That passphrase does not decrypt this secret. Try again.",
+  'e2e.download': "Decrypt and save",
+  'e2e.downloading': "Decrypting the file…",
+  'e2e.downloadFailed': "The file could not be decrypted: it is incomplete or was changed.",
+  'e2e.note': "End-to-end encrypted: the server never saw this secret or its key.",
+  'e2e.openFailed': "The secret could not be fetched. Reload the page to try again.",
+  'e2e.create.note': "With JavaScript on, text and files are encrypted in your browser before they are sent: the key is only in the link, never on the server.",
+  'e2e.create.encrypting': "Encrypting in your browser…",
+  'e2e.create.keyLost': "The key of this link is no longer in this browser tab, so the link cannot be completed. Create the secret again.",
+  'e2e.create.linkNote': "The part after # is the key, which the server never received: send the whole link.",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;
