@@ -14,7 +14,9 @@ import { gzipSync } from 'node:zlib';
 
 export const budgets = {
   popupFirstPaint: 20 * 1024,
-  popupAll: 34 * 1024,
+  // 34 KB before end-to-end encryption; its code (≈2.4 KB) is a chunk of its own, loaded only
+  // when a text or file push is sent, never before the first paint.
+  popupAll: 37 * 1024,
   background: 16 * 1024,
 };
 

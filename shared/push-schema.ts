@@ -173,5 +173,7 @@ export const pushLimitsSchema = z.object({
   max_qr_chars: z.number(),
   /** Largest file; absent from servers older than end-to-end pushes. */
   max_file_bytes: z.number().optional(),
+  /** The server takes end-to-end pushes (docs/end-to-end-encryption.md); absent from older servers. */
+  end_to_end: z.boolean().optional(),
 });
 export type PushLimits = z.infer<typeof pushLimitsSchema>;

@@ -27,6 +27,8 @@ export interface PushDefaults {
   expire_after_views?: number;
   retrieval_step?: boolean;
   deletable_by_viewer?: boolean;
+  /** Encrypt text and file pushes in the extension (docs/end-to-end-encryption.md); on unless false. */
+  end_to_end?: boolean;
 }
 
 export interface Settings {
@@ -124,7 +126,7 @@ export function cleanDefaults(value: unknown): PushDefaults {
   for (const key of ['expire_after_days', 'expire_after_views'] as const) {
     if (typeof v[key] === 'number' && Number.isSafeInteger(v[key])) out[key] = v[key] as number;
   }
-  for (const key of ['retrieval_step', 'deletable_by_viewer'] as const) {
+  for (const key of ['retrieval_step', 'deletable_by_viewer', 'end_to_end'] as const) {
     if (typeof v[key] === 'boolean') out[key] = v[key] as boolean;
   }
   return out;

@@ -136,6 +136,7 @@ export class PushService {
       max_payload_chars: l.maxPayloadChars,
       max_qr_chars: l.maxQrChars,
       max_file_bytes: l.maxFileBytes,
+      end_to_end: true,
     };
   }
 

@@ -1,0 +1,40 @@
+import type { OwnerPushRecord, PushInput, PushLimits } from '../../shared/push-schema';
+import type { PushApi } from './api-client';
+import { t } from './i18n';
+import type { PushDefaults } from './settings-storage';
+
+/**
+ * Sends a push, end to end when the user's setting allows it (on unless turned off) and the
+ * server offers it: text and files are encrypted here and the key is added to the returned
+ * link (#…). URL and QR pushes are always sent as they are: the server must read them (it
+ * redirects to the URL, it draws the QR code).
+ */
+export function endToEndWanted(kind: string, defaults: PushDefaults, limits: Pick<PushLimits, 'end_to_end'> | undefined): boolean {
+  return (kind === 'text' || kind === 'file') && defaults.end_to_end !== false && limits?.end_to_end === true;
+}
+
+const loadCrypto = () => import('./end-to-end');
+
+/** The link with the key: only here does the key meet the link, never on the server. */
+function withKey(record: OwnerPushRecord, linkKey: string): OwnerPushRecord {
+  // A server that ignored the flag stored ciphertext as an ordinary push: say so rather than hand out a dead link.
+  if (record.end_to_end !== true) throw new Error(t('e2e_not_taken'));
+  return { ...record, html_url: `${record.html_url}#${linkKey}` };
+}
+
+export async function sendPush(api: PushApi, input: PushInput, endToEnd: boolean): Promise<OwnerPushRecord> {
+  if (!endToEnd) return api.create(input);
+  const { sealed, linkKey } = await (await loadCrypto()).sealText(input);
+  return withKey(await api.create(sealed), linkKey);
+}
+
+export async function sendFilePush(api: PushApi, input: PushInput, file: File, endToEnd: boolean): Promise<OwnerPushRecord> {
+  if (endToEnd) {
+    const { sealed, linkKey } = await (await loadCrypto()).sealFile(input, file);
+    return withKey(await api.createWithFiles(sealed), linkKey);
+  }
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ ...input, kind: 'file' })) if (value !== undefined) form.append(`push[${name}]`, String(value));
+  form.append('push[files][]', file, file.name);
+  return api.createWithFiles(form);
+}
