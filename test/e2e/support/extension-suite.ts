@@ -234,7 +234,10 @@ export function extensionSuite(b: BrowserUnderTest) {
 
     it('pushes a text and a 50 MiB file end to end from the popup; another browser opens them; the server never held the plaintext or the key', async () => {
       const text = `e2e from ${b.build}: ${Math.random().toString(36).slice(2)}`;
-      let popup = await ext.openPopup('');
+      // An account of its own, so that the History tests below count only their own pushes.
+      const { token: e2eToken } = await createUserWithToken(server, `e2e-files-${b.build}@example.org`);
+      await useServer(server.url, e2eToken);
+      const popup = await ext.openPopup('');
       await waitForText(popup, /What to push/);
       await fill(popup, 'Secret', text);
       await click(popup, { button: 'Push secret' });
@@ -268,6 +271,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       const remembered = JSON.stringify((await storage()).local.pushKinds);
       expect(remembered).toContain(fileName);
       await popup.close();
+      await useServer(server.url, token);
 
       const expected = Buffer.alloc(FILE_BYTES);
       for (let i = 0; i < FILE_BYTES; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
