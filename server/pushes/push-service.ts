@@ -413,7 +413,7 @@ export class PushService {
       filename: this.keys.openText(file.name),
       contentType: file.contentType,
       size: file.size,
-      stream: await this.decrypting(() => this.deps.vault.read(push.token, fileId)),
+      stream: await this.decrypting(() => this.deps.vault.read(push.token, fileId, { verifyFirst: !push.endToEnd })),
     };
   }
 

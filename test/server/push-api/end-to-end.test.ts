@@ -6,7 +6,7 @@ import { createEncryptStream, createDecryptStream, encryptBytes } from '../../..
 import { encodeLinkKey, newPushKey } from '../../../shared/e2e/link-key.js';
 import { decryptPayload, encryptManifestPayload, encryptTextPayload } from '../../../shared/e2e/push-content.js';
 import { api, BASE_KEYS, secret } from '../../support/http.js';
-import { storedContaining } from '../../support/stored-data.js';
+import { storedContaining, tamperWithBlob } from '../../support/stored-data.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 
 let server: TestServer;
@@ -158,6 +158,29 @@ describe('end-to-end pushes over REST v2', () => {
     let total = 0;
     for await (const chunk of download.body!.pipeThrough(stream) as unknown as AsyncIterable<Uint8Array>) total += chunk.length;
     expect(total).toBe(size);
+  });
+});
+
+describe('end-to-end files damaged at rest', () => {
+  it('stream from the first byte (no verifying pass), and the recipient’s decryption refuses the damage', async () => {
+    const key = newPushKey();
+    const plain = Buffer.alloc(300_000, 7);
+    const payload = await encryptManifestPayload(key, { message: '', files: [{ name: 'x', type: '', size: plain.length }] });
+    const res = await api.post(server, '/api/v2/pushes', {
+      token: owner,
+      raw: fileForm({ 'push[payload]': payload, 'push[end_to_end]': 'true' }, [await encryptBytes(key, 'file', plain)]),
+    });
+    expect(res.status).toBe(201);
+    await tamperWithBlob(server, res.body.url_token);
+    const shown = await api.get(server, `/api/v2/pushes/${res.body.url_token}`);
+    const download = await fetch(shown.body.files[0].url);
+    // Not refused up front as an ordinary push's damaged file is (503): the envelope's records are the check.
+    expect(download.status).toBe(200);
+    const { stream } = createDecryptStream(key);
+    const read = async () => {
+      for await (const _ of download.body!.pipeThrough(stream) as unknown as AsyncIterable<Uint8Array>) void _;
+    };
+    await expect(read()).rejects.toThrow();
   });
 });
 
