@@ -74,7 +74,8 @@ export function fakeApi(overrides: Partial<PushApi> = {}): PushApi & { [K in key
   return {
     version: vi.fn(async () => versionDocument()),
     limits: vi.fn(async () => limits),
-    create: vi.fn(async (input) => record({ name: input.name ?? null })),
+    create: vi.fn(async (input) => record({ name: input.name ?? null, ...(input.end_to_end ? { end_to_end: true as const } : {}) })),
+    createWithFiles: vi.fn(async (form: FormData) => record({ ...(form.get('push[end_to_end]') === 'true' ? { end_to_end: true as const } : {}) })),
     active: vi.fn(async () => []),
     expired: vi.fn(async () => []),
     audit: vi.fn(async () => []),
