@@ -1,6 +1,7 @@
 import type { OwnerPushRecord, PushInput, PushLimits } from '../../shared/push-schema';
 import type { PushApi } from './api-client';
 import { t } from './i18n';
+import { rememberLinkKey } from './link-keys';
 import type { PushDefaults } from './settings-storage';
 
 /**
@@ -16,9 +17,11 @@ export function endToEndWanted(kind: string, defaults: PushDefaults, limits: Pic
 const loadCrypto = () => import('./end-to-end');
 
 /** The link with the key: only here does the key meet the link, never on the server. */
-function withKey(record: OwnerPushRecord, linkKey: string): OwnerPushRecord {
+async function withKey(record: OwnerPushRecord, linkKey: string): Promise<OwnerPushRecord> {
   // A server that ignored the flag stored ciphertext as an ordinary push: say so rather than hand out a dead link.
   if (record.end_to_end !== true) throw new Error(t('e2e_not_taken'));
+  // For History's "Copy link"; the push itself succeeded whether or not this is kept.
+  await rememberLinkKey(record.url_token, linkKey).catch(() => undefined);
   return { ...record, html_url: `${record.html_url}#${linkKey}` };
 }
 

@@ -16,6 +16,8 @@ export const storageKeys = {
   tokenOrigin: 'local:tokenOrigin',
   serverInfo: 'local:serverInfo',
   pushKinds: 'local:pushKinds',
+  /** The keys of the end-to-end pushes made here (never synced), so History can copy whole links. */
+  linkKeys: 'local:linkKeys',
   lastPush: 'session:lastPush',
   /** The popup's unsent form: memory only, never synced, removed after a push. */
   draft: 'session:draft',
@@ -67,6 +69,7 @@ export const apiTokenItem = defineItem<string>(storageKeys.apiToken, '');
 export const pushDefaultsItem = defineItem<PushDefaults>(storageKeys.pushDefaults, {});
 export const serverInfoItem = defineItem<ServerInfo>(storageKeys.serverInfo);
 export const pushKindsItem = defineItem<Record<string, string>>(storageKeys.pushKinds, {});
+export const linkKeysItem = defineItem<Record<string, string>>(storageKeys.linkKeys, {});
 export const lastPushItem = defineItem<LastPush>(storageKeys.lastPush);
 /** The popup's unsent push form. The passphrase is never kept, even in memory storage. */
 export interface PushDraft {

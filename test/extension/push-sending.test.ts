@@ -4,6 +4,7 @@ import { createDecryptStream } from '../../shared/e2e/envelope-crypto';
 import { decodeLinkKey } from '../../shared/e2e/link-key';
 import { decryptPayload } from '../../shared/e2e/push-content';
 import { endToEndWanted, sendFilePush, sendPush } from '../../extension/lib/push-sending';
+import { wholeLink } from '../../extension/lib/link-keys';
 import { fakeApi, record } from './fakes';
 
 const keyOf = async (link: string) => {
@@ -34,6 +35,14 @@ describe('pushing end to end from the extension', () => {
     expect(JSON.stringify(sent)).not.toContain(pushed.html_url.split('#')[1]);
     const key = await keyOf(pushed.html_url);
     expect(await decryptPayload(key, sent.payload, 'pp')).toEqual({ content: 'text', text: 'hunter2' });
+  });
+
+  it('remembers the key locally, so History can copy the whole link later', async () => {
+    const api = fakeApi();
+    const pushed = await sendPush(api, { kind: 'text', payload: 'for later' }, true);
+    const [bare] = pushed.html_url.split('#');
+    expect(await wholeLink({ url_token: pushed.url_token, html_url: bare! })).toBe(pushed.html_url);
+    expect(await wholeLink({ url_token: 'someone-elses-token', html_url: 'https://s.example/p/x/r' })).toBe('https://s.example/p/x/r');
   });
 
   it('sends as it is when end-to-end is off', async () => {
