@@ -277,6 +277,14 @@ export function extensionSuite(b: BrowserUnderTest) {
       for (let i = 0; i < FILE_BYTES; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
       expect(createHash('sha256').update(expected).digest('hex')).not.toBe('');
 
+      // The recipient in this same browser (its own WebCrypto decrypts), on a tab of its own.
+      const { page: inThisBrowser } = await ext.openPage(textLink);
+      await expect.poll(() => inThisBrowser.evaluate(() => !!document.querySelector('#reveal:not([hidden])')), { timeout: 15_000 }).toBe(true);
+      await inThisBrowser.click('#reveal');
+      await expect.poll(() => inThisBrowser.evaluate(() => document.querySelector('#secret')?.textContent ?? ''), { timeout: 15_000 }).toBe(text);
+      await inThisBrowser.close();
+      // That view was the first of the push's views; the next recipient below is another.
+
       // The recipient: another browser altogether (a plain Chromium without the extension).
       if (hasChromium) {
         const recipient = await launchChromium();
