@@ -16,14 +16,11 @@ import { neutraliseBidi } from './neutralise-bidi.js';
 import { createPageRoutes } from './page-routes.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
-import { requestLog } from './middleware/request-log.js';
-import { requestId } from './middleware/request-id.js';
+import { requestFrame } from './middleware/request-frame.js';
 import { httpMetrics } from './middleware/http-metrics.js';
-import { closingWhileDraining } from './middleware/closing-while-draining.js';
 import { healthRoutes } from './health-routes.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Readiness } from '../observability/readiness.js';
-import { securityHeaders } from './middleware/security-headers.js';
 import { errorResponse } from './rest/error-response.js';
 import { bodyCutOff, bodyTooLarge } from './request-body.js';
 import { urlToken } from './rest/api-guards.js';
@@ -54,13 +51,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: routingPath });
 
   app.route('/', healthRoutes(deps.readiness, deps.metrics && config.metricsToken ? { metrics: deps.metrics, token: config.metricsToken } : undefined));
-  app.use(requestId());
-  app.use(requestLog(logger));
+  app.use(requestFrame(logger, deps.readiness));
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
-  app.use(closingWhileDraining(deps.readiness));
-  app.use(securityHeaders());
   app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy, allowedHosts: new Set(config.allowedHosts) }));
-  app.use(rateLimit(config.rateLimitPerMinute, deps.counters, () => deps.metrics?.rateLimited.inc()));
+  if (config.rateLimitPerMinute > 0) app.use(rateLimit(config.rateLimitPerMinute, deps.counters, () => deps.metrics?.rateLimited.inc()));
   // REST and page bodies are read with a byte cap (request-body.ts); tRPC reads the Fetch
   // Request itself, so Hono's body limit guards it.
   app.use(

@@ -28,9 +28,9 @@ export function observedStore(store: Store, metrics: Metrics): Store {
       await store.insertPush(push, creation);
       metrics.pushesCreated.labels(push.kind).inc();
     },
-    async updatePush<T>(token: string, change: Change<T>) {
+    async updatePush<T>(token: string, change: Change<T>, seen?: StoredPush) {
       const runs = new Map<string, () => void>();
-      const result = await store.updatePush(token, remembering(change, runs));
+      const result = await store.updatePush(token, remembering(change, runs), seen);
       for (const report of runs.values()) report();
       return result;
     },

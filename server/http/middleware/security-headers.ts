@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
 /**
@@ -32,28 +32,15 @@ const extra: [string, string][] = [
 ];
 
 /**
- * Hono's secureHeaders decides the header set; it is computed once, because applying it per
- * request after the handler (as secureHeaders does) forces @hono/node-server to build a full
- * Response and costs most of the throughput. Here the headers are set before the handler,
- * and only responses built outside Hono's context (tRPC's) get them afterwards.
+ * Hono's secureHeaders decides the header set, computed once here: applying it per request
+ * after the handler (as secureHeaders does) makes every response rebuild its headers.
+ * requestFrame sets them before the handler, where a handler's own value (a static asset's
+ * Cache-Control) still overrides them.
  */
-async function computeHeaders(): Promise<[string, string][]> {
+export async function securityHeaderSet(): Promise<[string, string][]> {
   const probe = new Hono().use(policy).get('/', (c) => c.body(null, 204));
   const res = await probe.request('/');
   const out: [string, string][] = [];
   res.headers.forEach((value, name) => out.push([name, value]));
   return [...out, ...extra];
-}
-
-export function securityHeaders(): MiddlewareHandler {
-  let headers: [string, string][] | undefined;
-  const ready = computeHeaders().then((h) => (headers = h));
-  return async (c, next) => {
-    const set = headers ?? (await ready);
-    for (const [name, value] of set) c.header(name, value);
-    await next();
-    if (!c.res.headers.has('x-content-type-options')) {
-      for (const [name, value] of set) if (!(name === 'cache-control' && c.res.headers.has(name))) c.res.headers.set(name, value);
-    }
-  };
 }

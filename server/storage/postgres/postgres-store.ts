@@ -28,6 +28,9 @@ export interface PostgresStoreOptions {
 const parse = <T>(schema: { parse(v: unknown): T }) => (row: { record: unknown }) => schema.parse(row.record);
 const parsePush = parse(storedPushSchema);
 
+/** Optimistic writes of one push before taking its row lock instead (see updatePush). */
+const OPTIMISTIC_ATTEMPTS = 3;
+
 const DUE_CONDITION: Record<DueWork, string> = {
   expiry: 'expired_at IS NULL AND expires_at <= $1',
   'file-purge': 'expired_at IS NOT NULL AND files_purge_at IS NOT NULL AND files_purge_at <= $1',
@@ -45,6 +48,8 @@ export class PostgresStore implements Store {
   readonly blobs: PostgresBlobStore;
   readonly counters: PostgresLimitCounters;
   private readonly db: Queryable;
+  /** The row version (`xmin`) each record handed out by getPush was read at (see updatePush). */
+  private readonly versions = new WeakMap<StoredPush, string>();
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -93,16 +98,65 @@ export class PostgresStore implements Store {
   }
 
   async getPush(token: string): Promise<StoredPush | undefined> {
-    const { rows } = await this.db.query('SELECT record FROM pushes WHERE token = $1', [token]);
-    return rows[0] ? parsePush(rows[0]) : undefined;
+    const { rows } = await this.db.query('SELECT record, xmin::text AS version FROM pushes WHERE token = $1', [token]);
+    if (!rows[0]) return undefined;
+    const push = parsePush(rows[0]);
+    this.versions.set(push, rows[0].version as string);
+    return push;
   }
 
-  updatePush<T>(token: string, change: (push: StoredPush) => PushChange<T>): Promise<T | undefined> {
+  /**
+   * Optimistic first: the record is read with its row version (`xmin`, which every update
+   * changes) and written back only if that version is still current, the audit entry in the
+   * same statement; two statements and no transaction, where a locking transaction takes five
+   * round trips (BEGIN, SELECT … FOR UPDATE, UPDATE, COMMIT) and holds the row meanwhile. A
+   * write that finds the row changed runs `change` again on the new record; a push contended
+   * that often falls back to the row lock, so every caller gets through.
+   */
+  async updatePush<T>(token: string, change: (push: StoredPush) => PushChange<T>, seen?: StoredPush): Promise<T | undefined> {
+    // The record the caller has just read (with its version) saves the first read.
+    let known = seen && seen.token === token ? this.versions.get(seen) : undefined;
+    for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+      let current: StoredPush;
+      let version: string;
+      if (known && seen) {
+        [current, version, known] = [seen, known, undefined];
+      } else {
+        const { rows } = await this.db.query('SELECT record, xmin::text AS version FROM pushes WHERE token = $1', [token]);
+        if (!rows[0]) return undefined;
+        [current, version] = [parsePush(rows[0]), rows[0].version as string];
+      }
+      const outcome = change(current);
+      if (await this.writeIfUnchanged(token, version, outcome)) return outcome.result;
+    }
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query('SELECT record FROM pushes WHERE token = $1 FOR UPDATE', [token]);
       if (!rows[0]) return undefined;
       return this.applyChange(tx, parsePush(rows[0]), change);
     });
+  }
+
+  /** Writes a change unless the row has moved on from `version`; false when it has (or is gone). */
+  private async writeIfUnchanged(token: string, version: string, { next, audit }: PushChange<unknown>): Promise<boolean> {
+    if (next) {
+      const { rowCount } = await this.db.query(
+        `WITH p AS (
+           UPDATE pushes SET owner_id = $2, created_at = $3, expires_at = $4, expired_at = $5, files_purge_at = $6, record = $7
+           WHERE token = $1 AND xmin = $9::xid RETURNING token
+         ), a AS (
+           INSERT INTO audit (token, entry) SELECT token, $8 FROM p WHERE $8::jsonb IS NOT NULL
+         )
+         SELECT 1 FROM p`,
+        [...pushColumns(next), audit ?? null, version],
+      );
+      return rowCount === 1;
+    }
+    if (audit) {
+      const { rowCount } = await this.db.query('INSERT INTO audit (token, entry) SELECT token, $2 FROM pushes WHERE token = $1 AND xmin = $3::xid', [token, audit, version]);
+      return rowCount === 1;
+    }
+    // Nothing to write: the answer stands for the record as read.
+    return true;
   }
 
   private async applyChange<T>(tx: Queryable, current: StoredPush, change: (push: StoredPush) => PushChange<T>): Promise<T> {

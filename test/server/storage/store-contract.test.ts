@@ -127,6 +127,42 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     }
   });
 
+  it('updatePush loses no update: 40 concurrent increments from two instances all count, each with its audit entry', async () => {
+    const p = push({ expireAfterViews: 1000 });
+    await store.insertPush(p, audit('creation'));
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const bump = (s: Store, i: number) => s.updatePush(p.token, (cur) => ({ next: { ...cur, views: cur.views + 1 }, audit: audit('view', i), result: cur.views + 1 }));
+      const seen = await Promise.all(Array.from({ length: 40 }, (_, i) => bump(i % 2 ? peer : store, i)));
+      // Each caller saw its own increment: the counts handed out are exactly 1..40.
+      expect([...seen].sort((a, b) => a! - b!)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect((await store.getPush(p.token))!.views).toBe(40);
+      const views = (await store.listAudit(p.token, 0, 100)).filter((a) => a.kind === 'view');
+      expect(views).toHaveLength(40);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
+  it('updatePush with the record the caller read: runs on the current record even when that one is stale', async () => {
+    const p = push({ expireAfterViews: 10 });
+    await store.insertPush(p, audit('creation'));
+    const bump = (cur: StoredPush) => ({ next: { ...cur, views: cur.views + 1 }, audit: audit('view'), result: cur.views + 1 });
+    const read = (await store.getPush(p.token))!;
+    expect(await store.updatePush(p.token, bump, read)).toBe(1);
+    // `read` is now out of date (views 0): the change must still see views 1.
+    expect(await store.updatePush(p.token, bump, read)).toBe(2);
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const stale = (await store.getPush(p.token))!;
+      await peer.updatePush(p.token, bump);
+      expect(await store.updatePush(p.token, bump, stale)).toBe(4);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+    expect((await store.getPush(p.token))!.views).toBe(4);
+  });
+
   it('pages audit trails oldest first', async () => {
     const p = push();
     await store.insertPush(p, audit('creation', 0));

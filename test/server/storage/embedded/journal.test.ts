@@ -76,14 +76,15 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty());
     await j.commit([{ c: 'items', k: 'before', v: 1 }]);
-    const handle = (j as unknown as { handle: { write: (...a: unknown[]) => Promise<unknown> } }).handle;
-    const realWrite = handle.write.bind(handle);
-    handle.write = async () => {
+    // The journal's one write() call, as the disk would answer it.
+    const handle = j as unknown as { writeAt: (...a: unknown[]) => number };
+    const realWrite = handle.writeAt.bind(j);
+    handle.writeAt = () => {
       throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
     };
     await expect(j.commit([{ c: 'items', k: 'lost', v: 2 }])).rejects.toThrow(StorageUnavailableError);
     expect(j.data.items).toEqual({ before: 1 });
-    handle.write = realWrite;
+    handle.writeAt = realWrite;
     await j.commit([{ c: 'items', k: 'after', v: 3 }]);
     await j.close();
     const reopened = await Journal.open(dir, empty());
@@ -113,20 +114,20 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty());
     await j.commit([{ c: 'items', k: 'before', v: 1 }]);
-    const handle = (j as unknown as { handle: { write: (...a: any[]) => Promise<{ bytesWritten: number }> } }).handle;
-    const realWrite = handle.write.bind(handle);
+    const handle = j as unknown as { writeAt: (buf: Buffer, offset: number, length: number, position: number) => number };
+    const realWrite = handle.writeAt.bind(j);
     // The disk takes 10 bytes of the next write, then refuses.
     let calls = 0;
-    handle.write = async (buf: Buffer, offset: number, _length: number, position: number) => {
+    handle.writeAt = (buf: Buffer, offset: number, _length: number, position: number) => {
       if (++calls === 1) return realWrite(buf, offset, 10, position);
       throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
     };
     await expect(j.commit([{ c: 'items', k: 'refused', v: 2 }])).rejects.toThrow(StorageUnavailableError);
     // It takes part of a write, then the rest (a short count is not a failure).
     calls = 0;
-    handle.write = async (buf: Buffer, offset: number, length: number, position: number) => realWrite(buf, offset, ++calls === 1 ? 7 : length, position);
+    handle.writeAt = (buf: Buffer, offset: number, length: number, position: number) => realWrite(buf, offset, ++calls === 1 ? 7 : length, position);
     await j.commit([{ c: 'items', k: 'split', v: 3 }]);
-    handle.write = realWrite;
+    handle.writeAt = realWrite;
     await j.commit([{ c: 'items', k: 'after', v: 4 }]);
     const text = readFileSync(join(dir, 'journal.jsonl'), 'utf8');
     expect(text.includes('\0')).toBe(false);
