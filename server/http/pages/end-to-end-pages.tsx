@@ -118,6 +118,9 @@ export function EndToEndCreateNote() {
       <p class="muted" data-e2e-state="encrypting" aria-live="polite" hidden>
         {t('e2e.create.encrypting')}
       </p>
+      <p class="notice error" data-e2e-problem="encrypt" role="alert" hidden>
+        {t('e2e.create.failed')}
+      </p>
     </>
   );
 }

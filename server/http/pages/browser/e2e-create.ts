@@ -29,34 +29,54 @@ function enhanceForm(form: HTMLFormElement) {
     if (busy) return;
     busy = true;
     const working = form.querySelector<HTMLElement>('[data-e2e-state="encrypting"]');
+    const failed = form.querySelector<HTMLElement>('[data-e2e-problem="encrypt"]');
     if (working) working.hidden = false;
-    const key = newPushKey();
-    const passphraseInput = form.querySelector<HTMLInputElement>('#passphrase');
-    const passphrase = passphraseInput?.value || undefined;
-    const options = passphrase ? { passphrase } : {};
-    if (kind === 'text') {
-      const payload = form.querySelector<HTMLTextAreaElement>('#payload')!;
-      payload.value = await encryptTextPayload(key, payload.value, options);
-    } else {
-      const input = form.querySelector<HTMLInputElement>('#files')!;
-      const files = [...(input.files ?? [])];
-      const sealed = new DataTransfer();
-      for (const [i, file] of files.entries()) {
-        sealed.items.add(new File([await encryptFile(key, file, options)], `file-${i + 1}.bin`, { type: 'application/octet-stream' }));
-      }
-      const manifest = { message: '', files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })) };
-      hiddenInput(form, 'push[payload]', await encryptManifestPayload(key, manifest, options));
-      input.files = sealed.files;
+    if (failed) failed.hidden = true;
+    try {
+      await encryptAndSubmit(form, kind);
+    } catch {
+      // Nothing was sent (the form is submitted only after everything is encrypted).
+      if (working) working.hidden = true;
+      if (failed) failed.hidden = false;
+      busy = false;
     }
-    // The passphrase is mixed into the key here; it must not reach the server.
-    if (passphraseInput) {
-      passphraseInput.value = '';
-      passphraseInput.disabled = true;
-    }
-    hiddenInput(form, 'push[end_to_end]', 'true');
-    sessionStorage.setItem(KEY_ITEM, await encodeLinkKey(key));
-    form.submit();
   });
+}
+
+/** Encrypts everything first, and only then changes the form and submits it (a failure leaves the form as it was). */
+async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
+  const key = newPushKey();
+  const passphraseInput = form.querySelector<HTMLInputElement>('#passphrase');
+  const passphrase = passphraseInput?.value || undefined;
+  const options = passphrase ? { passphrase } : {};
+  const textArea = form.querySelector<HTMLTextAreaElement>('#payload');
+  const fileInput = form.querySelector<HTMLInputElement>('#files');
+  let payload: string;
+  let sealed: DataTransfer | undefined;
+  if (kind === 'text') payload = await encryptTextPayload(key, textArea?.value ?? '', options);
+  else {
+    const files = [...(fileInput?.files ?? [])];
+    sealed = new DataTransfer();
+    for (const [i, file] of files.entries()) {
+      sealed.items.add(new File([await encryptFile(key, file, options)], `file-${i + 1}.bin`, { type: 'application/octet-stream' }));
+    }
+    payload = await encryptManifestPayload(key, { message: '', files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })) }, options);
+  }
+  const linkKey = await encodeLinkKey(key);
+
+  if (kind === 'text' && textArea) textArea.value = payload;
+  else {
+    hiddenInput(form, 'push[payload]', payload);
+    if (fileInput && sealed) fileInput.files = sealed.files;
+  }
+  // The passphrase is mixed into the key here; it must not reach the server.
+  if (passphraseInput) {
+    passphraseInput.value = '';
+    passphraseInput.disabled = true;
+  }
+  hiddenInput(form, 'push[end_to_end]', 'true');
+  sessionStorage.setItem(KEY_ITEM, linkKey);
+  form.submit();
 }
 
 function completeLink(note: HTMLElement) {

@@ -259,5 +259,6 @@ export const de: Catalogue = {
   'e2e.create.note': "Mit JavaScript werden Texte und Dateien in Ihrem Browser verschlüsselt, bevor sie gesendet werden: Der Schlüssel steht nur im Link, nie auf dem Server.",
   'e2e.create.encrypting': "Wird in Ihrem Browser verschlüsselt …",
   'e2e.create.keyLost': "Der Schlüssel dieses Links ist nicht mehr in diesem Browser-Tab, daher kann der Link nicht vervollständigt werden. Erstellen Sie das Geheimnis erneut.",
+  'e2e.create.failed': "Die Verschlüsselung in Ihrem Browser ist fehlgeschlagen, daher wurde nichts gesendet. Versuchen Sie es erneut oder mit einer kleineren Datei.",
   'e2e.create.linkNote': "Der Teil nach # ist der Schlüssel, den der Server nie erhalten hat: Senden Sie den ganzen Link.",
 };

@@ -260,6 +260,7 @@ export const en = {
   'e2e.create.note': "With JavaScript on, text and files are encrypted in your browser before they are sent: the key is only in the link, never on the server.",
   'e2e.create.encrypting': "Encrypting in your browser…",
   'e2e.create.keyLost': "The key of this link is no longer in this browser tab, so the link cannot be completed. Create the secret again.",
+  'e2e.create.failed': "Encrypting in your browser failed, so nothing was sent. Try again, or try a smaller file.",
   'e2e.create.linkNote': "The part after # is the key, which the server never received: send the whole link.",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 

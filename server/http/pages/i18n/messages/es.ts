@@ -267,5 +267,6 @@ export const es: Catalogue = {
   'e2e.create.note': "Con JavaScript activado, los textos y archivos se cifran en tu navegador antes de enviarse: la clave solo está en el enlace, nunca en el servidor.",
   'e2e.create.encrypting': "Cifrando en tu navegador…",
   'e2e.create.keyLost': "La clave de este enlace ya no está en esta pestaña, así que el enlace no se puede completar. Crea el secreto de nuevo.",
+  'e2e.create.failed': "El cifrado en tu navegador falló, así que no se envió nada. Inténtalo de nuevo o prueba con un archivo más pequeño.",
   'e2e.create.linkNote': "La parte tras # es la clave, que el servidor nunca recibió: envía el enlace completo.",
 };

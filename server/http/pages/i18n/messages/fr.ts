@@ -267,5 +267,6 @@ export const fr: Catalogue = {
   'e2e.create.note': "Avec JavaScript, textes et fichiers sont chiffrés dans votre navigateur avant l’envoi : la clé n’est que dans le lien, jamais sur le serveur.",
   'e2e.create.encrypting': "Chiffrement dans votre navigateur…",
   'e2e.create.keyLost': "La clé de ce lien n’est plus dans cet onglet, le lien ne peut donc pas être complété. Créez le secret à nouveau.",
+  'e2e.create.failed': "Le chiffrement dans votre navigateur a échoué : rien n’a été envoyé. Réessayez, ou essayez avec un fichier plus petit.",
   'e2e.create.linkNote': "La partie après # est la clé, que le serveur n’a jamais reçue : envoyez le lien complet.",
 };

@@ -267,5 +267,6 @@ export const ptBR: Catalogue = {
   'e2e.create.note': "Com o JavaScript ativado, textos e arquivos são criptografados no seu navegador antes do envio: a chave fica só no link, nunca no servidor.",
   'e2e.create.encrypting': "Criptografando no seu navegador…",
   'e2e.create.keyLost': "A chave deste link não está mais nesta aba, então o link não pode ser completado. Crie o segredo de novo.",
+  'e2e.create.failed': "A criptografia no seu navegador falhou, então nada foi enviado. Tente de novo ou tente um arquivo menor.",
   'e2e.create.linkNote': "A parte depois de # é a chave, que o servidor nunca recebeu: envie o link completo.",
 };

@@ -259,5 +259,6 @@ export const zhCN: Catalogue = {
   'e2e.create.note': "启用 JavaScript 时，文本和文件会在发送前于浏览器中加密：密钥只在链接里，从不在服务器上。",
   'e2e.create.encrypting': "正在浏览器中加密…",
   'e2e.create.keyLost': "此链接的密钥已不在此浏览器标签页中，因此无法补全链接。请重新创建机密。",
+  'e2e.create.failed': "浏览器中的加密失败，因此没有发送任何内容。请重试，或尝试较小的文件。",
   'e2e.create.linkNote': "# 之后的部分是密钥，服务器从未收到：请发送完整链接。",
 };
