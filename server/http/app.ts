@@ -12,7 +12,7 @@ import type { PushService } from '../pushes/push-service.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
-import { neutraliseBidi } from './neutralise-bidi.js';
+import { neutraliseBidi } from '../../shared/neutralise-bidi.js';
 import { createPageRoutes } from './page-routes.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';

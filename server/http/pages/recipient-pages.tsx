@@ -2,7 +2,7 @@
 /** @jsxImportSource preact */
 import type { RetrievedPush } from '../../../shared/push-schema.js';
 import type { DeleteTicket } from '../../pushes/push-service.js';
-import { neutraliseBidi } from '../neutralise-bidi.js';
+import { neutraliseBidi } from '../../../shared/neutralise-bidi.js';
 import { CopyButton, CsrfField, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { Translate } from './i18n/translator.js';

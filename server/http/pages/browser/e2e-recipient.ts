@@ -2,12 +2,11 @@
 // link's fragment before anything is retrieved, then retrieves, decrypts and shows the secret.
 // Everything it may say is in the page, hidden, in the page's language (end-to-end-pages.tsx).
 import { EnvelopeError } from '../../../../shared/e2e/envelope-crypto.js';
+import { neutraliseBidi } from '../../../../shared/neutralise-bidi.js';
 import { decryptDownload } from '../../../../shared/e2e/file-transfer.js';
 import { decodeLinkKey } from '../../../../shared/e2e/link-key.js';
 import { decryptPayload, payloadNeedsPassphrase, type E2eManifest, type OpenedPayload } from '../../../../shared/e2e/push-content.js';
 
-/** Bidirectional controls could disguise a file name (invoice\u202Efdp.exe): shown as "_". */
-const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 const $ = <T extends HTMLElement = HTMLElement>(selector: string, root: ParentNode = document) => root.querySelector<T>(selector);
 
@@ -110,7 +109,8 @@ function showFiles(manifest: E2eManifest, opened: Opened, key: Uint8Array, passp
   manifest.files.forEach((file, i) => {
     const url = opened.files[i];
     if (!url) return;
-    const name = file.name.replace(BIDI, '_');
+    // Bidirectional controls could disguise a name (invoice\u202Efdp.exe): shown, and not saved.
+    const name = neutraliseBidi(file.name, '_');
     const item = document.createElement('li');
     const button = document.createElement('button');
     button.type = 'button';
@@ -118,7 +118,7 @@ function showFiles(manifest: E2eManifest, opened: Opened, key: Uint8Array, passp
     button.textContent = list.dataset.downloadLabel ?? '';
     button.dataset.e2eDownload = String(i);
     const label = document.createElement('span');
-    label.textContent = ` ${name} (${formatSize(file.size)}) `;
+    label.textContent = ` ${neutraliseBidi(file.name)} (${formatSize(file.size)}) `;
     item.append(label, button);
     list.append(item);
     button.addEventListener('click', async () => {
