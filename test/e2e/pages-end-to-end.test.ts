@@ -133,7 +133,8 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13 + (i >> 8)) & 0xff;
     const marker = secret('file-body');
     bytes.write(marker, 1000);
-    const path = join(tmpdir(), `e2e-report-${process.pid}.pdf`);
+    // A name with a right-to-left override, as a disguised file would have.
+    const path = join(tmpdir(), `e2e-report-${process.pid}\u202Efdp.exe`);
     writeFileSync(path, bytes);
     const sender = await newVisitor(browser, server.url);
     const link = await create(sender.page, async (p) => {
@@ -147,9 +148,9 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await page.goto(link);
     await page.click('#reveal');
     await page.waitForSelector('[data-e2e-download="0"]');
-    expect(await page.locator('#e2e-file-list').textContent()).toContain(`e2e-report-${process.pid}.pdf`);
+    expect(await page.locator('#e2e-file-list').textContent()).toContain(`e2e-report-${process.pid}[U+202E]fdp.exe`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-e2e-download="0"]')]);
-    expect(download.suggestedFilename()).toBe(`e2e-report-${process.pid}.pdf`);
+    expect(download.suggestedFilename()).toBe(`e2e-report-${process.pid}_fdp.exe`);
     expect(readFileSync((await download.path())!).equals(bytes)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
