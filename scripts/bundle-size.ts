@@ -4,20 +4,22 @@
  *   node --import tsx scripts/bundle-size.ts [.output/chrome-mv3 …]
  *
  * The popup is measured twice: what it loads before its first paint (the HTML's script, the
- * chunks that script imports statically, its CSS), and everything it may load (the views and
- * the tRPC client it imports on demand). The background is one file in both browsers.
+ * chunks that script imports statically, its CSS), and everything it may load (the views it
+ * imports on demand). The background is one file in both browsers.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
+// The target: the whole popup under 20 KB gzipped (19.5 KB when set). The tRPC
+// client, the QR encoder and the wording of errors live in the background (lib/relay.ts).
 export const budgets = {
-  popupFirstPaint: 20 * 1024,
-  // 34 KB before end-to-end encryption; its code (≈2.4 KB) is a chunk of its own, loaded only
-  // when a text or file push is sent, never before the first paint.
-  popupAll: 37 * 1024,
-  background: 16 * 1024,
+  popupFirstPaint: 16 * 1024,
+  popupAll: 20 * 1024,
+  // 16 KB before end-to-end encryption, which the background does for the popup and the
+  // context menu (≈2.4 KB): the popup then ships no cryptography at all.
+  background: 19 * 1024,
 };
 
 export interface EntrypointSize {

@@ -91,6 +91,15 @@ export type PushRecordBase = z.infer<typeof pushRecordBaseSchema>;
 export const ownerPushRecordSchema = pushRecordBaseSchema.extend({
   note: z.string().nullable(),
   name: z.string().nullable(),
+  /**
+   * File pushes only, for their owner: the attached files' names, in upload order, while the
+   * server still holds the files (they are purged after expiry). A Secret Push addition after
+   * Password Pusher's keys; absent on other pushes, so its clients see the keys they know.
+   */
+  file_names: z
+    .array(z.string())
+    .optional()
+    .describe("File pushes only, for their owner: the attached files' names while the server holds the files (a Secret Push addition)."),
 });
 export type OwnerPushRecord = z.infer<typeof ownerPushRecordSchema>;
 

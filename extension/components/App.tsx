@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeError, type Problem } from '../lib/errors';
+import { problemOf, type Problem } from '../lib/problem';
 import { t, type MessageKey } from '../lib/i18n';
 import type { PopupEnv } from '../lib/popup-env';
 import { checkServerUrl } from '../lib/server-address';
@@ -8,8 +8,8 @@ import { Notice } from './Field';
 import { Lazy } from './Lazy';
 import { PushForm } from './PushForm';
 
-const loadHistory = () => import('./History').then((m) => m.History);
-const loadSettings = () => import('./Settings').then((m) => m.SettingsView);
+const loadHistory = () => import('./lazy-views').then((m) => m.History);
+const loadSettings = () => import('./lazy-views').then((m) => m.SettingsView);
 
 export type TabName = 'push' | 'history' | 'settings';
 const tabNames: TabName[] = ['push', 'history', 'settings'];
@@ -47,7 +47,7 @@ export function App({ env, initialTab }: Props) {
       await env.saveServerInfo(fresh);
     } catch (err) {
       // The cached server info (if any) still lets the form show; say why it may be stale.
-      setInfoProblem(describeError(err, current.serverUrl, Boolean(current.apiToken)));
+      setInfoProblem(problemOf(err));
     }
   }
 

@@ -2,12 +2,12 @@ import { useEffect, useState } from 'preact/hooks';
 import type { AuditEntry, OwnerPushRecord } from '../../shared/push-schema';
 import { wholeLink } from '../lib/link-keys';
 import { PAGE_SIZE, type PushApi } from '../lib/api-client';
-import { describeError, type Problem } from '../lib/errors';
+import { problemOf, type Problem } from '../lib/problem';
 import type { PopupEnv } from '../lib/popup-env';
 import type { RememberedPush } from '../lib/kind-memory';
 import { t, tAround, tn, uiLanguage, type MessageKey } from '../lib/i18n';
 import { kindLabel } from '../lib/push-options';
-import { pushLabel } from '../lib/push-label';
+import { knownOrListed, pushLabel } from '../lib/push-label';
 import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { Notice } from './Field';
 
@@ -69,7 +69,7 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
         }
         if (live) setItems(all);
       } catch (err) {
-        if (live) setProblem(describeError(err, settings.serverUrl, signedIn));
+        if (live) setProblem(problemOf(err));
       }
     })();
     return () => {
@@ -85,7 +85,7 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
       setPages((p) => p + 1);
       setItems((all) => merge(all ?? [], list));
     } catch (err) {
-      setProblem(describeError(err, settings.serverUrl, signedIn));
+      setProblem(problemOf(err));
     } finally {
       setLoadingMore(false);
     }
@@ -140,7 +140,8 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
               api={api}
               settings={settings}
               record={record}
-              // Records do not carry the kind; the extension remembers it for pushes it made.
+              // Records do not carry the kind; the extension remembers it for pushes it made
+              // (records of file pushes carry their file names).
               known={known[record.url_token]}
               onChanged={() => setReload((n) => n + 1)}
             />
@@ -169,7 +170,8 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
   const [note, setNote] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const title = pushLabel(record.name, known?.kind, known?.hint);
+  const shown = knownOrListed(known, record.file_names);
+  const title = pushLabel(record.name, shown?.kind, shown?.hint);
   const labelId = `push-${record.url_token}`;
   const used = Math.max(0, record.expire_after_views - record.views_remaining);
   const [createdBefore, createdAfter] = tAround('created_at');
@@ -187,7 +189,7 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
       await api.expire(record.url_token);
       onChanged();
     } catch (err) {
-      setNote({ tone: 'error', text: describeError(err, settings.serverUrl, true).message });
+      setNote({ tone: 'error', text: problemOf(err).message });
     } finally {
       setBusy(false);
     }
@@ -198,7 +200,7 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
       <div class="push-head">
         <strong id={labelId}>{title}</strong>
         <span class="badges">
-          {known && <span class="badge">{kindLabel(known.kind)}</span>}
+          {shown && <span class="badge">{kindLabel(shown.kind)}</span>}
           <span class={`badge ${record.expired ? 'expired' : 'active'}`}>{record.expired ? t('badge_expired') : t('badge_active')}</span>
         </span>
       </div>
@@ -266,7 +268,7 @@ function AuditLog({ api, settings, urlToken, title }: { api: PushApi; settings: 
 
   const load = () => {
     if (logs || problem) return;
-    api.audit(urlToken, 1).then(setLogs, (err) => setProblem(describeError(err, settings.serverUrl, true)));
+    api.audit(urlToken, 1).then(setLogs, (err) => setProblem(problemOf(err)));
   };
 
   return (

@@ -4,7 +4,7 @@ import { t } from '../lib/i18n';
 
 /**
  * A view whose code is loaded when first shown. Keeps the popup's first paint small: Settings
- * (first run), History and the push result (with its QR encoder) are separate chunks.
+ * (first run) and History share one chunk (lazy-views.ts).
  */
 export function Lazy<P extends object>({ load, props }: { load: () => Promise<ComponentType<P>>; props: P }) {
   const [View, setView] = useState<ComponentType<P> | null>(null);

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { OwnerPushRecord, PushLimits, VersionDocument } from '../../shared/push-schema';
-import { describeError, type Problem } from '../lib/errors';
+import { problemOf, type Problem } from '../lib/problem';
 import type { PopupEnv, TargetTab } from '../lib/popup-env';
 import {
   buildPushInput,
   checkPush,
+  endToEndWanted,
   fallbackLimits,
   filesOffered,
   initialOptions,
@@ -14,12 +15,9 @@ import {
 } from '../lib/push-options';
 import { t, type MessageKey } from '../lib/i18n';
 import { pushHint } from '../lib/push-label';
-import { endToEndWanted, sendFilePush, sendPush } from '../lib/push-sending';
 import type { Settings } from '../lib/settings-storage';
 import { CheckField, FieldError, NumberField, Notice, TextField } from './Field';
-import { Lazy } from './Lazy';
-
-const loadResult = () => import('./PushResult').then((m) => m.PushResult);
+import { PushResult } from './PushResult';
 
 interface Props {
   env: PopupEnv;
@@ -127,12 +125,11 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
     try {
-      const api = env.createApi(settings);
       const endToEnd = endToEndWanted(kind, settings.defaults, limits);
       const record =
         kind === 'file' && file
-          ? await sendFilePush(api, buildPushInput(kind, '', options), file, endToEnd)
-          : await sendPush(api, buildPushInput(kind, payload, options), endToEnd);
+          ? await env.sendFilePush(settings, buildPushInput(kind, '', options), file, endToEnd)
+          : await env.sendPush(settings, buildPushInput(kind, payload, options), endToEnd);
       // Copy at once: the popup may be closed the moment the user looks away.
       const copied = await env.copy(record.html_url);
       // A file's name stays in this browser only (the server has it encrypted, or not at all).
@@ -144,7 +141,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
       onServerOk?.();
       setResult({ record, kind, copied });
     } catch (err) {
-      const p = describeError(err, settings.serverUrl, Boolean(settings.apiToken));
+      const p = problemOf(err);
       setProblem(p);
       setFieldErrors(p.fields);
     } finally {
@@ -161,6 +158,14 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     setOptions(initialOptions(settings.defaults, limits));
   }
 
+  // Errors of fields under "More options" open it; fixing them must not close it under the
+  // user's hands (a controlled `open` did, as soon as the message went).
+  const formFieldErrors = Object.keys(fieldErrors).filter((f) => !['payload', 'kind', 'expire_after_days', 'expire_after_views'].includes(f));
+  const more = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (formFieldErrors.length > 0 && more.current) more.current.open = true;
+  }, [formFieldErrors.join()]);
+
   if (!settings.serverUrl) {
     return (
       <Notice tone="info">
@@ -174,9 +179,9 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   if (version && kinds.length === 0) {
     return <Notice tone="error">{t('no_pushes_accepted')}</Notice>;
   }
-  if (result) return <Lazy load={loadResult} props={{ ...result, env, onAnother: another }} />;
+  // Part of the first chunk: without its QR encoder (drawn by the background) it is 0.6 KB.
+  if (result) return <PushResult {...result} env={env} onAnother={another} />;
 
-  const formFieldErrors = Object.keys(fieldErrors).filter((f) => !['payload', 'kind', 'expire_after_days', 'expire_after_views'].includes(f));
   return (
     <form class="push-form" onSubmit={submit} noValidate aria-busy={busy}>
       <fieldset class="kinds" aria-describedby={fieldErrors.kind ? 'kind-error' : undefined}>
@@ -272,7 +277,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
         />
       </div>
 
-      <details class="more" open={formFieldErrors.length > 0}>
+      <details class="more" ref={more}>
         <summary>{t('more_options')}</summary>
         <TextField
           id="passphrase"

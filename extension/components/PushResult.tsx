@@ -6,7 +6,7 @@ import { describeRemaining } from '../lib/push-options';
 import { QrCode } from './QrCode';
 
 interface Props {
-  env: Pick<PopupEnv, 'copy'>;
+  env: Pick<PopupEnv, 'copy' | 'qrPath'>;
   record: Pick<OwnerPushRecord, 'html_url' | 'days_remaining' | 'views_remaining' | 'passphrase' | 'end_to_end'> & { name?: string | null };
   kind: string;
   copied: boolean;
@@ -39,7 +39,7 @@ export function PushResult({ env, record, kind, copied: copiedAtOnce, onAnother 
       {record.passphrase && record.passphrase !== '' ? <p>{t('needs_passphrase')}</p> : null}
       {record.end_to_end ? <p>{t('end_to_end_note')}</p> : null}
       <figure class="qr-figure">
-        <QrCode text={record.html_url} label={t('qr_label')} />
+        <QrCode text={record.html_url} label={t('qr_label')} draw={env.qrPath} />
         <figcaption>{t('qr_caption')}</figcaption>
       </figure>
       {onAnother && (

@@ -1,13 +1,20 @@
-import { encode } from 'uqr';
+import { useEffect, useState } from 'preact/hooks';
+import type { QrPath } from '../lib/relay';
 
 /**
- * A QR code as an SVG path (one square per dark module), dark on light whatever the theme so
- * that phones can scan it.
+ * A QR code as an SVG path, dark on light whatever the theme so that phones can scan it. The
+ * path is drawn by `draw` (the background's encoder); nothing shows until it arrives.
  */
-export function QrCode({ text, label, size = 160 }: { text: string; label: string; size?: number }) {
-  const { data, size: modules } = encode(text, { ecc: 'M', border: 2 });
-  let d = '';
-  data.forEach((row, y) => row.forEach((dark, x) => (d += dark ? `M${x} ${y}h1v1h-1z` : '')));
+export function QrCode({ text, label, draw, size = 160 }: { text: string; label: string; draw(text: string): Promise<QrPath>; size?: number }) {
+  const [qr, setQr] = useState<QrPath | null>(null);
+  useEffect(() => {
+    let live = true;
+    void draw(text).then((drawn) => live && setQr(drawn), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [text, draw]);
+  if (!qr) return null;
   return (
     <svg
       class="qr"
@@ -15,11 +22,11 @@ export function QrCode({ text, label, size = 160 }: { text: string; label: strin
       aria-label={label}
       width={size}
       height={size}
-      viewBox={`0 0 ${modules} ${modules}`}
+      viewBox={`0 0 ${qr.modules} ${qr.modules}`}
       shape-rendering="crispEdges"
     >
-      <rect width={modules} height={modules} fill="#fff" />
-      <path d={d} fill="#000" />
+      <rect width={qr.modules} height={qr.modules} fill="#fff" />
+      <path d={qr.path} fill="#000" />
     </svg>
   );
 }

@@ -70,6 +70,11 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
   const [defaults, setDefaults] = useState<PushDefaults>(settings.defaults);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<Check | null>(info ? { info } : null);
+  // The popup asks the server when it opens (App); an answer that comes after this view is
+  // drawn is shown too, unless the user has asked something since.
+  useEffect(() => {
+    if (info && info.serverUrl === settings.serverUrl) setStatus((s) => s ?? { info });
+  }, [info]);
   const [permissionNote, setPermissionNote] = useState<string | null>(null);
   const [busy, setBusy] = useState<'save' | 'check' | null>(null);
   const [saved, setSaved] = useState(false);

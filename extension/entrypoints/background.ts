@@ -10,12 +10,16 @@ import {
   type MenuTab,
 } from '../lib/context-menu';
 import { finishSetup } from '../lib/connection-check';
-import { createPushApi } from '../lib/api-client';
+import { createPushApi, type ApiConnection } from '../lib/api-client';
+import { describedApi } from '../lib/described-api';
 import { loadSettings, serverInfoItem, tokenToSend } from '../lib/settings-storage';
+import { qrPath } from '../lib/qr-path';
+import { createRelayHandler, isRelayRequest } from '../lib/relay-handler';
 
 /** Wiring only: the logic is in lib/context-menu.ts. */
 export default defineBackground(() => {
   const env = createBackgroundEnv();
+  const described = (c: ApiConnection) => describedApi(createPushApi(c), c.serverUrl, Boolean(c.apiToken));
   const menus = browser.contextMenus as unknown as MenuRegistry;
   const onMenuClick = (info: MenuClick, tab?: MenuTab) => handleMenuClick(env, info, tab);
 
@@ -31,12 +35,20 @@ export default defineBackground(() => {
   const setupEnv = {
     loadSettings,
     hasOrigin: (pattern: string) => browser.permissions.contains({ origins: [pattern] }),
-    createApi: (settings: Awaited<ReturnType<typeof loadSettings>>) =>
-      createPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }),
+    createApi: (settings: Awaited<ReturnType<typeof loadSettings>>) => described({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }),
     saveServerInfo: (info: Parameters<typeof serverInfoItem.setValue>[0]) => serverInfoItem.setValue(info),
   };
   const setupDone = (origins: string[]) => finishSetup(setupEnv, origins);
   browser.permissions.onAdded.addListener((added) => void setupDone(added.origins ?? []));
+
+  // The popup's server calls and QR codes (lib/relay.ts). sendResponse, not a returned
+  // promise: Chromium's onMessage does not wait for a promise.
+  const relay = createRelayHandler({ createApi: described, qrPath });
+  browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string }, sendResponse: (answer: unknown) => void) => {
+    if (sender.id !== browser.runtime.id || !isRelayRequest(message)) return false;
+    void relay(message).then(sendResponse);
+    return true;
+  });
 
   // The same handler, reachable from automation (a native context menu cannot be clicked by it).
   (globalThis as { secretPush?: unknown }).secretPush = { onMenuClick, setupDone };

@@ -1,4 +1,4 @@
-import { describeError, type Problem } from './errors';
+import { problemOf, type Problem } from './problem';
 import { t } from './i18n';
 import type { PushApi } from './api-client';
 import { checkServerUrl } from './server-address';
@@ -7,6 +7,7 @@ import { tokenToSend, type ServerInfo, type Settings } from './settings-storage'
 /** What checking a connection needs: the popup and the background both have it. */
 export interface ConnectionEnv {
   hasOrigin(originPattern: string): Promise<boolean>;
+  /** A described API (described-api.ts): its failures carry their problem. */
   createApi(settings: Settings): PushApi;
 }
 
@@ -34,14 +35,14 @@ export async function checkConnection(env: ConnectionEnv, settings: Settings): P
     const [version, limits] = await Promise.all([api.version(), api.limits()]);
     info = { serverUrl: settings.serverUrl, version, limits, checkedAt: new Date().toISOString() };
   } catch (err) {
-    return { problem: describeError(err, settings.serverUrl, Boolean(tokenToSend(settings))) };
+    return { problem: problemOf(err) };
   }
   if (!tokenToSend(settings)) return { info };
   try {
     await api.active(1);
     return { info, tokenOk: true };
   } catch (err) {
-    return { info, tokenOk: false, tokenProblem: describeError(err, settings.serverUrl, true) };
+    return { info, tokenOk: false, tokenProblem: problemOf(err) };
   }
 }
 

@@ -2,8 +2,8 @@ import type { OwnerPushRecord, VersionDocument } from '../../shared/push-schema'
 import type { PushApi } from './api-client';
 import { describeError, type Problem } from './errors';
 import { t } from './i18n';
-import { endToEndWanted, sendPush } from './push-sending';
-import { defaultPushInput, describeRemaining, offeredKinds, type ExtensionKind } from './push-options';
+import { sendPush } from './push-sending';
+import { defaultPushInput, endToEndWanted, describeRemaining, offeredKinds, type ExtensionKind } from './push-options';
 import { pushHint, pushLabel } from './push-label';
 import type { Settings } from './settings-storage';
 

@@ -1,35 +1,14 @@
 import { HttpFailure } from './http-failure';
 import { t, tn, type MessageKey } from './i18n';
 import { isTlsError } from './net-errors';
+import type { Problem } from './problem';
 
 /**
  * Turns whatever a server call threw into words a person understands, plus field-level
  * messages for 422 answers so each can be shown next to the control it concerns.
  */
 
-export type ProblemKind =
-  | 'network'
-  | 'tls'
-  | 'no-access'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not-found'
-  | 'rate-limited'
-  | 'invalid'
-  | 'bad-request'
-  | 'not-a-server'
-  | 'too-large'
-  | 'unavailable'
-  | 'server'
-  | 'unknown';
-
-export interface Problem {
-  kind: ProblemKind;
-  /** One sentence for the whole failure. */
-  message: string;
-  /** Messages by input field (`expire_after_days`, `payload`, `kind`, …), already in plain words. */
-  fields: Record<string, string>;
-}
+export type { Problem, ProblemKind } from './problem';
 
 const fieldKeys: Record<string, MessageKey> = {
   payload: 'field_payload',

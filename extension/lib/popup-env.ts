@@ -1,7 +1,9 @@
 import { browser } from 'wxt/browser';
-import { createPushApi, type PushApi } from './api-client';
+import type { PushApi } from './api-client';
 import { copyHere } from './clipboard';
 import { recallKinds, rememberKind, type RememberedPush } from './kind-memory';
+import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
+import { relayedFilePush, relayedPush, relayedPushApi, relayedQrPath, type QrPath, type SendMessage } from './relay';
 import { readSelection, type ScriptRunner } from './selection';
 import {
   draftItem,
@@ -29,7 +31,14 @@ export interface PopupEnv {
   loadServerInfo(): Promise<ServerInfo | null>;
   saveServerInfo(info: ServerInfo): Promise<void>;
   lastPush(): Promise<LastPush | null>;
+  /** The server's API; the calls are made by the background (relay.ts). */
   createApi(settings: Settings): PushApi;
+  /** A QR code of `text`, drawn by the background. */
+  qrPath(text: string): Promise<QrPath>;
+  /** A text push, made (and encrypted, when `endToEnd`) by the background. */
+  sendPush(settings: Settings, input: PushInput, endToEnd: boolean): Promise<OwnerPushRecord>;
+  /** A file push, the file handed to the background, which encrypts it when `endToEnd`. */
+  sendFilePush(settings: Settings, input: PushInput, file: File, endToEnd: boolean): Promise<OwnerPushRecord>;
   /** The tab the popup acts on (see `findTargetTab`). */
   targetTab(): Promise<TargetTab | null>;
   readSelection(tabId: number): Promise<string>;
@@ -69,13 +78,18 @@ export async function findTargetTab(tabs: TabFinder, search: string, ownPrefix: 
 
 export function createPopupEnv(): PopupEnv {
   const scripting = browser.scripting as unknown as ScriptRunner;
+  const send: SendMessage = (message) => browser.runtime.sendMessage(message);
   return {
     loadSettings,
     saveSettings,
     loadServerInfo: () => serverInfoItem.getValue(),
     saveServerInfo: (info) => serverInfoItem.setValue(info),
     lastPush: () => lastPushItem.getValue().catch(() => null),
-    createApi: (settings) => createPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }),
+    createApi: (settings) => relayedPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, send),
+    qrPath: (text) => relayedQrPath(text, send),
+    sendPush: (settings, input, endToEnd) => relayedPush({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, input, endToEnd, send),
+    sendFilePush: (settings, input, file, endToEnd) =>
+      relayedFilePush({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, input, file, endToEnd, send),
     targetTab: () => findTargetTab(browser.tabs as unknown as TabFinder, location.search, browser.runtime.getURL('/')),
     readSelection: (tabId) => readSelection(scripting, tabId),
     copy: copyHere,

@@ -1,4 +1,4 @@
-import { t, type MessageKey } from './i18n';
+import { t, tn, type MessageKey } from './i18n';
 
 /**
  * What the extension shows for a push without ever showing the secret: its name, or its kind
@@ -14,6 +14,26 @@ export function hostHint(url: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A file push's hint: its first file name (cut at 32 characters), and how many more there are. */
+export function fileNamesHint(names: readonly string[] | undefined): string | undefined {
+  const first = names?.find((n) => n.trim() !== '')?.trim();
+  if (!first || !names) return undefined;
+  const shown = [...first].length > 32 ? `${[...first].slice(0, 31).join('')}…` : first;
+  const more = names.length - 1;
+  return more > 0 ? tn('file_names_more', more, shown, more) : shown;
+}
+
+/**
+ * What History calls a push besides its name: what this browser remembers of it (the kind and
+ * hint of a push made here, which may hold what the server must not know, such as the name of
+ * an end-to-end encrypted file), else what the owner's record says (`file_names`).
+ */
+export function knownOrListed(remembered: { kind: string; hint?: string } | undefined, fileNames: readonly string[] | undefined): { kind: string; hint?: string } | undefined {
+  const listed = fileNamesHint(fileNames);
+  if (remembered) return remembered.hint || !listed ? remembered : { ...remembered, hint: listed };
+  return listed ? { kind: 'file', hint: listed } : undefined;
 }
 
 /** The hint remembered for a push: the host of the URL pushed, or of the page the text came from. */

@@ -32,6 +32,15 @@ export function filesOffered(version: VersionDocument | undefined, hasToken: boo
   return Boolean(version?.features.pushes.enabled && files?.enabled && (!files.requires_authentication || hasToken));
 }
 
+/**
+ * Whether a push goes end to end: text and files, when the user's setting allows it (on unless
+ * turned off) and the server says it takes such pushes. URL and QR pushes never: the server
+ * must read them (it redirects to the URL, it draws the QR code).
+ */
+export function endToEndWanted(kind: string, defaults: PushDefaults, limits: Pick<PushLimits, 'end_to_end'> | undefined): boolean {
+  return (kind === 'text' || kind === 'file') && defaults.end_to_end !== false && limits?.end_to_end === true;
+}
+
 /** The options of one push as the form holds them. */
 export interface PushOptions {
   expire_after_days: number;

@@ -1,19 +1,14 @@
-import type { OwnerPushRecord, PushInput, PushLimits } from '../../shared/push-schema';
+import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
 import type { PushApi } from './api-client';
 import { t } from './i18n';
 import { rememberLinkKey } from './link-keys';
-import type { PushDefaults } from './settings-storage';
 
 /**
- * Sends a push, end to end when the user's setting allows it (on unless turned off) and the
- * server offers it: text and files are encrypted here and the key is added to the returned
- * link (#…). URL and QR pushes are always sent as they are: the server must read them (it
- * redirects to the URL, it draws the QR code).
+ * Sends a push, end to end when `endToEnd` says so (push-options.ts: endToEndWanted): text and
+ * files are encrypted here and the key is added to the returned link (#…). Runs in the
+ * background (for the context menu, and for the popup through relay.ts), so the popup ships no
+ * cryptography.
  */
-export function endToEndWanted(kind: string, defaults: PushDefaults, limits: Pick<PushLimits, 'end_to_end'> | undefined): boolean {
-  return (kind === 'text' || kind === 'file') && defaults.end_to_end !== false && limits?.end_to_end === true;
-}
-
 const loadCrypto = () => import('./end-to-end');
 
 /** The link with the key: only here does the key meet the link, never on the server. */

@@ -32,8 +32,11 @@ export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRe
   };
 }
 
-export function ownerRecord(push: StoredPush, note: string | null, now: Date, baseUrl: string): OwnerPushRecord {
-  return { ...baseRecord(push, now, baseUrl), note, name: push.name };
+/** `fileNames`: the opened names of a file push's files (only its owner gets this record). */
+export function ownerRecord(push: StoredPush, note: string | null, now: Date, baseUrl: string, fileNames?: string[]): OwnerPushRecord {
+  const record: OwnerPushRecord = { ...baseRecord(push, now, baseUrl), note, name: push.name };
+  if (fileNames && fileNames.length > 0) record.file_names = fileNames;
+  return record;
 }
 
 export function retrievedRecord(

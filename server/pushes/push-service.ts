@@ -238,7 +238,7 @@ export class PushService {
         await reservation?.release();
         throw e;
       }
-      return ownerRecord(withUrlToken(push, token), fields.note, now, actor.baseUrl);
+      return ownerRecord(withUrlToken(push, token), fields.note, now, actor.baseUrl, this.fileNames(push));
     } catch (e) {
       await upload?.discard();
       throw e;
@@ -479,8 +479,15 @@ export class PushService {
     const pushes = state === 'active' ? (await Promise.all(listed.map((p) => this.expireIfDue(p)))).filter((p) => !p.expiredAt) : listed;
     const now = this.now();
     return this.decrypting(async () =>
-      pushes.map((p) => ownerRecord(withUrlToken(p, p.urlToken ? this.keys.openText(p.urlToken) : ''), p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl)),
+      pushes.map((p) =>
+        ownerRecord(withUrlToken(p, p.urlToken ? this.keys.openText(p.urlToken) : ''), p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl, this.fileNames(p)),
+      ),
     );
+  }
+
+  /** The names of a push's files, opened (sealed at rest like the files): for its owner's records. */
+  private fileNames(push: StoredPush): string[] {
+    return push.files.map((f) => this.keys.openText(f.name));
   }
 
   /**

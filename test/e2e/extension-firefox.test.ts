@@ -7,7 +7,7 @@ extensionSuite({
   build: 'firefox',
   available: hasFirefox,
   missingMessage: missingFirefoxMessage,
-  launch: (dir, _profile, theme, language) => firefoxHarness(dir, theme, language),
+  launch: (dir, profile, theme, language) => firefoxHarness(dir, profile, theme, language),
   hasLanguage: firefoxHasLanguage,
   missingLanguageMessage: (l) => `Firefox has no language pack for "${l}": install firefox-esr-l10n-${l}.`,
   openCommand: '_execute_browser_action',

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { checkConnection, finishSetup } from '../../extension/lib/connection-check';
+import { describedApi } from '../../extension/lib/described-api';
+import { tokenToSend, type Settings } from '../../extension/lib/settings-storage';
 import { apiError, fakeApi, limits, settings, SERVER, versionDocument } from './fakes';
 
 function setupEnv(granted: boolean, api = fakeApi()) {
@@ -8,7 +10,7 @@ function setupEnv(granted: boolean, api = fakeApi()) {
     env: {
       loadSettings: vi.fn(async () => settings({ apiToken: 'tok' })),
       hasOrigin: vi.fn(async () => granted),
-      createApi: vi.fn(() => api),
+      createApi: vi.fn((s: Settings) => describedApi(api, s.serverUrl, Boolean(tokenToSend(s)))),
       saveServerInfo: vi.fn(async () => undefined),
     },
   };

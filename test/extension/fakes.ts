@@ -1,8 +1,11 @@
 import { vi } from 'vitest';
-import type { OwnerPushRecord, PushLimits, VersionDocument } from '../../shared/push-schema';
+import type { OwnerPushRecord, PushInput, PushLimits, VersionDocument } from '../../shared/push-schema';
+import { sendFilePush, sendPush } from '../../extension/lib/push-sending';
 import type { PushApi } from '../../extension/lib/api-client';
+import { describedApi } from '../../extension/lib/described-api';
+import { qrPath } from '../../extension/lib/qr-path';
 import type { PopupEnv } from '../../extension/lib/popup-env';
-import type { Settings } from '../../extension/lib/settings-storage';
+import { tokenToSend, type Settings } from '../../extension/lib/settings-storage';
 
 export const SERVER = 'https://push.example.org';
 
@@ -100,7 +103,14 @@ export function fakeEnv(api: PushApi, overrides: Partial<PopupEnv> = {}) {
     loadServerInfo: vi.fn(async () => null),
     saveServerInfo: vi.fn(async () => undefined),
     lastPush: vi.fn(async () => null),
-    createApi: vi.fn(() => api),
+    // As the background hands it to the popup: failures already described (relay.ts).
+    createApi: vi.fn((s: Settings) => describedApi(api, s.serverUrl, Boolean(tokenToSend(s)))),
+    qrPath: vi.fn(async (text: string) => qrPath(text)),
+    // As the background makes them for the popup (relay.ts), against the fake API.
+    sendPush: vi.fn((s: Settings, input: PushInput, endToEnd: boolean) => sendPush(describedApi(api, s.serverUrl, Boolean(tokenToSend(s))), input, endToEnd)),
+    sendFilePush: vi.fn((s: Settings, input: PushInput, file: File, endToEnd: boolean) =>
+      sendFilePush(describedApi(api, s.serverUrl, Boolean(tokenToSend(s))), input, file, endToEnd),
+    ),
     targetTab: vi.fn(async () => ({ id: 7, url: 'https://example.com/page', title: 'A page' })),
     readSelection: vi.fn(async () => ''),
     copy: vi.fn(async () => true),

@@ -36,7 +36,7 @@ describe('popup: Push', () => {
     expect((screen.getByLabelText('Secret link') as HTMLInputElement).value).toBe('https://push.example.org/p/abc/r');
     expect(screen.getByText('Copied to the clipboard.')).toBeTruthy();
     expect(screen.getByText('Expires in 3 days or after 2 views, whichever comes first.')).toBeTruthy();
-    expect(screen.getByRole('img', { name: 'QR code of the secret link' }).querySelector('path')?.getAttribute('d')).toMatch(/^M\d/);
+    expect((await screen.findByRole('img', { name: 'QR code of the secret link' })).querySelector('path')?.getAttribute('d')).toMatch(/^M\d/);
     expect(env.rememberKind).toHaveBeenCalledWith(expect.any(String), 'text', 'from example.com');
     expect(env.saveDraft).toHaveBeenLastCalledWith(null);
   });
@@ -188,6 +188,29 @@ describe('popup: History', () => {
     const expired = await screen.findByRole('list', { name: 'Expired pushes' });
     expect(within(expired).getByText('old')).toBeTruthy();
     expect(within(expired).queryByRole('button', { name: /Expire/ })).toBeNull();
+  });
+
+  it('names file pushes by their files: a label this browser remembers first, else the names the server lists', async () => {
+    const api = fakeApi({
+      active: vi.fn(async () => [
+        record({ url_token: 'e2e111', name: null, created_at: '2025-01-03T00:00:00.000Z' }),
+        record({ url_token: 'srv222', name: null, created_at: '2025-01-02T00:00:00.000Z', file_names: ['contract.pdf'] }),
+        record({ url_token: 'srv333', name: null, created_at: '2025-01-01T00:00:00.000Z', file_names: ['a-very-long-file-name-for-a-quarterly-report.pdf', 'b.txt', 'c.txt'] }),
+      ]),
+    });
+    const env = fakeEnv(api, {
+      loadSettings: vi.fn(async () => settings({ apiToken: 'tok' })),
+      // An end-to-end encrypted file push made here: its name is known to this browser only.
+      recallKinds: vi.fn(async () => ({ e2e111: { kind: 'file', hint: 'passport.jpg' } })),
+    });
+    render(<App env={env} initialTab="history" />);
+    const items = within(await screen.findByRole('list', { name: 'Active pushes' })).getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('strong')?.textContent)).toEqual([
+      'File push · passport.jpg',
+      'File push · contract.pdf',
+      'File push · a-very-long-file-name-for-a-qua… and 2 more',
+    ]);
+    expect(within(items[1]).getByText('File')).toBeTruthy(); // the kind badge, from the listed names
   });
 
   it('shows the newest first and loads older pushes on request, 50 at a time', async () => {

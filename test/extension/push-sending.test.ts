@@ -3,7 +3,8 @@ import { decodeBase64url } from '../../shared/e2e/base64url';
 import { createDecryptStream } from '../../shared/e2e/envelope-crypto';
 import { decodeLinkKey } from '../../shared/e2e/link-key';
 import { decryptPayload } from '../../shared/e2e/push-content';
-import { endToEndWanted, sendFilePush, sendPush } from '../../extension/lib/push-sending';
+import { endToEndWanted } from '../../extension/lib/push-options';
+import { sendFilePush, sendPush } from '../../extension/lib/push-sending';
 import { wholeLink } from '../../extension/lib/link-keys';
 import { fakeApi, record } from './fakes';
 

@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 import { chmod, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { rename, rm } from 'node:fs/promises';
 import { Low } from 'lowdb';
@@ -19,9 +18,10 @@ import { CorruptDataError, StorageUnavailableError } from '../store.js';
  * whatever point a crash interrupted a compaction at; a rotated journal left by a compaction
  * cut short is replayed before the current one.
  *
- * Compaction runs beside the writes: the journal is rotated, a copy-on-write view of the data
- * is taken (records are replaced, never changed in place; appended lists are copied), the
- * snapshot is streamed out (snapshot-file.ts), and only then is the rotated journal deleted.
+ * Compaction runs beside the writes: the journal is rotated, a view of the data as it stands
+ * then is kept (key lists, and the old value of whatever changes meanwhile: records are
+ * replaced, never changed in place), the snapshot is streamed out from it (snapshot-file.ts),
+ * and only then is the rotated journal deleted.
  */
 
 export type Collection = Record<string, unknown>;
@@ -38,10 +38,14 @@ const JOURNAL = 'journal.jsonl';
 /** The journal being folded into a snapshot; deleted once the snapshot is in place. */
 const ROTATED_JOURNAL = 'journal.rotated.jsonl';
 const META = '_meta';
+/** A key that did not exist at the rotation (see rotationView). */
+const ABSENT = Symbol('absent');
 const COMPACTION_RETRY_MS = 30_000;
 /** Compactions asked for to purge expired secrets run at most this often. */
 const REQUESTED_COMPACTION_INTERVAL_MS = 60_000;
 const FILE_MODE = 0o600;
+/** Batches whose fdatasync may run at once (see writeBatch). */
+const MAX_BATCHES_IN_FLIGHT = 4;
 
 export interface JournalOptions {
   /** Rewrite the snapshot when the journal exceeds this many bytes and the snapshot's size. */
@@ -71,6 +75,12 @@ export class Journal {
   private snapshotBytes = 0;
   private queue: Pending[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  /** Settles when the last batch written is durable (applied, answered) or refused. */
+  private tail: Promise<void> = Promise.resolve();
+  /** Batches written whose fdatasync has not settled yet. */
+  private inFlight = 0;
+  /** Where the journal stood before the first batch whose flush failed, until it is cut back there. */
+  private failedFrom: { size: number; seq: number } | null = null;
   private running = false;
   /** False between closing the journal for a rotation and reopening it (or after that failed). */
   private handleOpen = true;
@@ -78,8 +88,17 @@ export class Journal {
   private compactionFailedAt = 0;
   private lastCompactionAt = 0;
   private compacting: Promise<void> | null = null;
+  /**
+   * While a snapshot is being written: per collection, the value each key had at the rotation
+   * (ABSENT: none), saved when the key first changed after it (see rotationView).
+   */
+  private frozen: Map<string, Map<string, unknown>> | null = null;
   private deferredCompaction: NodeJS.Timeout | null = null;
   private closed = false;
+  /** close() runs its own compactions: the flush loop must not start one beside them. */
+  private closing = false;
+  /** Between the start of a compaction and its snapshot write taking over (rotation, view). */
+  private rotating = false;
   /**
    * A compaction that folded in a leftover rotated journal could not rotate the current one:
    * its lines (erased secrets among them) are in the snapshot but still on disk. Compact again.
@@ -177,11 +196,26 @@ export class Journal {
 
   private apply(change: Change) {
     const col = (this.low.data[change.c] ??= {});
+    if (this.frozen) this.saveForSnapshot(this.frozen, change.c, change.k, col, 'a' in change);
     if ('a' in change) {
       const list = (col[change.k] ??= []) as unknown[];
       if (list.length < change.max) list.push(change.a);
     } else if (change.v === null) delete col[change.k];
     else col[change.k] = change.v;
+  }
+
+  /** Keeps the value a change is about to replace, the first time a key changes after a rotation. */
+  private saveForSnapshot(frozen: Map<string, Map<string, unknown>>, name: string, key: string, col: Collection, appends: boolean) {
+    let saved = frozen.get(name);
+    if (!saved) frozen.set(name, (saved = new Map()));
+    if (saved.has(key)) return;
+    if (!Object.hasOwn(col, key)) saved.set(key, ABSENT);
+    else {
+      // Records are replaced, never edited in place: keeping the reference is enough. Lists
+      // grow in place: keep them as they were.
+      const value = col[key];
+      saved.set(key, appends && Array.isArray(value) ? value.slice() : value);
+    }
   }
 
   /** Persists the changes durably, then applies them to `data`. Rejects with StorageUnavailableError. */
@@ -224,18 +258,41 @@ export class Journal {
 
   private async flush() {
     for (;;) {
-      // Checked between batches too: under steady load the queue is never empty.
-      if (this.shouldCompact()) await this.beginCompaction();
+      // Checked between batches too: under steady load the queue is never empty. A rotation
+      // needs every batch in flight settled (the view must hold exactly the rotated changes).
+      if (this.shouldCompact()) {
+        await this.settled();
+        await this.beginCompaction();
+      }
       if (this.queue.length === 0) {
         this.running = false;
         return;
+      }
+      if (this.inFlight >= MAX_BATCHES_IN_FLIGHT || this.failedFrom) {
+        await this.settled();
+        continue;
       }
       await this.writeBatch(this.queue.splice(0));
     }
   }
 
+  /** Resolves once every batch written so far is durable or refused, and a failure is cleaned up. */
+  private async settled() {
+    await this.tail;
+    const failed = this.failedFrom;
+    if (!failed) return;
+    // Cut back everything from the first refused batch on (later ones were refused with it),
+    // so the journal ends with the last acknowledged change.
+    await this.handle.truncate(failed.size).catch(() => {
+      this.tailDirty = true;
+    });
+    this.size = failed.size;
+    this.seq = failed.seq;
+    this.failedFrom = null;
+  }
+
   private shouldCompact(): boolean {
-    if (this.compacting || this.closed || Date.now() - this.compactionFailedAt < COMPACTION_RETRY_MS) return false;
+    if (this.compacting || this.rotating || this.closing || this.closed || Date.now() - this.compactionFailedAt < COMPACTION_RETRY_MS) return false;
     if (this.journalTooBig() || (this.currentJournalStale && this.size > 0)) return true;
     const interval = this.options.requestedCompactionIntervalMs ?? REQUESTED_COMPACTION_INTERVAL_MS;
     return this.compactionWanted && Date.now() - this.lastCompactionAt >= interval;
@@ -249,9 +306,19 @@ export class Journal {
    * snapshot holding both is in place.
    */
   private async beginCompaction() {
+    if (this.rotating) return;
+    this.rotating = true;
+    try {
+      await this.rotateAndSnapshot();
+    } finally {
+      this.rotating = false;
+    }
+  }
+
+  private async rotateAndSnapshot() {
     this.compactionWanted = false;
     const rotatedPath = `${this.dir}/${ROTATED_JOURNAL}`;
-    let view: Data;
+    let view: Iterable<[string, string, unknown]>;
     let leftover = false;
     try {
       leftover = await stat(rotatedPath).then(() => true, () => false);
@@ -265,14 +332,14 @@ export class Journal {
           await this.reopenJournal();
         }
       }
-      view = this.copyOnWriteView();
+      view = this.rotationView();
     } catch (e) {
       this.compactionFailedAt = Date.now();
       this.options.onCompactionError?.(e);
       return;
     }
     this.compacting = (async () => {
-      await this.low.adapter.write(view);
+      await (this.low.adapter as SnapshotFile).writeEntries(view);
       this.snapshotBytes = (await stat(`${this.dir}/${SNAPSHOT}`)).size;
       await rm(rotatedPath, { force: true });
       this.lastCompactionAt = Date.now();
@@ -285,24 +352,37 @@ export class Journal {
       })
       .finally(() => {
         this.compacting = null;
+        this.frozen = null;
         // Writes that came in meanwhile may already call for the next one.
         if (this.shouldCompact()) this.kick();
       });
   }
 
-  /** Records are replaced on change, never edited in place; appended lists are copied. */
-  private copyOnWriteView(): Data {
-    const view: Data = {};
-    for (const [name, collection] of Object.entries(this.low.data)) {
-      const copy: Collection = {};
-      for (const key in collection) {
-        const value = collection[key];
-        copy[key] = Array.isArray(value) ? value.slice() : value;
+  /**
+   * The data as it stands at a rotation, for the snapshot written beside the next batches,
+   * without copying it: only the key lists are taken now (a copy of every collection stalled
+   * all requests for 150–380 ms at 100,000 pushes). A change made meanwhile first saves the value
+   * it replaces (see apply), and the snapshot takes that saved value instead of the live one.
+   */
+  private rotationView(): Iterable<[string, string, unknown]> {
+    const frozen = new Map<string, Map<string, unknown>>();
+    this.frozen = frozen;
+    const collections = Object.entries(this.low.data)
+      .filter(([name]) => name !== META)
+      .map(([name, collection]) => ({ name, collection, keys: Object.keys(collection) }));
+    const meta = { seq: this.seq };
+    return (function* () {
+      for (const { name, collection, keys } of collections) {
+        const saved = frozen.get(name);
+        for (const key of keys) {
+          if (saved?.has(key)) {
+            const value = saved.get(key);
+            if (value !== ABSENT) yield [name, key, value] as [string, string, unknown];
+          } else if (Object.hasOwn(collection, key)) yield [name, key, collection[key]] as [string, string, unknown];
+        }
       }
-      view[name] = copy;
-    }
-    view[META] = { seq: this.seq };
-    return view;
+      yield [META, 'seq', meta.seq];
+    })();
   }
 
   /** (Re)opens the current journal; after a failed reopen, the next batch tries again. */
@@ -312,7 +392,17 @@ export class Journal {
     this.handleOpen = true;
   }
 
+  /**
+   * Writes a batch and starts its fdatasync without waiting for it: the next batch can be
+   * written and synced meanwhile (up to MAX_BATCHES_IN_FLIGHT), because a device completes
+   * concurrent flushes faster than the same flushes one after another (857 → 2,500–6,500 per
+   * second with 2–4 at once on this project's test machine). Acknowledgements stay in order: a
+   * batch is applied and answered only after every earlier one was, and if any flush fails,
+   * it and every batch after it are refused and cut back (an fsync error may be reported to
+   * one caller only, so a later success proves nothing about the earlier bytes).
+   */
   private async writeBatch(batch: Pending[]) {
+    const before = { size: this.size, seq: this.seq };
     let n = this.seq;
     const text = batch.flatMap((p) => p.changes.map((c) => JSON.stringify({ n: ++n, ...c }) + '\n')).join('');
     const buf = Buffer.from(text);
@@ -325,37 +415,55 @@ export class Journal {
       }
       // write() may store only part of the buffer (a disk filling up answers with a short
       // count, not an error): write the rest until done; the disk's refusal then throws.
-      // Written synchronously: a batch is a few KiB copied into the page cache (microseconds),
-      // while a write through the thread pool waited its turn behind other file work (the
-      // snapshot, uploads) and added milliseconds to every commit. Only the fdatasync, which
-      // waits for the device, goes to the pool.
+      // Through the thread pool, not writeSync: appending to a page the previous batch's flush
+      // is still writing out can block until that flush ends, which would stall every request.
       for (let done = 0; done < buf.length; ) {
-        const bytesWritten = this.writeAt(buf, done, buf.length - done, this.size + done);
+        const bytesWritten = await this.writeAt(buf, done, buf.length - done, this.size + done);
         if (bytesWritten <= 0) throw Object.assign(new Error('the disk accepted no bytes'), { code: 'ENOSPC' });
         done += bytesWritten;
       }
-      await this.handle.datasync();
     } catch (e) {
-      // Cut back whatever part of the batch reached the disk, so the journal stays whole.
+      // Cut back whatever part of the batch reached the disk, so the journal stays whole
+      // (only this batch's bytes: earlier batches still syncing end before them).
       await this.handle.truncate(this.size).catch(() => {
         this.tailDirty = true;
       });
-      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      this.lastWriteFailure = code;
-      const err = new StorageUnavailableError(`could not write to the data directory (${code})`);
-      for (const p of batch) p.reject(err);
+      this.refuse(batch, e);
       return;
     }
-    this.lastWriteFailure = null;
     this.size += buf.length;
     this.seq = n;
-    for (const p of batch) for (const c of p.changes) this.apply(c);
-    for (const p of batch) p.resolve();
+    this.inFlight++;
+    const synced = this.handle.datasync().then(
+      () => undefined,
+      (e: unknown) => e ?? new Error('fdatasync failed'),
+    );
+    const previous = this.tail;
+    this.tail = (async () => {
+      const failure = await synced;
+      await previous;
+      this.inFlight--;
+      if (failure || this.failedFrom) {
+        this.failedFrom ??= before;
+        this.refuse(batch, failure ?? new Error('an earlier batch could not be written'));
+        return;
+      }
+      this.lastWriteFailure = null;
+      for (const p of batch) for (const c of p.changes) this.apply(c);
+      for (const p of batch) p.resolve();
+    })();
+  }
+
+  private refuse(batch: Pending[], e: unknown) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    this.lastWriteFailure = code;
+    const err = new StorageUnavailableError(`could not write to the data directory (${code})`);
+    for (const p of batch) p.reject(err);
   }
 
   /** One write() of the journal's bytes at `position`; resolves with how many the disk took. */
-  private writeAt(buf: Buffer, offset: number, length: number, position: number): number {
-    return writeSync(this.handle.fd, buf, offset, length, position);
+  private async writeAt(buf: Buffer, offset: number, length: number, position: number): Promise<number> {
+    return (await this.handle.write(buf, offset, length, position)).bytesWritten;
   }
 
   /** 'closed', the errno code of the last write if it failed, or null when writes go through. */
@@ -371,7 +479,9 @@ export class Journal {
   /** Finishes pending writes, leaves a compact snapshot (so the next start replays little), and releases the file. */
   async close() {
     if (this.closed) return;
+    this.closing = true;
     while (this.running || this.compacting) await (this.running ? this.flushing : this.compacting);
+    await this.settled();
     if (this.deferredCompaction) clearTimeout(this.deferredCompaction);
     // Twice at most: a rotated journal left by an earlier failure is folded in first, and the
     // current journal only rotated by the second (unless the first failed).

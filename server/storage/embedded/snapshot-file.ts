@@ -106,6 +106,15 @@ export class SnapshotFile implements Adapter<Data> {
   }
 
   async write(data: Data): Promise<void> {
+    await this.writeEntries(
+      (function* () {
+        for (const [name, collection] of Object.entries(data)) for (const key in collection) yield [name, key, collection[key]] as [string, string, unknown];
+      })(),
+    );
+  }
+
+  /** Writes the snapshot from its entries (`[collection, key, value]`), read one at a time. */
+  async writeEntries(entries: Iterable<[string, string, unknown]>): Promise<void> {
     const dir = dirname(this.path);
     const temp = join(dir, `.${basename(this.path)}.tmp`);
     const fh = await open(temp, 'w', 0o600);
@@ -128,17 +137,15 @@ export class SnapshotFile implements Adapter<Data> {
     try {
       let pending = HEADER + '\n';
       let count = 0;
-      for (const [name, collection] of Object.entries(data)) {
-        for (const key in collection) {
-          pending += JSON.stringify([name, key, collection[key]]) + '\n';
-          // Flushed by size as well as by count: a few large entries must not add up to one
-          // string past V8's limit.
-          if (pending.length >= WRITE_BYTES) {
-            await writeAll(pending);
-            pending = '';
-          }
-          if (++count % ENTRIES_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const entry of entries) {
+        pending += JSON.stringify(entry) + '\n';
+        // Flushed by size as well as by count: a few large entries must not add up to one
+        // string past V8's limit.
+        if (pending.length >= WRITE_BYTES) {
+          await writeAll(pending);
+          pending = '';
         }
+        if (++count % ENTRIES_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
       }
       await writeAll(pending);
       await fh.datasync();

@@ -91,6 +91,16 @@ export async function chromiumHarness(extensionDir: string, profileDir: string, 
     async approveNextPrompt(originPattern) {
       await extensionsPage(({ id, value }) => chrome.developerPrivate.addHostPermission(id, value), originPattern);
     },
+    async revokeOrigin(originPattern) {
+      await extensionsPage(
+        // Not granted: nothing to take away.
+        ({ id, value }) =>
+          chrome.developerPrivate.removeHostPermission(id, value).catch((e: Error) => {
+            if (!/hasn't been granted/.test(e.message)) throw e;
+          }),
+        originPattern,
+      );
+    },
     async setShortcut(shortcut) {
       await extensionsPage(
         ({ id, value }) => chrome.developerPrivate.updateExtensionCommand({ extensionId: id, commandName: '_execute_action', keybinding: value }),
@@ -110,6 +120,7 @@ declare const chrome: {
   tabs: { query(q: object): Promise<Array<{ id?: number; url?: string }>> };
   developerPrivate: {
     addHostPermission(extensionId: string, host: string): Promise<void>;
+    removeHostPermission(extensionId: string, host: string): Promise<void>;
     updateExtensionCommand(update: { extensionId: string; commandName: string; keybinding: string }): Promise<void>;
   };
 };

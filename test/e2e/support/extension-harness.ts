@@ -44,6 +44,11 @@ export interface ExtensionHarness {
    * which Chromium grants the request without asking.
    */
   approveNextPrompt(originPattern: string): Promise<void>;
+  /**
+   * Takes host access away as the user does in the browser's site-access settings (Chromium:
+   * access granted there is not withdrawn by the extension's own `permissions.remove`).
+   */
+  revokeOrigin?(originPattern: string): Promise<void>;
   /** Changes the keyboard shortcut as the browser's shortcut settings do. */
   setShortcut(shortcut: string): Promise<void>;
   /** Closes the browser and starts it again on the same profile (where the browser keeps it). */

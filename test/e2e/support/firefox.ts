@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { DrivenPage, ExtensionHarness, Theme } from './extension-harness';
 
@@ -49,18 +50,28 @@ async function waitForContent(page: Page, selector: string): Promise<void> {
 }
 
 /**
- * The extension in Firefox, driven by puppeteer-core over WebDriver BiDi (playwright-core's
- * Firefox does not work with Debian's firefox-esr). The add-on is installed as a temporary one,
- * so it does not survive a restart: there is no `restart` here.
+ * Firefox on `profileDir` (kept across launches), with the add-on installed for good, as an
+ * installed add-on is: a proxy file in the profile's `extensions/` (named by the add-on id,
+ * holding the unpacked build's path) that Firefox loads at every start. A temporary add-on
+ * (WebDriver's install) is removed when Firefox closes, so it could not show what a restart
+ * keeps. Firefox ESR loads unsigned add-ons when xpinstall.signatures.required is off
+ * (release builds ignore that pref).
  */
-export async function firefoxHarness(extensionDir: string, theme: Theme = 'light', language?: string): Promise<ExtensionHarness> {
-  const browser: Browser = await puppeteer.launch({
+async function launchFirefox(extensionDir: string, profileDir: string, theme: Theme, language?: string): Promise<Browser> {
+  mkdirSync(join(profileDir, 'extensions'), { recursive: true });
+  writeFileSync(join(profileDir, 'extensions', geckoId), resolve(extensionDir));
+  return puppeteer.launch({
     browser: 'firefox',
     executablePath: firefoxPath,
     headless: true,
+    userDataDir: profileDir,
     args: ['--remote-allow-system-access'],
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [geckoId]: uuid }),
+      'xpinstall.signatures.required': false,
+      // Add-ons in the profile (this one) and in Firefox's directory (language packs) are
+      // enabled without asking.
+      'extensions.autoDisableScopes': 0,
       // The user's "Allow" in the optional-permission prompt (see approveNextPrompt).
       'extensions.webextOptionalPermissionPrompts': false,
       // The tests close the popup as Firefox does when its permission prompt opens.
@@ -70,11 +81,14 @@ export async function firefoxHarness(extensionDir: string, theme: Theme = 'light
       // English unless asked: the suites assert words, whatever the machine's own language is.
       'intl.locale.requested': language ?? 'en-US',
       'intl.locale.matchOS': false,
-      // The language pack is an add-on in Firefox's application directory: enabled without asking.
-      ...(language ? { 'extensions.autoDisableScopes': 0 } : {}),
     },
   });
-  await browser.installExtension(extensionDir);
+}
+
+/** The extension in Firefox, driven by puppeteer-core over WebDriver BiDi (playwright-core's
+ * Firefox does not work with Debian's firefox-esr). */
+export async function firefoxHarness(extensionDir: string, profileDir: string, theme: Theme = 'light', language?: string): Promise<ExtensionHarness> {
+  let browser = await launchFirefox(extensionDir, profileDir, theme, language);
 
   const newPage = async (url: string, ready?: string) => {
     const page = await browser.newPage();
@@ -127,6 +141,11 @@ export async function firefoxHarness(extensionDir: string, theme: Theme = 'light
           }),
         shortcut,
       );
+    },
+    async restart() {
+      await browser.close();
+      helper = null;
+      browser = await launchFirefox(extensionDir, profileDir, theme, language);
     },
     close: () => browser.close(),
   };

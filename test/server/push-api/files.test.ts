@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, secret, waitFor } from '../../support/http.js';
+import { createTRPCClient, httpLink } from '@trpc/client';
+import type { AppRouter } from '../../../server/http/trpc/app-router';
+import { api, BASE_KEYS, createPush, secret, waitFor } from '../../support/http.js';
 import { storedBlobs, storedContaining } from '../../support/stored-data.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 
@@ -121,6 +123,34 @@ describe('file pushes (multipart push[files][])', () => {
     const shown = await api.get(server, `/api/v2/pushes/${res.body.url_token}`);
     expect(shown.body.files).toHaveLength(1);
     expect((await download(shown.body.files[0].url)).bytes.toString()).toBe('just a file');
+  });
+
+  it('names the files to their owner (create answer, active list, REST and tRPC); other pushes and other callers get no names', async () => {
+    const res = await api.post(server, '/api/v2/pushes', {
+      token: owner,
+      raw: form({ 'push[name]': '' }, [
+        { name: 'contract.pdf', content: 'pdf bytes', type: 'application/pdf' },
+        { name: 'données 📎.txt', content: 'more' },
+      ]),
+    });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body)).toEqual([...BASE_KEYS, 'note', 'name', 'file_names']);
+    expect(res.body.file_names).toEqual(['contract.pdf', 'données 📎.txt']);
+    const text = await createPush(server, { payload: 'no files here' }, owner);
+
+    const listed = await api.get(server, '/api/v2/pushes/active', { token: owner });
+    const byToken = (list: Array<{ url_token: string }>, t: string) => list.find((r) => r.url_token === t) as Record<string, unknown> | undefined;
+    expect(byToken(listed.body, res.body.url_token)?.file_names).toEqual(['contract.pdf', 'données 📎.txt']);
+    expect(Object.keys(byToken(listed.body, text.url_token) ?? {})).toEqual([...BASE_KEYS, 'note', 'name']);
+    const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.url}/trpc`, headers: () => ({ authorization: `Bearer ${owner}` }) })] });
+    const viaTrpc = await trpc.pushes.active.query({ page: 1 });
+    expect(viaTrpc.find((r) => r.url_token === res.body.url_token)?.file_names).toEqual(['contract.pdf', 'données 📎.txt']);
+    expect(viaTrpc.find((r) => r.url_token === text.url_token)).not.toHaveProperty('file_names');
+
+    // Not in what others read of the push without viewing it (preview), nor in another account's list.
+    const { token: stranger } = await createUserWithToken(server, 'files-stranger@example.com');
+    expect(JSON.stringify((await api.get(server, `/api/v2/pushes/${res.body.url_token}/preview`, { token: stranger })).body)).not.toContain('contract');
+    expect(JSON.stringify((await api.get(server, '/api/v2/pushes/active', { token: stranger })).body)).not.toContain('contract');
   });
 
   it('the view that uses up the last view still gets working links; later viewers get none', async () => {

@@ -110,6 +110,11 @@ describe('GET /api/v2/openapi.json', () => {
       expect.arrayContaining(['expire_after_views', 'expired', 'url_token', 'passphrase', 'views_remaining', 'json_url', 'html_url', 'payload', 'files']),
     );
     expect(Object.keys(doc.components.schemas.Version.properties)).toEqual(['application_version', 'api_version', 'edition', 'features', 'secret_push_version']);
+    // The owner's records: Password Pusher's keys, then file_names (optional: file pushes only).
+    const owner = doc.components.schemas.OwnerPushRecord;
+    expect(owner.properties.file_names).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(owner.required).not.toContain('file_names');
+    expect(owner.required).toEqual(expect.arrayContaining(['note', 'name', 'html_url']));
   });
 
   it('is public even on a closed instance', async () => {

@@ -77,7 +77,7 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     const j = await Journal.open(dir, empty());
     await j.commit([{ c: 'items', k: 'before', v: 1 }]);
     // The journal's one write() call, as the disk would answer it.
-    const handle = j as unknown as { writeAt: (...a: unknown[]) => number };
+    const handle = j as unknown as { writeAt: (...a: unknown[]) => number | Promise<number> };
     const realWrite = handle.writeAt.bind(j);
     handle.writeAt = () => {
       throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
@@ -89,6 +89,75 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     await j.close();
     const reopened = await Journal.open(dir, empty());
     expect(reopened.data.items).toEqual({ before: 1, after: 3 });
+    await reopened.close();
+  });
+
+  it('batches flush side by side but are answered in order: a later batch waits for an earlier flush', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    const handle = (j as unknown as { handle: { datasync: () => Promise<void> } }).handle;
+    const realSync = handle.datasync.bind(handle);
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((r) => (releaseFirst = r));
+    let calls = 0;
+    let secondSynced!: () => void;
+    const secondDone = new Promise<void>((r) => (secondSynced = r));
+    handle.datasync = async () => {
+      const call = ++calls;
+      await realSync();
+      if (call === 1) await firstHeld;
+      if (call === 2) secondSynced();
+    };
+    let secondAnswered = false;
+    const first = j.commit([{ c: 'items', k: 'a', v: 1 }]);
+    const second = j.commit([{ c: 'items', k: 'b', v: 2 }]).then(() => (secondAnswered = true));
+    await secondDone;
+    // The second batch is on disk, but the first is not known to be: neither is answered yet.
+    await new Promise((r) => setImmediate(r));
+    expect(secondAnswered).toBe(false);
+    expect(j.data.items).toEqual({});
+    releaseFirst();
+    await Promise.all([first, second]);
+    expect(j.data.items).toEqual({ a: 1, b: 2 });
+    handle.datasync = realSync;
+    await j.close();
+  });
+
+  it('a failed flush refuses its batch and every batch written after it, and the journal is cut back to the last answered change', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    await j.commit([{ c: 'items', k: 'kept', v: 1 }]);
+    const handle = (j as unknown as { handle: { datasync: () => Promise<void> } }).handle;
+    const realSync = handle.datasync.bind(handle);
+    let failFirst!: () => void;
+    const firstFails = new Promise<void>((r) => (failFirst = r));
+    let calls = 0;
+    let secondSynced!: () => void;
+    const secondDone = new Promise<void>((r) => (secondSynced = r));
+    handle.datasync = async () => {
+      const call = ++calls;
+      if (call === 1) {
+        await firstFails;
+        throw Object.assign(new Error('input/output error'), { code: 'EIO' });
+      }
+      await realSync();
+      if (call === 2) secondSynced();
+    };
+    const first = j.commit([{ c: 'items', k: 'lost1', v: 2 }]);
+    const second = j.commit([{ c: 'items', k: 'lost2', v: 3 }]);
+    await secondDone; // the second batch's own flush succeeded…
+    failFirst(); // …but the first one's failed: both are refused
+    await expect(first).rejects.toThrow(StorageUnavailableError);
+    await expect(second).rejects.toThrow(/EIO|earlier batch/);
+    expect(j.data.items).toEqual({ kept: 1 });
+    handle.datasync = realSync;
+    await j.commit([{ c: 'items', k: 'after', v: 4 }]);
+    const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.k)).toEqual(['kept', 'after']);
+    expect(lines.map((l) => l.n)).toEqual([1, 2]);
+    await j.close();
+    const reopened = await Journal.open(dir, empty());
+    expect(reopened.data.items).toEqual({ kept: 1, after: 4 });
     await reopened.close();
   });
 
@@ -114,7 +183,7 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty());
     await j.commit([{ c: 'items', k: 'before', v: 1 }]);
-    const handle = j as unknown as { writeAt: (buf: Buffer, offset: number, length: number, position: number) => number };
+    const handle = j as unknown as { writeAt: (buf: Buffer, offset: number, length: number, position: number) => number | Promise<number> };
     const realWrite = handle.writeAt.bind(j);
     // The disk takes 10 bytes of the next write, then refuses.
     let calls = 0;
@@ -171,6 +240,38 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toBe('');
     const again = await Journal.open(dir, empty());
     expect(Object.keys(again.data.items)).toHaveLength(50);
+    await again.close();
+  });
+
+  it('the snapshot holds the data as it stood at the rotation, whatever changes while it is written', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty(), { requestedCompactionIntervalMs: 0 });
+    const n = 3000; // several slices of the snapshot writer: changes land between them
+    for (let i = 0; i < n; i += 500) {
+      await j.commit(Array.from({ length: 500 }, (_, k) => ({ c: 'items', k: `k${i + k}`, v: { n: i + k } })));
+    }
+    await j.commit([{ c: 'lists', k: 'l', a: 'first', max: 100 }, { c: 'lists', k: 'gone', a: 'x', max: 100 }]);
+    const atRotation = structuredClone({ items: j.data.items, lists: j.data.lists });
+    const internals = j as unknown as { compacting: Promise<void> | null };
+    j.requestCompaction();
+    while (!internals.compacting) await new Promise((r) => setImmediate(r));
+    // Meanwhile: replace, delete, add, delete and add again, append, delete a list, make a new one.
+    await j.commit([{ c: 'items', k: 'k0', v: { n: -1 } }, { c: 'items', k: `k${n - 1}`, v: null }, { c: 'items', k: 'new', v: { n: 1 } }]);
+    await j.commit([{ c: 'items', k: 'k5', v: null }]);
+    await j.commit([{ c: 'items', k: 'k5', v: { n: 5.5 } }, { c: 'lists', k: 'l', a: 'second', max: 100 }, { c: 'lists', k: 'gone', v: null }, { c: 'lists', k: 'fresh', a: 'y', max: 100 }]);
+    await internals.compacting;
+    const snapshot = await readSnapshot(join(dir, 'db.json'));
+    expect(snapshot.items).toEqual(atRotation.items);
+    expect(snapshot.lists).toEqual(atRotation.lists);
+    // The changes made meanwhile are in the journal, and a fresh start has them all.
+    await j.close();
+    const again = await Journal.open(dir, empty());
+    expect(again.data.items.k0).toEqual({ n: -1 });
+    expect(again.data.items[`k${n - 1}`]).toBeUndefined();
+    expect(again.data.items.k5).toEqual({ n: 5.5 });
+    expect(again.data.items.new).toEqual({ n: 1 });
+    expect(Object.keys(again.data.items)).toHaveLength(n);
+    expect(again.data.lists).toEqual({ l: ['first', 'second'], fresh: ['y'] });
     await again.close();
   });
 

@@ -1,0 +1,90 @@
+import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
+import type { ApiConnection, PushApi } from './api-client';
+import { t } from './i18n';
+import { DescribedError, type Problem } from './problem';
+
+/**
+ * The popup's way to the server and to the QR encoder: both run in the background, which has
+ * the tRPC client already (for the context menu), so the popup ships neither the client, the
+ * encoder nor the code that words errors (≈11 KB gzipped; see scripts/bundle-size.ts). A
+ * request is a plain message; a failure comes back described (errors.ts) by the background.
+ */
+
+export type ApiMethod = keyof PushApi;
+
+type Connection = Omit<ApiConnection, 'fetch'>;
+
+export type RelayRequest =
+  | { relay: 'api'; connection: Connection; method: ApiMethod; args: unknown[] }
+  | { relay: 'qr'; text: string }
+  /** A text push, encrypted by the background when `endToEnd` (push-sending.ts). */
+  | { relay: 'push'; connection: Connection; input: PushInput; endToEnd: boolean }
+  /** A slice of a file being handed to the background (base64: Chromium's messages are JSON). */
+  | { relay: 'file-part'; upload: string; data: string }
+  /** The file whose slices were sent under `upload`, pushed (end to end when `endToEnd`). */
+  | { relay: 'push-file'; connection: Connection; upload: string; name: string; type: string; input: PushInput; endToEnd: boolean };
+
+export type RelayAnswer = { ok: true; value: unknown } | { ok: false; problem: Problem };
+
+/** A QR code as one SVG path of dark modules on a `modules`-wide square. */
+export interface QrPath {
+  modules: number;
+  path: string;
+}
+
+export type SendMessage = (message: RelayRequest) => Promise<RelayAnswer | undefined>;
+
+async function ask<T>(send: SendMessage, message: RelayRequest): Promise<T> {
+  const answer = await send(message);
+  // No answer: the background did not load (a broken install); say so rather than hang.
+  if (!answer) throw new DescribedError({ kind: 'unknown', message: t('background_silent'), fields: {} });
+  if (!answer.ok) throw new DescribedError(answer.problem);
+  return answer.value as T;
+}
+
+/** A `PushApi` whose calls the background makes; failures are thrown as `DescribedError`s. */
+export function relayedPushApi({ serverUrl, apiToken }: Omit<ApiConnection, 'fetch'>, send: SendMessage): PushApi {
+  const call =
+    <M extends ApiMethod>(method: M) =>
+    (...args: Parameters<PushApi[M]>) =>
+      ask<Awaited<ReturnType<PushApi[M]>>>(send, { relay: 'api', connection: { serverUrl, apiToken }, method, args });
+  return {
+    version: call('version'),
+    limits: call('limits'),
+    create: call('create'),
+    active: call('active'),
+    expired: call('expired'),
+    audit: call('audit'),
+    expire: call('expire'),
+    // FormData does not survive Chromium's messaging: files go through relayedFilePush.
+    createWithFiles: call('createWithFiles'),
+  };
+}
+
+/** A text push made by the background (which holds the cryptography, so the popup does not). */
+export function relayedPush(connection: Connection, input: PushInput, endToEnd: boolean, send: SendMessage): Promise<OwnerPushRecord> {
+  return ask<OwnerPushRecord>(send, { relay: 'push', connection, input, endToEnd });
+}
+
+const FILE_SLICE_BYTES = 1_048_576;
+
+/**
+ * A file push made by the background: the file is handed over in 1 MiB slices (a message
+ * cannot carry a File in Chromium), then pushed, encrypted there when `endToEnd`.
+ */
+export async function relayedFilePush(connection: Connection, input: PushInput, file: File, endToEnd: boolean, send: SendMessage): Promise<OwnerPushRecord> {
+  const upload = crypto.randomUUID();
+  for (let at = 0; at < file.size; at += FILE_SLICE_BYTES) {
+    const bytes = new Uint8Array(await file.slice(at, at + FILE_SLICE_BYTES).arrayBuffer());
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 32_768) binary += String.fromCharCode(...bytes.subarray(i, i + 32_768));
+    const data = btoa(binary);
+    await ask<null>(send, { relay: 'file-part', upload, data });
+  }
+  return ask<OwnerPushRecord>(send, { relay: 'push-file', connection, upload, name: file.name, type: file.type, input, endToEnd });
+}
+
+/** The QR code of `text`, drawn by the background. */
+export function relayedQrPath(text: string, send: SendMessage): Promise<QrPath> {
+  return ask<QrPath>(send, { relay: 'qr', text });
+}
