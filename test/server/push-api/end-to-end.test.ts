@@ -182,6 +182,27 @@ describe('end-to-end files damaged at rest', () => {
     };
     await expect(read()).rejects.toThrow();
   });
+
+  it('a download that fails part way is logged once as a JSON line, and nothing is appended to the file', async () => {
+    const key = newPushKey();
+    const plain = Buffer.alloc(300_000, 9);
+    const payload = await encryptManifestPayload(key, { message: '', files: [{ name: 'y', type: '', size: plain.length }] });
+    const res = await api.post(server, '/api/v2/pushes', {
+      token: owner,
+      raw: fileForm({ 'push[payload]': payload, 'push[end_to_end]': 'true' }, [await encryptBytes(key, 'file', plain)]),
+    });
+    await tamperWithBlob(server, res.body.url_token);
+    const shown = await api.get(server, `/api/v2/pushes/${res.body.url_token}`);
+    const logged = server.logs.length;
+    const download = await fetch(shown.body.files[0].url);
+    const declared = Number(download.headers.get('content-length'));
+    // The at-rest check (GCM's tag, at the end of the stored file) fails after the bytes went out.
+    const received = await download.arrayBuffer().then((b) => b.byteLength, () => -1);
+    expect(received === -1 || received <= declared).toBe(true);
+    await expect.poll(() => server.logs.slice(logged).some((l) => l.includes('A download failed after it had started'))).toBe(true);
+    // The Node adapter's own report of it was plain text on stderr, outside the log.
+    expect(server.logs.slice(logged).filter((l) => l.includes('download failed'))).toHaveLength(1);
+  });
 });
 
 describe('end-to-end pushes over tRPC', () => {
