@@ -15,4 +15,10 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
 for (const dir of ['server/http/pages/assets', 'server/storage/postgres/migrations']) {
   cpSync(join(root, dir), join(out, dir), { recursive: true });
 }
+// The pages' TypeScript scripts (end-to-end encryption in the browser), bundled beside the
+// other assets so that the compiled server serves them without a bundler.
+execFileSync(process.execPath, ['--import', 'tsx', '-e', `import('./server/http/page-scripts.ts').then((m) => console.log('bundled page scripts: ' + m.writePageScripts(${JSON.stringify(join(out, 'server/http/pages/assets'))}).join(', ')))`], {
+  cwd: root,
+  stdio: 'inherit',
+});
 console.log(`built the server into ${out}: run it with node ${join(out, 'server/main.js')}`);

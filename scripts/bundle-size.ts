@@ -17,7 +17,9 @@ import { gzipSync } from 'node:zlib';
 export const budgets = {
   popupFirstPaint: 16 * 1024,
   popupAll: 20 * 1024,
-  background: 16 * 1024,
+  // 16 KB before end-to-end encryption, which the background does for the popup and the
+  // context menu (≈2.4 KB): the popup then ships no cryptography at all.
+  background: 19 * 1024,
 };
 
 export interface EntrypointSize {

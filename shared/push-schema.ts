@@ -53,6 +53,11 @@ export const pushInputSchema = z.object({
    * 0 turns it off. Only with a passphrase. Absent: the server's default.
    */
   max_failed_passphrase_attempts: lenientIntegerSchema.optional(),
+  /**
+   * Secret Push only: the payload (and each file) is an end-to-end envelope the client encrypted
+   * with a key the server never sees (docs/end-to-end-encryption.md).
+   */
+  end_to_end: lenientBooleanSchema.optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;
@@ -82,6 +87,8 @@ export const pushRecordBaseSchema = z.object({
   deleted: z.boolean(),
   json_url: z.string(),
   html_url: z.string(),
+  /** Secret Push only, and only on end-to-end pushes: the payload and files are envelopes. */
+  end_to_end: z.literal(true).optional(),
 });
 export type PushRecordBase = z.infer<typeof pushRecordBaseSchema>;
 
@@ -194,5 +201,9 @@ export const pushLimitsSchema = z.object({
   max_qr_chars: z.number(),
   /** The server's default burn-on-guessing limit for pushes with a passphrase (0: off). Absent from older servers. */
   max_failed_passphrase_attempts: z.number().optional(),
+  /** Largest file; absent from servers older than end-to-end pushes. */
+  max_file_bytes: z.number().optional(),
+  /** The server takes end-to-end pushes (docs/end-to-end-encryption.md); absent from older servers. */
+  end_to_end: z.boolean().optional(),
 });
 export type PushLimits = z.infer<typeof pushLimitsSchema>;

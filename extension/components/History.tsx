@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AuditEntry, OwnerPushRecord } from '../../shared/push-schema';
+import { wholeLink } from '../lib/link-keys';
 import { PAGE_SIZE, type PushApi } from '../lib/api-client';
 import { problemOf, type Problem } from '../lib/problem';
 import type { PopupEnv } from '../lib/popup-env';
@@ -177,7 +178,8 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
   const [createdBefore, createdAfter] = tAround('created_at');
 
   async function copy() {
-    const ok = await env.copy(record.html_url);
+    // An end-to-end push made here: the whole link, with the key the server never had.
+    const ok = await env.copy(await wholeLink(record));
     setNote(ok ? { tone: 'success', text: t('link_copied') } : { tone: 'error', text: t('copy_link_failed') });
   }
 

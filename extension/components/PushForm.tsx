@@ -5,7 +5,9 @@ import type { PopupEnv, TargetTab } from '../lib/popup-env';
 import {
   buildPushInput,
   checkPush,
+  endToEndWanted,
   fallbackLimits,
+  filesOffered,
   initialOptions,
   offeredKinds,
   type ExtensionKind,
@@ -29,14 +31,15 @@ interface Props {
   onServerOk?(): void;
 }
 
-const sourceLabels: Record<ExtensionKind, MessageKey> = { text: 'source_text', url: 'source_url', qr: 'source_qr' };
-const submitLabels: Record<ExtensionKind, MessageKey> = { text: 'push_button_text', url: 'push_button_url', qr: 'push_button_qr' };
+const sourceLabels: Record<ExtensionKind, MessageKey> = { text: 'source_text', url: 'source_url', qr: 'source_qr', file: 'source_file' };
+const submitLabels: Record<ExtensionKind, MessageKey> = { text: 'push_button_text', url: 'push_button_url', qr: 'push_button_qr', file: 'push_button_file' };
 
 export function PushForm({ env, settings, limits: serverLimits, version, autoFocus = true, onOpenSettings, onServerOk }: Props) {
   const limits = serverLimits ?? fallbackLimits;
-  const kinds = offeredKinds(version);
+  const kinds: ExtensionKind[] = [...offeredKinds(version), ...(filesOffered(version, Boolean(settings.apiToken)) ? (['file'] as const) : [])];
   const [kind, setKind] = useState<ExtensionKind>('text');
   const [text, setText] = useState('');
+  const [file, setFile] = useState<File | null>(null);
   const [fromSelection, setFromSelection] = useState(false);
   const [address, setAddress] = useState('');
   const [tab, setTab] = useState<TargetTab | null>(null);
@@ -116,16 +119,23 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     e?.preventDefault();
     if (busy) return;
     const problems = checkPush(kind, payload, options, limits);
+    if (kind === 'file' && !file) problems.files = t('check_choose_file');
     setFieldErrors(problems);
     setProblem(null);
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
     try {
-      const record = await env.createApi(settings).create(buildPushInput(kind, payload, options));
+      const endToEnd = endToEndWanted(kind, settings.defaults, limits);
+      const record =
+        kind === 'file' && file
+          ? await env.sendFilePush(settings, buildPushInput(kind, '', options), file, endToEnd)
+          : await env.sendPush(settings, buildPushInput(kind, payload, options), endToEnd);
       // Copy at once: the popup may be closed the moment the user looks away.
       const copied = await env.copy(record.html_url);
+      // A file's name stays in this browser only (the server has it encrypted, or not at all).
+      const hint = kind === 'file' ? file?.name : pushHint(kind, payload, tab?.url);
       await Promise.all([
-        env.rememberKind(record.url_token, kind, pushHint(kind, payload, tab?.url)).catch(() => undefined),
+        env.rememberKind(record.url_token, kind, hint).catch(() => undefined),
         env.saveDraft(null),
       ]);
       onServerOk?.();
@@ -142,6 +152,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   function another() {
     setResult(null);
     setText('');
+    setFile(null);
     setFromSelection(false);
     touched.current = { text: false, options: false };
     setOptions(initialOptions(settings.defaults, limits));
@@ -214,6 +225,21 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
             }}
           />
           <FieldError id="payload-error" message={fieldErrors.payload} />
+        </div>
+      ) : kind === 'file' ? (
+        <div class="field">
+          <label for="file">{t('file_label')}</label>
+          <input
+            type="file"
+            id="file"
+            aria-invalid={fieldErrors.files ? true : undefined}
+            aria-describedby={fieldErrors.files ? 'files-error' : undefined}
+            onChange={(e) => {
+              setFile(e.currentTarget.files?.[0] ?? null);
+              setFieldErrors(({ files: _, ...rest }) => rest);
+            }}
+          />
+          <FieldError id="files-error" message={fieldErrors.files} />
         </div>
       ) : (
         <TextField

@@ -7,13 +7,13 @@ import { QrCode } from './QrCode';
 
 interface Props {
   env: Pick<PopupEnv, 'copy' | 'qrPath'>;
-  record: Pick<OwnerPushRecord, 'html_url' | 'days_remaining' | 'views_remaining' | 'passphrase'> & { name?: string | null };
+  record: Pick<OwnerPushRecord, 'html_url' | 'days_remaining' | 'views_remaining' | 'passphrase' | 'end_to_end'> & { name?: string | null };
   kind: string;
   copied: boolean;
   onAnother?(): void;
 }
 
-const pushedKeys: Record<string, MessageKey> = { text: 'result_text', url: 'result_url', qr: 'result_qr' };
+const pushedKeys: Record<string, MessageKey> = { text: 'result_text', url: 'result_url', qr: 'result_qr', file: 'push_label_file' };
 
 /** The secret link of a new push: copied already, with a button to copy again and a QR code. */
 export function PushResult({ env, record, kind, copied: copiedAtOnce, onAnother }: Props) {
@@ -37,6 +37,7 @@ export function PushResult({ env, record, kind, copied: copiedAtOnce, onAnother 
       </p>
       <p>{describeRemaining(record.days_remaining, record.views_remaining)}</p>
       {record.passphrase && record.passphrase !== '' ? <p>{t('needs_passphrase')}</p> : null}
+      {record.end_to_end ? <p>{t('end_to_end_note')}</p> : null}
       <figure class="qr-figure">
         <QrCode text={record.html_url} label={t('qr_label')} draw={env.qrPath} />
         <figcaption>{t('qr_caption')}</figcaption>

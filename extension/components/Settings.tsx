@@ -274,6 +274,12 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
           checked={defaults.deletable_by_viewer ?? limits.deletable_by_viewer}
           onChange={(v) => setDefault('deletable_by_viewer', v)}
         />
+        <CheckField
+          id="default_end_to_end"
+          label={t('default_end_to_end')}
+          checked={defaults.end_to_end !== false}
+          onChange={(v) => setDefault('end_to_end', v)}
+        />
       </details>
 
       {confirmingToken && urlCheck.ok && (

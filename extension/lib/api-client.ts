@@ -17,6 +17,8 @@ export interface PushApi {
   version(): Promise<VersionDocument>;
   limits(): Promise<PushLimits>;
   create(input: PushInput): Promise<OwnerPushRecord>;
+  /** A push with files: REST v2's multipart create (tRPC carries no files). */
+  createWithFiles(form: FormData): Promise<OwnerPushRecord>;
   active(page: number): Promise<OwnerPushRecord[]>;
   expired(page: number): Promise<OwnerPushRecord[]>;
   audit(urlToken: string, page: number): Promise<AuditEntry[]>;
@@ -47,11 +49,23 @@ export function createPushApi({ serverUrl, apiToken, fetch: fetchImpl }: ApiConn
     import('./trpc-client').then(({ createClient }) =>
       createClient(trpcUrl(serverUrl), token ? { Authorization: `Bearer ${token}` } : {}, checkedFetch(() => fetchImpl ?? globalThis.fetch)),
     );
+  const rawFetch = () => fetchImpl ?? globalThis.fetch;
+  /** REST's 422 answers as the tRPC errors describeError reads: the field messages kept. */
+  const restFetch = checkedFetch(() => async (input, init) => {
+    const res = await rawFetch()(input, init);
+    if (res.status !== 422) return res;
+    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    throw Object.assign(new Error(Object.values(body).flat().join(' ') || 'HTTP 422'), { data: { httpStatus: 422, fieldErrors: body } });
+  });
   const call = async <T>(use: (c: Awaited<ReturnType<typeof loadClient>>) => Promise<T>): Promise<T> => use(await (client ??= loadClient()));
   return {
     version: () => call((c) => c.version.query()),
     limits: () => call((c) => c.limits.query()),
     create: (input) => call((c) => c.pushes.create.mutate(input)),
+    createWithFiles: async (form) => {
+      const res = await restFetch(`${serverUrl.replace(/\/+$/, '')}/api/v2/pushes`, { method: 'POST', body: form, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+      return (await res.json()) as OwnerPushRecord;
+    },
     active: (page) => call((c) => c.pushes.active.query({ page })),
     expired: (page) => call((c) => c.pushes.expired.query({ page })),
     audit: (url_token, page) => call(async (c) => (await c.pushes.audit.query({ url_token, page })).logs),

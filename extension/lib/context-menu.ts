@@ -2,7 +2,8 @@ import type { OwnerPushRecord, VersionDocument } from '../../shared/push-schema'
 import type { PushApi } from './api-client';
 import { describeError, type Problem } from './errors';
 import { t } from './i18n';
-import { defaultPushInput, describeRemaining, offeredKinds, type ExtensionKind } from './push-options';
+import { sendPush } from './push-sending';
+import { defaultPushInput, endToEndWanted, describeRemaining, offeredKinds, type ExtensionKind } from './push-options';
 import { pushHint, pushLabel } from './push-label';
 import type { Settings } from './settings-storage';
 
@@ -143,7 +144,10 @@ export async function handleMenuClick(env: MenuEnv, info: MenuClick, tab?: MenuT
 
   let record: OwnerPushRecord;
   try {
-    record = await env.createApi(settings).create(defaultPushInput(what.kind, what.payload, settings.defaults));
+    const api = env.createApi(settings);
+    // End to end only when the server says it takes it (asked only when the setting would use it).
+    const limits = endToEndWanted(what.kind, settings.defaults, { end_to_end: true }) ? await api.limits().catch(() => undefined) : undefined;
+    record = await sendPush(api, defaultPushInput(what.kind, what.payload, settings.defaults), endToEndWanted(what.kind, settings.defaults, limits));
   } catch (err) {
     return fail(describeError(err, settings.serverUrl, Boolean(settings.apiToken)));
   }

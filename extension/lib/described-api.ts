@@ -21,5 +21,6 @@ export function describedApi(api: PushApi, serverUrl: string, signedIn: boolean)
     expired: wrap(api.expired),
     audit: wrap(api.audit),
     expire: wrap(api.expire),
+    createWithFiles: wrap(api.createWithFiles),
   };
 }

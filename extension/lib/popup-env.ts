@@ -2,7 +2,8 @@ import { browser } from 'wxt/browser';
 import type { PushApi } from './api-client';
 import { copyHere } from './clipboard';
 import { recallKinds, rememberKind, type RememberedPush } from './kind-memory';
-import { relayedPushApi, relayedQrPath, type QrPath, type SendMessage } from './relay';
+import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
+import { relayedFilePush, relayedPush, relayedPushApi, relayedQrPath, type QrPath, type SendMessage } from './relay';
 import { readSelection, type ScriptRunner } from './selection';
 import type { StorageItem } from './storage-item';
 import {
@@ -36,6 +37,10 @@ export interface PopupEnv {
   createApi(settings: Settings): PushApi;
   /** A QR code of `text`, drawn by the background. */
   qrPath(text: string): Promise<QrPath>;
+  /** A text push, made (and encrypted, when `endToEnd`) by the background. */
+  sendPush(settings: Settings, input: PushInput, endToEnd: boolean): Promise<OwnerPushRecord>;
+  /** A file push, the file handed to the background, which encrypts it when `endToEnd`. */
+  sendFilePush(settings: Settings, input: PushInput, file: File, endToEnd: boolean): Promise<OwnerPushRecord>;
   /** The tab the popup acts on (see `findTargetTab`). */
   targetTab(): Promise<TargetTab | null>;
   readSelection(tabId: number): Promise<string>;
@@ -87,6 +92,9 @@ export function createPopupEnv(): PopupEnv {
     lastPush: () => lastPushItem.getValue().catch(() => null),
     createApi: (settings) => relayedPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, send),
     qrPath: (text) => relayedQrPath(text, send),
+    sendPush: (settings, input, endToEnd) => relayedPush({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, input, endToEnd, send),
+    sendFilePush: (settings, input, file, endToEnd) =>
+      relayedFilePush({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, input, file, endToEnd, send),
     targetTab: () => findTargetTab(browser.tabs as unknown as TabFinder, location.search, browser.runtime.getURL('/')),
     readSelection: (tabId) => readSelection(scripting, tabId),
     copy: copyHere,

@@ -2,8 +2,8 @@ import type { PushInput, PushLimits, VersionDocument } from '../../shared/push-s
 import { t, tn, type MessageKey } from './i18n';
 import type { PushDefaults } from './settings-storage';
 
-/** The kinds the extension can push (files are left to the web page). */
-export type ExtensionKind = 'text' | 'url' | 'qr';
+/** The kinds the extension can push (files from the popup only, not the context menu). */
+export type ExtensionKind = 'text' | 'url' | 'qr' | 'file';
 
 /** Used until the server has told its own limits (the Password Pusher defaults). */
 export const fallbackLimits: PushLimits = {
@@ -24,6 +24,21 @@ export function offeredKinds(version: VersionDocument | undefined): ExtensionKin
   if (p.url_pushes.enabled) kinds.push('url');
   if (p.qr_code_pushes.enabled) kinds.push('qr');
   return kinds;
+}
+
+/** Whether the popup offers a file push: files are on, and an account is not needed or a token is set. */
+export function filesOffered(version: VersionDocument | undefined, hasToken: boolean): boolean {
+  const files = version?.features.pushes.file_attachments;
+  return Boolean(version?.features.pushes.enabled && files?.enabled && (!files.requires_authentication || hasToken));
+}
+
+/**
+ * Whether a push goes end to end: text and files, when the user's setting allows it (on unless
+ * turned off) and the server says it takes such pushes. URL and QR pushes never: the server
+ * must read them (it redirects to the URL, it draws the QR code).
+ */
+export function endToEndWanted(kind: string, defaults: PushDefaults, limits: Pick<PushLimits, 'end_to_end'> | undefined): boolean {
+  return (kind === 'text' || kind === 'file') && defaults.end_to_end !== false && limits?.end_to_end === true;
 }
 
 /** The options of one push as the form holds them. */
@@ -92,7 +107,9 @@ function isWebUrl(text: string): boolean {
  */
 export function checkPush(kind: ExtensionKind, payload: string, options: PushOptions, limits: PushLimits): Record<string, string> {
   const problems: Record<string, string> = {};
-  if (!payload.trim()) {
+  if (kind === 'file') {
+    // The file itself is checked by the form (it is not a payload).
+  } else if (!payload.trim()) {
     problems.payload =
       kind === 'text' ? t('check_type_text') : t('check_no_address');
   } else if (kind === 'url' && !isWebUrl(payload.trim())) {

@@ -1,4 +1,5 @@
 import type { ApiConnection, PushApi } from './api-client';
+import { sendFilePush, sendPush } from './push-sending';
 import { problemOf } from './problem';
 import type { ApiMethod, QrPath, RelayAnswer, RelayRequest } from './relay';
 
@@ -8,12 +9,17 @@ export interface RelayEnv {
   qrPath(text: string): QrPath;
 }
 
-/** Every `PushApi` method, by name (a method added to `PushApi` and not here fails to compile). */
-const methods: Record<ApiMethod, true> = { version: true, limits: true, create: true, active: true, expired: true, audit: true, expire: true };
+/**
+ * Every `PushApi` method, by name (a method added to `PushApi` and not here fails to compile),
+ * and whether the popup may call it through the relay (FormData does not survive messaging).
+ */
+const methods: Record<ApiMethod, boolean> = { version: true, limits: true, create: true, active: true, expired: true, audit: true, expire: true, createWithFiles: false };
+
+const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file']);
 
 export function isRelayRequest(message: unknown): message is RelayRequest {
   const relay = typeof message === 'object' && message !== null ? (message as { relay?: unknown }).relay : undefined;
-  return relay === 'api' || relay === 'qr';
+  return typeof relay === 'string' && relayKinds.has(relay);
 }
 
 /**
@@ -32,11 +38,30 @@ export function createRelayHandler(env: RelayEnv): (request: RelayRequest) => Pr
     }
     return api;
   };
+  /** Files being handed over by the popup, a slice at a time (at most two at once). */
+  const uploads = new Map<string, Blob[]>();
   return async (request) => {
     try {
       if (request.relay === 'qr') return { ok: true, value: env.qrPath(request.text) };
+      if (request.relay === 'push') return { ok: true, value: await sendPush(apiFor(request.connection), request.input, request.endToEnd) };
+      if (request.relay === 'file-part') {
+        const bytes = Uint8Array.from(atob(request.data), (c) => c.charCodeAt(0));
+        if (!uploads.has(request.upload)) {
+          // A popup closed in the middle of handing a file over leaves its slices: the oldest go.
+          if (uploads.size >= 2) uploads.delete(uploads.keys().next().value!);
+          uploads.set(request.upload, []);
+        }
+        uploads.get(request.upload)!.push(new Blob([bytes]));
+        return { ok: true, value: null };
+      }
+      if (request.relay === 'push-file') {
+        const parts = uploads.get(request.upload) ?? [];
+        uploads.delete(request.upload);
+        const file = new File(parts, request.name, { type: request.type });
+        return { ok: true, value: await sendFilePush(apiFor(request.connection), request.input, file, request.endToEnd) };
+      }
       // Only the popup sends these; anything else is a bug, answered as an unknown failure.
-      if (!Object.hasOwn(methods, request.method)) return { ok: false, problem: problemOf(undefined) };
+      if (methods[request.method] !== true) return { ok: false, problem: problemOf(undefined) };
       const api = apiFor(request.connection);
       const value = await (api[request.method] as (...args: unknown[]) => Promise<unknown>)(...request.args);
       return { ok: true, value };

@@ -1,3 +1,4 @@
+import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
 import type { ApiConnection, PushApi } from './api-client';
 import { t } from './i18n';
 import { DescribedError, type Problem } from './problem';
@@ -11,9 +12,17 @@ import { DescribedError, type Problem } from './problem';
 
 export type ApiMethod = keyof PushApi;
 
+type Connection = Omit<ApiConnection, 'fetch'>;
+
 export type RelayRequest =
-  | { relay: 'api'; connection: Omit<ApiConnection, 'fetch'>; method: ApiMethod; args: unknown[] }
-  | { relay: 'qr'; text: string };
+  | { relay: 'api'; connection: Connection; method: ApiMethod; args: unknown[] }
+  | { relay: 'qr'; text: string }
+  /** A text push, encrypted by the background when `endToEnd` (push-sending.ts). */
+  | { relay: 'push'; connection: Connection; input: PushInput; endToEnd: boolean }
+  /** A slice of a file being handed to the background (base64: Chromium's messages are JSON). */
+  | { relay: 'file-part'; upload: string; data: string }
+  /** The file whose slices were sent under `upload`, pushed (end to end when `endToEnd`). */
+  | { relay: 'push-file'; connection: Connection; upload: string; name: string; type: string; input: PushInput; endToEnd: boolean };
 
 export type RelayAnswer = { ok: true; value: unknown } | { ok: false; problem: Problem };
 
@@ -47,7 +56,32 @@ export function relayedPushApi({ serverUrl, apiToken }: Omit<ApiConnection, 'fet
     expired: call('expired'),
     audit: call('audit'),
     expire: call('expire'),
+    // FormData does not survive Chromium's messaging: files go through relayedFilePush.
+    createWithFiles: call('createWithFiles'),
   };
+}
+
+/** A text push made by the background (which holds the cryptography, so the popup does not). */
+export function relayedPush(connection: Connection, input: PushInput, endToEnd: boolean, send: SendMessage): Promise<OwnerPushRecord> {
+  return ask<OwnerPushRecord>(send, { relay: 'push', connection, input, endToEnd });
+}
+
+const FILE_SLICE_BYTES = 1_048_576;
+
+/**
+ * A file push made by the background: the file is handed over in 1 MiB slices (a message
+ * cannot carry a File in Chromium), then pushed, encrypted there when `endToEnd`.
+ */
+export async function relayedFilePush(connection: Connection, input: PushInput, file: File, endToEnd: boolean, send: SendMessage): Promise<OwnerPushRecord> {
+  const upload = crypto.randomUUID();
+  for (let at = 0; at < file.size; at += FILE_SLICE_BYTES) {
+    const bytes = new Uint8Array(await file.slice(at, at + FILE_SLICE_BYTES).arrayBuffer());
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 32_768) binary += String.fromCharCode(...bytes.subarray(i, i + 32_768));
+    const data = btoa(binary);
+    await ask<null>(send, { relay: 'file-part', upload, data });
+  }
+  return ask<OwnerPushRecord>(send, { relay: 'push-file', connection, upload, name: file.name, type: file.type, input, endToEnd });
 }
 
 /** The QR code of `text`, drawn by the background. */

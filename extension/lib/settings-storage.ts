@@ -16,6 +16,8 @@ export const storageKeys = {
   tokenOrigin: 'local:tokenOrigin',
   serverInfo: 'local:serverInfo',
   pushKinds: 'local:pushKinds',
+  /** The keys of the end-to-end pushes made here (never synced), so History can copy whole links. */
+  linkKeys: 'local:linkKeys',
   lastPush: 'session:lastPush',
   /** The popup's unsent form: memory only, never synced, removed after a push. */
   draft: 'session:draft',
@@ -31,6 +33,8 @@ export interface PushDefaults {
   expire_after_views?: number;
   retrieval_step?: boolean;
   deletable_by_viewer?: boolean;
+  /** Encrypt text and file pushes in the extension (docs/end-to-end-encryption.md); on unless false. */
+  end_to_end?: boolean;
 }
 
 export interface Settings {
@@ -69,6 +73,7 @@ export const apiTokenItem = defineItem<string>(storageKeys.apiToken, '');
 export const pushDefaultsItem = defineItem<PushDefaults>(storageKeys.pushDefaults, {});
 export const serverInfoItem = defineItem<ServerInfo>(storageKeys.serverInfo);
 export const pushKindsItem = defineItem<Record<string, string>>(storageKeys.pushKinds, {});
+export const linkKeysItem = defineItem<Record<string, string>>(storageKeys.linkKeys, {});
 export const lastPushItem = defineItem<LastPush>(storageKeys.lastPush);
 /** The popup's unsent push form. The passphrase is never kept, even in memory storage. */
 export interface PushDraft {
@@ -130,7 +135,7 @@ export function cleanDefaults(value: unknown): PushDefaults {
   for (const key of ['expire_after_days', 'expire_after_views'] as const) {
     if (typeof v[key] === 'number' && Number.isSafeInteger(v[key])) out[key] = v[key] as number;
   }
-  for (const key of ['retrieval_step', 'deletable_by_viewer'] as const) {
+  for (const key of ['retrieval_step', 'deletable_by_viewer', 'end_to_end'] as const) {
     if (typeof v[key] === 'boolean') out[key] = v[key] as boolean;
   }
   return out;

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -16,7 +15,7 @@ import { requestRoutes } from './rest/request-routes.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
-import { neutraliseBidi } from './neutralise-bidi.js';
+import { neutraliseBidi } from '../../shared/neutralise-bidi.js';
 import { createPageRoutes } from './page-routes.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
@@ -32,6 +31,7 @@ import { buildOpenApiDocument } from './rest/openapi.js';
 import { v1Routes } from './rest/v1-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
+import { streamDownload } from './stream-download.js';
 import { createAppRouter } from './trpc/app-router.js';
 
 import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
@@ -107,11 +107,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     // The name a browser saves under: no bidirectional controls (a disguised extension).
     const filename = neutraliseBidi(file.filename, '_');
     const asciiName = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-    return c.body(Readable.toWeb(file.stream) as ReadableStream, 200, {
+    const headers = {
       'Content-Type': 'application/octet-stream',
       'Content-Length': String(file.size),
       'Content-Disposition': `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-    });
+    };
+    return streamDownload(c, file.stream, headers, logger);
   });
 
   app.route('/', staticAssets());

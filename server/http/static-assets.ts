@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
+import { bundlePageScripts } from './page-scripts.js';
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -11,13 +12,19 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-/** The pages' CSS and scripts, read once at start (a handful of small files). */
+/**
+ * The pages' CSS and scripts, read once at start (a handful of small files), and the scripts
+ * bundled from TypeScript (page-scripts.ts) when the build has not already written them here.
+ */
 export function staticAssets(): Hono {
   const dir = fileURLToPath(new URL('./pages/assets/', import.meta.url));
   const files = new Map<string, { body: Buffer; type: string }>();
   for (const name of readdirSync(dir)) {
     const type = TYPES[extname(name)];
     if (type) files.set(name, { body: readFileSync(join(dir, name)), type });
+  }
+  for (const [name, body] of bundlePageScripts()) {
+    if (!files.has(name)) files.set(name, { body, type: TYPES['.js']! });
   }
   const app = new Hono();
   app.get('/assets/:name', (c) => {

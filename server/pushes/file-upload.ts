@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import type { KeyRing } from '../crypto/key-ring.js';
 import type { StoredFile } from '../storage/records.js';
 import type { FileVault } from '../storage/file-vault.js';
 import { ServiceError } from '../service-error.js';
+import { EnvelopeHeadTap, type UploadedFileFacts } from './end-to-end.js';
 
 /**
  * The files of a push being created: each is streamed encrypted to disk as it arrives, before
@@ -11,6 +12,7 @@ import { ServiceError } from '../service-error.js';
  */
 export class FileUpload {
   private readonly slots: (StoredFile | undefined)[] = [];
+  private readonly facts: (UploadedFileFacts | undefined)[] = [];
   private reserved = 0;
 
   constructor(
@@ -33,13 +35,22 @@ export class FileUpload {
     }
     const id = randomBytes(9).toString('base64url');
     const safeName = filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 255) || 'file';
-    const size = await this.vault.write(this.storageId, id, stream);
+    // The first bytes are kept for the end-to-end framing check (the kind is known only once
+    // every field has arrived, which may be after the files).
+    const tap = new EnvelopeHeadTap();
+    const size = await this.vault.write(this.storageId, id, pipeline(stream, tap, () => {}));
+    this.facts[slot] = { head: tap.head, size };
     this.slots[slot] = { id, name: this.keys.seal(safeName), contentType: contentType || 'application/octet-stream', size };
   }
 
   /** The stored files, in upload order. */
   get files(): StoredFile[] {
     return this.slots.filter((f): f is StoredFile => f !== undefined);
+  }
+
+  /** First bytes and size of each stored file, in upload order (for the end-to-end check). */
+  get fileFacts(): UploadedFileFacts[] {
+    return this.facts.filter((f): f is UploadedFileFacts => f !== undefined);
   }
 
   discard(): Promise<void> {

@@ -1,6 +1,7 @@
 import { pushInputSchema, pushKindSchema, type PushKind } from '../../shared/push-schema.js';
 import type { Features, Limits } from '../config.js';
 import { ServiceError } from '../service-error.js';
+import { endToEndFileProblem, endToEndPayloadProblem, type UploadedFileFacts } from './end-to-end.js';
 import { DURATION_CODES_MINUTES } from './expiry.js';
 
 /** A create request after every rule about its fields has been applied. */
@@ -17,6 +18,8 @@ export interface NewPushFields {
   note: string | null;
   /** Burn on guessing: expire at this many wrong passphrases; null: never. */
   maxFailedPassphraseAttempts: number | null;
+  /** The payload and files are envelopes encrypted by the client (docs/end-to-end-encryption.md). */
+  endToEnd: boolean;
 }
 
 const MAX_NAME_CHARS = 255;
@@ -50,7 +53,7 @@ function isHttpUrl(s: string) {
  * Validates the `push` object of a create request against the instance's limits and features.
  * Every problem is reported at once as Password Pusher's 422 body: `{field: [messages]}`.
  */
-export function validatePushInput(raw: unknown, ctx: { limits: Limits; features: Features; hasFiles: boolean }): NewPushFields {
+export function validatePushInput(raw: unknown, ctx: { limits: Limits; features: Features; hasFiles: boolean; files?: UploadedFileFacts[] }): NewPushFields {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ServiceError('bad_request', 'param is missing or the value is empty or invalid: push');
   }
@@ -92,6 +95,21 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
     // The number of files is limited by FileUpload, before the extra file reaches the disk.
     if (!ctx.hasFiles) add('files', 'must include at least one file for a file push');
   } else if (ctx.hasFiles) add('files', `cannot be attached to a ${kind} push`);
+
+  const endToEnd = input.end_to_end === true;
+  if (endToEnd) {
+    // Only the envelope's framing can be checked: the server never has the key.
+    if (kind === 'url' || kind === 'qr') add('end_to_end', `is not offered for ${kindLabel(kind)} pushes: the server must read them (to redirect, to draw the code)`);
+    else if (payload) {
+      const problem = endToEndPayloadProblem(payload, kind === 'file' ? 'manifest' : 'text');
+      if (problem) add('payload', problem);
+    } else if (kind === 'file') add('payload', "can't be blank in an end_to_end file push: it carries the encrypted file list");
+    (ctx.files ?? []).forEach((file, i) => {
+      const problem = endToEndFileProblem(file);
+      if (problem) add('files', `file ${i + 1} ${problem}`);
+    });
+    if (input.passphrase) add('passphrase', 'must not be sent with an end_to_end push: mix it into the key on the client (the server would see it)');
+  }
 
   let lifetimeMinutes: number | undefined;
   let days = input.expire_after_days;
@@ -145,5 +163,6 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
     name,
     note,
     maxFailedPassphraseAttempts,
+    endToEnd,
   };
 }

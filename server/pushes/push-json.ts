@@ -28,6 +28,7 @@ export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRe
     // Deviation: the reference's `/p/<token>/r.json` does not exist; this address works.
     json_url: `${baseUrl}/p/${push.token}.json`,
     html_url: secretUrl(push, baseUrl),
+    ...(push.endToEnd ? { end_to_end: true as const } : {}),
   };
 }
 

@@ -137,6 +137,8 @@ export class PushService {
       max_payload_chars: l.maxPayloadChars,
       max_qr_chars: l.maxQrChars,
       max_failed_passphrase_attempts: l.maxFailedPassphraseAttempts,
+      max_file_bytes: l.maxFileBytes,
+      end_to_end: true,
     };
   }
 
@@ -213,6 +215,7 @@ export class PushService {
         limits: this.deps.config.limits,
         features: this.features,
         hasFiles: (upload?.files.length ?? 0) > 0,
+        files: upload?.fileFacts,
       });
       const now = this.now();
       const token = upload?.token ?? newUrlToken();
@@ -261,6 +264,7 @@ export class PushService {
       updatedAt: iso,
       expiredAt: null,
       deleted: false,
+      ...(fields.endToEnd ? { endToEnd: true } : {}),
     };
   }
 
@@ -478,7 +482,7 @@ export class PushService {
       filename: this.keys.openText(file.name),
       contentType: file.contentType,
       size: file.size,
-      stream: await this.decrypting(() => this.deps.vault.read(push.token, fileId)),
+      stream: await this.decrypting(() => this.deps.vault.read(push.token, fileId, { verifyFirst: !push.endToEnd })),
     };
   }
 

@@ -55,6 +55,8 @@ export const storedPushSchema = z.object({
   updatedAt: z.string(),
   expiredAt: z.string().nullable(),
   deleted: z.boolean(),
+  /** The payload and files are end-to-end envelopes (absent on records older than that). */
+  endToEnd: z.boolean().optional(),
 });
 export type StoredPush = z.infer<typeof storedPushSchema>;
 

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
-import type { OwnerPushRecord, PushLimits, VersionDocument } from '../../shared/push-schema';
+import type { OwnerPushRecord, PushInput, PushLimits, VersionDocument } from '../../shared/push-schema';
+import { sendFilePush, sendPush } from '../../extension/lib/push-sending';
 import type { PushApi } from '../../extension/lib/api-client';
 import { describedApi } from '../../extension/lib/described-api';
 import { qrPath } from '../../extension/lib/qr-path';
@@ -80,7 +81,8 @@ export function fakeApi(overrides: Partial<PushApi> = {}): PushApi & { [K in key
   return {
     version: vi.fn(async () => versionDocument()),
     limits: vi.fn(async () => limits),
-    create: vi.fn(async (input) => record({ name: input.name ?? null })),
+    create: vi.fn(async (input) => record({ name: input.name ?? null, ...(input.end_to_end ? { end_to_end: true as const } : {}) })),
+    createWithFiles: vi.fn(async (form: FormData) => record({ ...(form.get('push[end_to_end]') === 'true' ? { end_to_end: true as const } : {}) })),
     active: vi.fn(async () => []),
     expired: vi.fn(async () => []),
     audit: vi.fn(async () => []),
@@ -108,6 +110,11 @@ export function fakeEnv(api: PushApi, overrides: Partial<PopupEnv> = {}) {
     // As the background hands it to the popup: failures already described (relay.ts).
     createApi: vi.fn((s: Settings) => describedApi(api, s.serverUrl, Boolean(tokenToSend(s)))),
     qrPath: vi.fn(async (text: string) => qrPath(text)),
+    // As the background makes them for the popup (relay.ts), against the fake API.
+    sendPush: vi.fn((s: Settings, input: PushInput, endToEnd: boolean) => sendPush(describedApi(api, s.serverUrl, Boolean(tokenToSend(s))), input, endToEnd)),
+    sendFilePush: vi.fn((s: Settings, input: PushInput, file: File, endToEnd: boolean) =>
+      sendFilePush(describedApi(api, s.serverUrl, Boolean(tokenToSend(s))), input, file, endToEnd),
+    ),
     targetTab: vi.fn(async () => ({ id: 7, url: 'https://example.com/page', title: 'A page' })),
     readSelection: vi.fn(async () => ''),
     copy: vi.fn(async () => true),

@@ -10,8 +10,8 @@ import { securityHeaderSet } from './security-headers.js';
 /**
  * What every request gets around its handler: its id, the security headers, `Connection: close`
  * while the server drains, and its log line. One middleware rather than four: on the hot path
- * each middleware costs an async step per request, and this frame was most of the time spent
- * on a small API answer.
+ * each middleware costs an async step per request, and the four together cost more than the
+ * handler of a small API answer.
  *
  * The headers go straight onto Node's response, which merges them with the handler's when the
  * answer is written, the handler's winning (a static asset's Cache-Control). Set through Hono's

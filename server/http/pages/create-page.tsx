@@ -3,6 +3,7 @@
 import type { OwnerPushRecord, PushLimits } from '../../../shared/push-schema.js';
 import { CopyableValue, CsrfField, FieldErrors, Notice, OtherErrors } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
+import { EndToEndCreateNote, EndToEndLinkNote } from './end-to-end-pages.js';
 
 export type Kind = 'text' | 'url' | 'qr' | 'file';
 
@@ -65,6 +66,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
       <OtherErrors errors={errors} shown={shown} />
       <form method="post" action="/" enctype="multipart/form-data" class="stack" id="create-form">
         <CsrfField token={csrfToken} />
+        <EndToEndCreateNote />
         <fieldset class="kinds">
           <legend>{t('create.kindLegend')}</legend>
           <div class="row">
@@ -192,6 +194,7 @@ export function CreatedPage({ push }: { push: OwnerPushRecord }) {
       <h1>{t('create.ready.heading')}</h1>
       <p>{t('create.ready.send')}</p>
       <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} />
+      {push.end_to_end && <EndToEndLinkNote />}
       <p class="muted">
         {t('create.ready.expires', { days, views })}
         {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}

@@ -51,7 +51,7 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
         signedIn={o.signedIn}
         maxFiles={config.limits.maxFilesPerPush}
       />,
-      { scripts: ['create.js'] },
+      { scripts: ['create.js', 'e2e-create.js'] },
     );
   };
 
@@ -83,7 +83,8 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
     const values = valuesFrom(input, pushes);
     try {
       const push = await pushes.create(actor, input, upload);
-      return sendPage(c, 200, 'title.linkReady', <CreatedPage push={push} />);
+      // An end-to-end push's link is completed with its key by the script that encrypted it.
+      return sendPage(c, 200, 'title.linkReady', <CreatedPage push={push} />, { scripts: push.end_to_end ? ['e2e-create.js'] : [] });
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return form(c, 422, values, e.fieldErrors);
       if (e instanceof ServiceError && e.retryAfter) c.header('Retry-After', String(e.retryAfter));
@@ -107,7 +108,8 @@ function valuesFrom(input: Params, pushes: PushService): CreateFormValues {
   const kind = text('kind');
   return {
     kind: kind === 'url' || kind === 'qr' || kind === 'file' ? kind : 'text',
-    payload: text('payload'),
+    // An end-to-end payload is ciphertext: never shown back (its key is gone with the page).
+    payload: text('end_to_end') === 'true' ? '' : text('payload'),
     expire_after_days: text('expire_after_days'),
     expire_after_views: text('expire_after_views'),
     retrieval_step: flag('retrieval_step', limits.retrieval_step),

@@ -2,16 +2,19 @@
 /** @jsxImportSource preact */
 import type { RetrievedPush } from '../../../shared/push-schema.js';
 import type { DeleteTicket } from '../../pushes/push-service.js';
-import { neutraliseBidi } from '../neutralise-bidi.js';
+import { neutraliseBidi } from '../../../shared/neutralise-bidi.js';
 import { CopyButton, CsrfField, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
+import type { Translate } from './i18n/translator.js';
 import { qrDataUri } from './qr-svg.js';
+import { KeyProblems } from './end-to-end-pages.js';
 
 /** Retrieval step: nothing is counted here, so link previewers cannot burn a view. */
-export function RetrievalStepPage({ token }: { token: string }) {
+export function RetrievalStepPage({ token, endToEnd = false }: { token: string; endToEnd?: boolean }) {
   const { t } = useLanguage();
   return (
-    <section class="card center">
+    <section class="card center" id={endToEnd ? 'e2e-step' : undefined}>
+      {endToEnd && <KeyProblems />}
       <h1>{t('recipient.step.heading')}</h1>
       <p>{t('recipient.step.body')}</p>
       <p>
@@ -51,12 +54,17 @@ export function PassphrasePage({ token, csrfToken, error }: { token: string; csr
   );
 }
 
-function Remaining({ push }: { push: RetrievedPush }) {
-  const { t } = useLanguage();
-  if (push.views_remaining <= 0) return <p class="muted">{t('recipient.secret.lastView')}</p>;
+/** What is left of a push after this view, in words (also sent to the end-to-end page's script). */
+export function remainingText(t: Translate, push: Pick<RetrievedPush, 'views_remaining' | 'days_remaining'>): string {
+  if (push.views_remaining <= 0) return t('recipient.secret.lastView');
   const days = t('recipient.secret.days', { count: push.days_remaining });
   const views = t('recipient.secret.moreViews', { count: push.views_remaining });
-  return <p class="muted">{t('recipient.secret.remaining', { days, views })}</p>;
+  return t('recipient.secret.remaining', { days, views });
+}
+
+function Remaining({ push }: { push: RetrievedPush }) {
+  const { t } = useLanguage();
+  return <p class="muted">{remainingText(t, push)}</p>;
 }
 
 export interface SecretPageProps {

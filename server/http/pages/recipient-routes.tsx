@@ -11,7 +11,8 @@ import type { StoredPush } from '../../storage/records.js';
 import type { AppEnv } from '../app-env.js';
 import { getPageSession, pageActor, pageSession, verifyPageCsrf } from '../middleware/session.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
-import { DeletedPage, ExpiredPage, PassphrasePage, RetrievalStepPage, SecretPage } from './recipient-pages.js';
+import { DeletedPage, ExpiredPage, PassphrasePage, remainingText, RetrievalStepPage, SecretPage } from './recipient-pages.js';
+import { EndToEndSecretPage } from './end-to-end-pages.js';
 import { sendPage } from './render.js';
 import { languageOf } from '../middleware/page-language.js';
 import { useLanguage } from './i18n/i18n-context.js';
@@ -69,14 +70,22 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
   // Retrieval step: only a page with a reveal link; no view is counted and nothing is logged.
   app.get('/p/:token/r', session, async (c) => {
     const token = c.req.param('token');
-    if (!(await live(token))) return expiredPage(c);
-    return sendPage(c, 200, 'title.revealSecret', <RetrievalStepPage token={token} />);
+    const push = await live(token);
+    if (!push) return expiredPage(c);
+    // An end-to-end push's script checks the link's key before the recipient can reveal.
+    const endToEnd = push.endToEnd === true;
+    return sendPage(c, 200, 'title.revealSecret', <RetrievalStepPage token={token} endToEnd={endToEnd} />, { scripts: endToEnd ? ['e2e-recipient.js'] : [] });
   });
 
   app.get('/p/:token', session, async (c) => {
     const token = c.req.param('token');
     const push = await live(token);
     if (!push) return expiredView(c, token);
+    // End-to-end: the page counts no view; its script opens the push once the key is well formed.
+    if (push.endToEnd) {
+      const page = <EndToEndSecretPage token={token} csrfToken={getPageSession(c).csrfToken} mayDelete={pushes.mayDelete(push, pageActor(c))} />;
+      return sendPage(c, 200, 'title.yourSecret', page, { scripts: ['e2e-recipient.js'] });
+    }
     if (push.hasPassphrase) return passphraseForm(c, token, 200);
     // Hono answers HEAD with the GET handler: a HEAD (link checkers do them) must not count a view.
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -102,6 +111,28 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
       if (e instanceof ServiceError && e.kind === 'not_found') return expiredPage(c);
       throw e;
     }
+  });
+
+  // The end-to-end page's script, once the link's key is well formed: the retrieval (one view,
+  // as for any push) answered as JSON for the script to decrypt. Nothing here is plaintext.
+  app.post('/p/:token/open', session, async (c) => {
+    const token = c.req.param('token');
+    const form = await readSmallForm(c);
+    if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return c.json({ error: 'The form expired: reload the page.' }, 403);
+    const push = await live(token);
+    if (!push) {
+      await expiredView(c, token);
+      return c.json({ error: 'expired' }, 404);
+    }
+    if (!push.endToEnd) return c.json({ error: 'not an end-to-end push' }, 404);
+    const rec = await pushes.retrieve(pageActor(c), token, undefined);
+    if (rec.expired || rec.payload === null) return c.json({ error: 'expired' }, 404);
+    return c.json({
+      payload: rec.payload,
+      files: rec.files.map((f) => f.url),
+      views_remaining: rec.views_remaining,
+      remaining: remainingText(languageOf(c).t, rec),
+    });
   });
 
   app.post('/p/:token/delete', session, async (c) => {

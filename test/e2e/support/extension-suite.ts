@@ -1,9 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { report } from '../../../scripts/bundle-size';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server';
+import { storedContaining } from '../../support/stored-data';
+import { decodeLinkKey } from '../../../shared/e2e/link-key';
+import { decryptPayload } from '../../../shared/e2e/push-content';
+import { hasChromium, launchChromium } from './pages-chromium';
 import {
   buildExtension,
   click,
@@ -86,7 +91,7 @@ export function extensionSuite(b: BrowserUnderTest) {
     async function serverPush(urlToken: string) {
       const res = await fetch(`${server.url}/api/v2/pushes/${urlToken}`, { headers: { Authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { payload: string | null; expired: boolean; name: string | null };
+      const body = (await res.json()) as { payload: string | null; expired: boolean; name: string | null; end_to_end?: boolean };
       const stored = await server.server.pushes.peek(urlToken);
       return { ...body, kind: stored?.kind };
     }
@@ -251,7 +256,11 @@ export function extensionSuite(b: BrowserUnderTest) {
       const { result, shown } = outcome as { result: { ok: boolean; copied: boolean; record: { html_url: string } }; shown: Array<{ title: string; message: string }> };
       expect(result.ok).toBe(true);
       const pushed = await serverPush(tokenOf(result.record.html_url));
-      expect(pushed).toMatchObject({ kind: 'text', payload: SELECTED }); // read from the page, line break kept
+      // End to end by default: the server holds an envelope; the link's key opens it.
+      expect(pushed).toMatchObject({ kind: 'text', end_to_end: true });
+      const key = await decodeLinkKey(new URL(result.record.html_url).hash);
+      if (!key.ok) throw new Error(`the link has no usable key: ${key.problem}`);
+      expect(await decryptPayload(key.key, pushed.payload!)).toEqual({ content: 'text', text: SELECTED }); // read from the page, line break kept
       expect(shown).toHaveLength(1);
       expect(shown[0].title).toBe(result.copied ? 'Link copied' : 'Pushed: copy the link from Secret Push');
       expect(shown[0].message).toMatch(/^Text push from 127\.0\.0\.1\. Expires in/);
@@ -259,6 +268,91 @@ export function extensionSuite(b: BrowserUnderTest) {
       expect(JSON.stringify(shown)).not.toContain('hunter2');
       await page.close();
     });
+
+    it('pushes a text and a 50 MiB file end to end from the popup; another browser opens them; the server never held the plaintext or the key', async () => {
+      const text = `e2e from ${b.build}: ${Math.random().toString(36).slice(2)}`;
+      // An account of its own, so that the History tests below count only their own pushes.
+      const { token: e2eToken } = await createUserWithToken(server, `e2e-files-${b.build}@example.org`);
+      await useServer(server.url, e2eToken);
+      const popup = await ext.openPopup('');
+      await waitForText(popup, /What to push/);
+      await fill(popup, 'Secret', text);
+      await click(popup, { button: 'Push secret' });
+      await waitForText(popup, /Text pushed/);
+      const textLink = await valueOf(popup, 'Secret link');
+      expect(textLink).toMatch(/#[A-Za-z0-9_-]{48}$/);
+      await waitForText(popup, /End-to-end encrypted/);
+
+      // A 50 MiB file, chosen as the file input's change would deliver it; the same bytes are made here to compare.
+      const FILE_BYTES = 50 * 1_048_576;
+      const fileName = `report-${b.build}.bin`;
+      await click(popup, { button: 'Push another' });
+      await click(popup, { label: 'A file' });
+      await popup.evaluate(
+        ({ size, name }) => {
+          const bytes = new Uint8Array(size);
+          for (let i = 0; i < size; i++) bytes[i] = Math.imul(i, 2654435761) >>> 24;
+          const input = document.getElementById('file') as HTMLInputElement;
+          const files = new DataTransfer();
+          files.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+          input.files = files.files;
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+        },
+        { size: FILE_BYTES, name: fileName },
+      );
+      await click(popup, { button: 'Push file' });
+      await expect.poll(() => pageText(popup), { timeout: 90_000 }).toMatch(/File push/);
+      const fileLink = await valueOf(popup, 'Secret link');
+      expect(fileLink).toMatch(/#[A-Za-z0-9_-]{48}$/);
+      // The file's name stays in the extension's own memory of its pushes.
+      const remembered = JSON.stringify((await storage()).local.pushKinds);
+      expect(remembered).toContain(fileName);
+      await popup.close();
+      await useServer(server.url, token);
+
+      const expected = Buffer.alloc(FILE_BYTES);
+      for (let i = 0; i < FILE_BYTES; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
+      expect(createHash('sha256').update(expected).digest('hex')).not.toBe('');
+
+      // The recipient in this same browser (its own WebCrypto decrypts), on a tab of its own.
+      const { page: inThisBrowser } = await ext.openPage(textLink);
+      await expect.poll(() => inThisBrowser.evaluate(() => !!document.querySelector('#reveal:not([hidden])')), { timeout: 15_000 }).toBe(true);
+      await inThisBrowser.click('#reveal');
+      await expect.poll(() => inThisBrowser.evaluate(() => document.querySelector('#secret')?.textContent ?? ''), { timeout: 15_000 }).toBe(text);
+      await inThisBrowser.close();
+      // That view was the first of the push's views; the next recipient below is another.
+
+      // The recipient: another browser altogether (a plain Chromium without the extension).
+      if (hasChromium) {
+        const recipient = await launchChromium();
+        try {
+          const context = await recipient.newContext({ acceptDownloads: true });
+          const page = await context.newPage();
+          await page.goto(textLink);
+          await page.click('#reveal');
+          await expect.poll(() => page.locator('#secret').textContent()).toBe(text);
+
+          const filePage = await context.newPage();
+          await filePage.goto(fileLink);
+          await filePage.click('#reveal');
+          await filePage.waitForSelector('[data-e2e-download="0"]');
+          const [download] = await Promise.all([filePage.waitForEvent('download', { timeout: 90_000 }), filePage.click('[data-e2e-download="0"]')]);
+          expect(download.suggestedFilename()).toBe(fileName);
+          const saved = readFileSync((await download.path())!);
+          expect(saved.length).toBe(FILE_BYTES);
+          expect(saved.equals(expected)).toBe(true);
+        } finally {
+          await recipient.close();
+        }
+      }
+
+      // Neither the store (data directory or database) nor the log ever held the plaintext or the keys.
+      for (const needle of [text, textLink.split('#')[1]!, fileLink.split('#')[1]!, fileName]) {
+        expect(await storedContaining(server, needle), needle).toEqual([]);
+        expect(server.logs.some((l) => l.includes(needle)), needle).toBe(false);
+      }
+      expect(await storedContaining(server, expected.subarray(10_000_000, 10_000_064)), 'file bytes').toEqual([]);
+    }, 240_000);
 
     it("pushes the tab's URL and a QR code of it from the popup; focus goes to the result", async () => {
       const pageUrl = `${article.url}/notes.html`;

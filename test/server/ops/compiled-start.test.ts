@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,12 @@ describe('the compiled server (npm run build && node dist/server/main.js)', () =
       const css = await fetch(`${server.url}/assets/style.css`);
       expect(css.status).toBe(200);
       expect((await css.text()).length).toBeGreaterThan(100);
+      // The end-to-end scripts were bundled by the build (the compiled server has no bundler step).
+      expect(existsSync(join(out, 'server/http/pages/assets/e2e-recipient.js'))).toBe(true);
+      const script = await fetch(`${server.url}/assets/e2e-recipient.js`);
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(await script.text()).toContain('AES-GCM');
       const metrics = await api.get(server.url, '/metrics', { token: metricsToken });
       expect(metrics.text).toMatch(/secretpush_pushes_created_total\{kind="text"\} 1/);
     } finally {

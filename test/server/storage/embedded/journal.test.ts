@@ -9,6 +9,30 @@ import { tempDirs } from '../../../support/temp-dirs.js';
 const empty = () => ({ items: {}, lists: {} });
 const freshDir = tempDirs('journal');
 
+/**
+ * Takes over the journal's fdatasync: the first flush is held until `endFirst()` (then succeeds
+ * or fails with EIO), the second is real and announced by `secondDone`, later ones are real.
+ */
+function holdFirstFlush(j: Journal, first: 'succeed' | 'fail') {
+  const handle = (j as unknown as { handle: { datasync: () => Promise<void> } }).handle;
+  const realSync = handle.datasync.bind(handle);
+  let endFirst!: () => void;
+  const firstEnds = new Promise<void>((r) => (endFirst = r));
+  let secondSynced!: () => void;
+  const secondDone = new Promise<void>((r) => (secondSynced = r));
+  let calls = 0;
+  handle.datasync = async () => {
+    const call = ++calls;
+    if (call === 1) {
+      await firstEnds;
+      if (first === 'fail') throw Object.assign(new Error('input/output error'), { code: 'EIO' });
+    }
+    await realSync();
+    if (call === 2) secondSynced();
+  };
+  return { endFirst, secondDone, restore: () => (handle.datasync = realSync) };
+}
+
 describe('Journal (lowdb snapshot + append-only journal)', () => {
   it('replays puts, deletes and appends after a reopen', async () => {
     const dir = freshDir();
@@ -95,31 +119,19 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
   it('batches flush side by side but are answered in order: a later batch waits for an earlier flush', async () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty());
-    const handle = (j as unknown as { handle: { datasync: () => Promise<void> } }).handle;
-    const realSync = handle.datasync.bind(handle);
-    let releaseFirst!: () => void;
-    const firstHeld = new Promise<void>((r) => (releaseFirst = r));
-    let calls = 0;
-    let secondSynced!: () => void;
-    const secondDone = new Promise<void>((r) => (secondSynced = r));
-    handle.datasync = async () => {
-      const call = ++calls;
-      await realSync();
-      if (call === 1) await firstHeld;
-      if (call === 2) secondSynced();
-    };
+    const flushes = holdFirstFlush(j, 'succeed');
     let secondAnswered = false;
     const first = j.commit([{ c: 'items', k: 'a', v: 1 }]);
     const second = j.commit([{ c: 'items', k: 'b', v: 2 }]).then(() => (secondAnswered = true));
-    await secondDone;
+    await flushes.secondDone;
     // The second batch is on disk, but the first is not known to be: neither is answered yet.
     await new Promise((r) => setImmediate(r));
     expect(secondAnswered).toBe(false);
     expect(j.data.items).toEqual({});
-    releaseFirst();
+    flushes.endFirst();
     await Promise.all([first, second]);
     expect(j.data.items).toEqual({ a: 1, b: 2 });
-    handle.datasync = realSync;
+    flushes.restore();
     await j.close();
   });
 
@@ -127,30 +139,15 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     const dir = freshDir();
     const j = await Journal.open(dir, empty());
     await j.commit([{ c: 'items', k: 'kept', v: 1 }]);
-    const handle = (j as unknown as { handle: { datasync: () => Promise<void> } }).handle;
-    const realSync = handle.datasync.bind(handle);
-    let failFirst!: () => void;
-    const firstFails = new Promise<void>((r) => (failFirst = r));
-    let calls = 0;
-    let secondSynced!: () => void;
-    const secondDone = new Promise<void>((r) => (secondSynced = r));
-    handle.datasync = async () => {
-      const call = ++calls;
-      if (call === 1) {
-        await firstFails;
-        throw Object.assign(new Error('input/output error'), { code: 'EIO' });
-      }
-      await realSync();
-      if (call === 2) secondSynced();
-    };
+    const flushes = holdFirstFlush(j, 'fail');
     const first = j.commit([{ c: 'items', k: 'lost1', v: 2 }]);
     const second = j.commit([{ c: 'items', k: 'lost2', v: 3 }]);
-    await secondDone; // the second batch's own flush succeeded…
-    failFirst(); // …but the first one's failed: both are refused
+    await flushes.secondDone; // the second batch's own flush succeeded…
+    flushes.endFirst(); // …but the first one's failed: both are refused
     await expect(first).rejects.toThrow(StorageUnavailableError);
     await expect(second).rejects.toThrow(/EIO|earlier batch/);
     expect(j.data.items).toEqual({ kept: 1 });
-    handle.datasync = realSync;
+    flushes.restore();
     await j.commit([{ c: 'items', k: 'after', v: 4 }]);
     const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.k)).toEqual(['kept', 'after']);

@@ -2,7 +2,8 @@
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * A name shown to a recipient (an attached file's), with its bidirectional controls made
+ * A name shown to a recipient (an attached file's: by the server's pages, and by the end-to-end
+ * page's script, which alone can read an end-to-end file's name), with its bidirectional controls made
  * visible: `invoice\u202Efdp.exe` would otherwise display as "invoiceexe.pdf". Each control
  * becomes a visible `[U+202E]` (or `replacement`).
  */

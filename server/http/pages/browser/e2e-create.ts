@@ -1,0 +1,99 @@
+// The create page with scripts on: text and file pushes are encrypted here, in the browser, and
+// sent as end-to-end pushes; the key goes only into the link shown on the next page (kept in this
+// tab's sessionStorage for that one step). Without scripts, or without WebCrypto, the form is
+// posted as it is (an ordinary push, encrypted at rest by the server).
+import { encryptFile } from '../../../../shared/e2e/file-transfer.js';
+import { encodeLinkKey, newPushKey } from '../../../../shared/e2e/link-key.js';
+import { encryptManifestPayload, encryptTextPayload } from '../../../../shared/e2e/push-content.js';
+
+const KEY_ITEM = 'secret-push:e2e-link-key';
+
+function hiddenInput(form: HTMLFormElement, name: string, value: string) {
+  const input = document.createElement('input');
+  input.type = 'hidden';
+  input.name = name;
+  input.value = value;
+  form.append(input);
+}
+
+function enhanceForm(form: HTMLFormElement) {
+  sessionStorage.removeItem(KEY_ITEM);
+  const note = form.querySelector<HTMLElement>('[data-e2e-create-note]');
+  if (note) note.hidden = false;
+  let busy = false;
+  form.addEventListener('submit', async (event) => {
+    const kind = form.querySelector<HTMLInputElement>('[data-kind-choice]:checked')?.value ?? 'text';
+    // URL and QR pushes need the server to read them (redirect, drawing): they stay as they are.
+    if (kind !== 'text' && kind !== 'file') return;
+    event.preventDefault();
+    if (busy) return;
+    busy = true;
+    const working = form.querySelector<HTMLElement>('[data-e2e-state="encrypting"]');
+    const failed = form.querySelector<HTMLElement>('[data-e2e-problem="encrypt"]');
+    if (working) working.hidden = false;
+    if (failed) failed.hidden = true;
+    try {
+      await encryptAndSubmit(form, kind);
+    } catch {
+      // Nothing was sent (the form is submitted only after everything is encrypted).
+      if (working) working.hidden = true;
+      if (failed) failed.hidden = false;
+      busy = false;
+    }
+  });
+}
+
+/** Encrypts everything first, and only then changes the form and submits it (a failure leaves the form as it was). */
+async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
+  const key = newPushKey();
+  const passphraseInput = form.querySelector<HTMLInputElement>('#passphrase');
+  const passphrase = passphraseInput?.value || undefined;
+  const options = passphrase ? { passphrase } : {};
+  const textArea = form.querySelector<HTMLTextAreaElement>('#payload');
+  const fileInput = form.querySelector<HTMLInputElement>('#files');
+  let payload: string;
+  let sealed: DataTransfer | undefined;
+  if (kind === 'text') payload = await encryptTextPayload(key, textArea?.value ?? '', options);
+  else {
+    const files = [...(fileInput?.files ?? [])];
+    sealed = new DataTransfer();
+    for (const [i, file] of files.entries()) {
+      sealed.items.add(new File([await encryptFile(key, file, options)], `file-${i + 1}.bin`, { type: 'application/octet-stream' }));
+    }
+    payload = await encryptManifestPayload(key, { message: '', files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })) }, options);
+  }
+  const linkKey = await encodeLinkKey(key);
+
+  if (kind === 'text' && textArea) textArea.value = payload;
+  else {
+    hiddenInput(form, 'push[payload]', payload);
+    if (fileInput && sealed) fileInput.files = sealed.files;
+  }
+  // The passphrase is mixed into the key here; it must not reach the server.
+  if (passphraseInput) {
+    passphraseInput.value = '';
+    passphraseInput.disabled = true;
+  }
+  hiddenInput(form, 'push[end_to_end]', 'true');
+  sessionStorage.setItem(KEY_ITEM, linkKey);
+  form.submit();
+}
+
+function completeLink(note: HTMLElement) {
+  const link = document.getElementById('secret-link');
+  const key = sessionStorage.getItem(KEY_ITEM);
+  sessionStorage.removeItem(KEY_ITEM);
+  if (!link || !key) {
+    note.hidden = true;
+    const lost = document.querySelector<HTMLElement>('[data-e2e-problem="key-lost"]');
+    if (lost) lost.hidden = false;
+    if (link) link.closest('.link-box')?.setAttribute('hidden', '');
+    return;
+  }
+  link.textContent = `${link.textContent}#${key}`;
+}
+
+const form = document.getElementById('create-form');
+const linkNote = document.querySelector<HTMLElement>('[data-e2e-link-note]');
+if (form instanceof HTMLFormElement && globalThis.crypto?.subtle && typeof DataTransfer === 'function') enhanceForm(form);
+else if (linkNote) completeLink(linkNote);

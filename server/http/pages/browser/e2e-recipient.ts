@@ -1,0 +1,195 @@
+// The recipient page of an end-to-end push (and its retrieval step): checks the key in the
+// link's fragment before anything is retrieved, then retrieves, decrypts and shows the secret.
+// Everything it may say is in the page, hidden, in the page's language (end-to-end-pages.tsx).
+import { EnvelopeError } from '../../../../shared/e2e/envelope-crypto.js';
+import { neutraliseBidi } from '../../../../shared/neutralise-bidi.js';
+import { decryptDownload } from '../../../../shared/e2e/file-transfer.js';
+import { decodeLinkKey } from '../../../../shared/e2e/link-key.js';
+import { decryptPayload, payloadNeedsPassphrase, type E2eManifest, type OpenedPayload } from '../../../../shared/e2e/push-content.js';
+
+
+const $ = <T extends HTMLElement = HTMLElement>(selector: string, root: ParentNode = document) => root.querySelector<T>(selector);
+
+function show(selector: string, root: ParentNode = document) {
+  const el = $(selector, root);
+  if (el) el.hidden = false;
+  return el;
+}
+
+function hide(selector: string, root: ParentNode = document) {
+  const el = $(selector, root);
+  if (el) el.hidden = true;
+}
+
+function problem(name: string) {
+  hide('[data-e2e-state="working"]');
+  show(`[data-e2e-problem="${name}"]`);
+}
+
+async function checkedKey(): Promise<Uint8Array | null> {
+  if (!globalThis.crypto?.subtle) {
+    problem('unsupported');
+    return null;
+  }
+  const result = await decodeLinkKey(location.hash);
+  if (!result.ok) {
+    problem(result.problem);
+    return null;
+  }
+  return result.key;
+}
+
+async function retrievalStep(root: HTMLElement) {
+  const reveal = $<HTMLAnchorElement>('#reveal', root);
+  if (reveal) reveal.hidden = true;
+  if (!(await checkedKey()) || !reveal) return;
+  // The next page needs the key too: a link drops the current page's fragment.
+  reveal.href = reveal.href.split('#')[0] + location.hash;
+  reveal.hidden = false;
+}
+
+interface Opened {
+  payload: string;
+  files: string[];
+  views_remaining: number;
+  remaining: string;
+}
+
+async function open(root: HTMLElement): Promise<Opened | null> {
+  let res: Response;
+  try {
+    res = await fetch(root.dataset.open!, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf_token: root.dataset.csrf ?? '' }),
+      credentials: 'same-origin',
+    });
+  } catch {
+    problem('fetch');
+    return null;
+  }
+  if (res.status === 404) {
+    problem('expired');
+    return null;
+  }
+  if (!res.ok) {
+    problem('fetch');
+    return null;
+  }
+  return (await res.json()) as Opened;
+}
+
+function formatSize(bytes: number) {
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let n = bytes;
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1) (n /= 1024), u++;
+  return `${new Intl.NumberFormat(document.documentElement.lang || undefined, { maximumFractionDigits: 1 }).format(n)} ${units[u]}`;
+}
+
+function saveBlob(blob: Blob, name: string) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // The object URL stays valid until the page goes (a download may still be reading it).
+  addEventListener('pagehide', () => URL.revokeObjectURL(a.href), { once: true });
+}
+
+function showFiles(manifest: E2eManifest, opened: Opened, key: Uint8Array, passphrase: string | undefined) {
+  const box = show('#e2e-files')!;
+  if (manifest.message) {
+    const message = show('#e2e-message', box)!;
+    message.textContent = manifest.message;
+  }
+  const list = $('#e2e-file-list', box)!;
+  manifest.files.forEach((file, i) => {
+    const url = opened.files[i];
+    if (!url) return;
+    // Bidirectional controls could disguise a name (invoice\u202Efdp.exe): shown, and not saved.
+    const name = neutraliseBidi(file.name, '_');
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'secondary';
+    button.textContent = list.dataset.downloadLabel ?? '';
+    button.dataset.e2eDownload = String(i);
+    const label = document.createElement('span');
+    label.textContent = ` ${neutraliseBidi(file.name)} (${formatSize(file.size)}) `;
+    item.append(label, button);
+    list.append(item);
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      hide('[data-e2e-problem="download"]', box);
+      show('[data-e2e-state="downloading"]', box);
+      try {
+        const res = await fetch(url, { credentials: 'same-origin' });
+        if (!res.ok || !res.body) throw new Error(`download answered ${res.status}`);
+        const blob = await decryptDownload(key, res.body, file.type || 'application/octet-stream', { passphrase });
+        saveBlob(blob, name);
+      } catch {
+        show('[data-e2e-problem="download"]', box);
+      } finally {
+        hide('[data-e2e-state="downloading"]', box);
+        button.disabled = false;
+      }
+    });
+  });
+}
+
+function showSecret(content: OpenedPayload, opened: Opened, key: Uint8Array, passphrase: string | undefined) {
+  hide('[data-e2e-state="working"]');
+  if (content.content === 'text') {
+    show('#e2e-text')!;
+    $('#secret')!.textContent = content.text;
+  } else showFiles(content.manifest, opened, key, passphrase);
+  show('[data-e2e-state="opened"]');
+  const remaining = show('#e2e-remaining')!;
+  remaining.textContent = opened.remaining;
+  if (opened.views_remaining > 0) show('#e2e-delete');
+}
+
+async function secretPage(root: HTMLElement) {
+  const key = await checkedKey();
+  if (!key) return;
+  show('[data-e2e-state="working"]');
+  const opened = await open(root);
+  if (!opened) return;
+  const attempt = async (passphrase?: string) => {
+    try {
+      showSecret(await decryptPayload(key, opened.payload, passphrase), opened, key, passphrase);
+      return true;
+    } catch (e) {
+      if (e instanceof EnvelopeError && passphrase !== undefined && e.code === 'authentication') return false;
+      problem('failed');
+      return true;
+    }
+  };
+  if (!payloadNeedsPassphrase(opened.payload)) {
+    await attempt();
+    return;
+  }
+  // The passphrase is tried here, in the browser, as often as needed: the view is already counted.
+  hide('[data-e2e-state="working"]');
+  const form = show('#e2e-passphrase') as HTMLFormElement;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const input = $<HTMLInputElement>('#e2e-passphrase-input', form)!;
+    hide('[data-e2e-problem="passphrase"]', form);
+    show('[data-e2e-state="working"]');
+    if (await attempt(input.value)) form.hidden = true;
+    else {
+      hide('[data-e2e-state="working"]');
+      show('[data-e2e-problem="passphrase"]', form);
+      input.select();
+    }
+  });
+}
+
+const step = document.getElementById('e2e-step');
+const page = document.getElementById('e2e');
+if (step) void retrievalStep(step);
+else if (page) void secretPage(page);

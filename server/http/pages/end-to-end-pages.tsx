@@ -1,0 +1,141 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+import { CopyButton, CsrfField } from './components.js';
+import { useLanguage } from './i18n/i18n-context.js';
+
+/**
+ * The parts of the pages that end-to-end pushes need. The server never decrypts these pushes:
+ * the scripts (pages/browser/) do, and every sentence they may show is rendered here, hidden,
+ * in the page's language, for them to reveal.
+ */
+
+/** What the script says when the link's key (the fragment) is missing or damaged, or WebCrypto is absent. */
+export function KeyProblems() {
+  const { t } = useLanguage();
+  return (
+    <>
+      <noscript>
+        <p class="notice error">{t('e2e.noScript')}</p>
+      </noscript>
+      <p class="notice error" data-e2e-problem="missing" role="alert" hidden>
+        {t('e2e.keyMissing')}
+      </p>
+      <p class="notice error" data-e2e-problem="damaged" role="alert" hidden>
+        {t('e2e.keyDamaged')}
+      </p>
+      <p class="notice error" data-e2e-problem="unsupported" role="alert" hidden>
+        {t('e2e.unsupported')}
+      </p>
+    </>
+  );
+}
+
+export interface EndToEndSecretPageProps {
+  token: string;
+  csrfToken: string;
+  mayDelete: boolean;
+}
+
+/**
+ * `/p/<token>` of an end-to-end push. Serving it counts no view: the script checks the key in
+ * the fragment first and only then asks `/p/<token>/open` for the envelope (which counts one).
+ */
+export function EndToEndSecretPage({ token, csrfToken, mayDelete }: EndToEndSecretPageProps) {
+  const { t } = useLanguage();
+  return (
+    <section class="card" id="e2e" data-open={`/p/${token}/open`} data-csrf={csrfToken}>
+      <h1>{t('recipient.secret.heading')}</h1>
+      <KeyProblems />
+      <p class="muted" data-e2e-state="working" aria-live="polite" hidden>
+        {t('e2e.decrypting')}
+      </p>
+      <p class="notice error" data-e2e-problem="failed" role="alert" hidden>
+        {t('e2e.failed')}
+      </p>
+      <p class="notice error" data-e2e-problem="fetch" role="alert" hidden>
+        {t('e2e.openFailed')}
+      </p>
+      <div data-e2e-problem="expired" hidden>
+        <p class="notice error" role="alert">
+          {t('recipient.expired.heading')}
+        </p>
+        <p>{t('recipient.expired.body')}</p>
+      </div>
+      <form id="e2e-passphrase" class="stack" hidden>
+        <p class="muted">{t('e2e.passphraseHint')}</p>
+        <p class="notice error" data-e2e-problem="passphrase" role="alert" hidden>
+          {t('e2e.passphraseWrong')}
+        </p>
+        <label for="e2e-passphrase-input">{t('e2e.passphraseLabel')}</label>
+        <input type="password" id="e2e-passphrase-input" autocomplete="off" required />
+        <p>
+          <button type="submit">{t('e2e.passphraseButton')}</button>
+        </p>
+      </form>
+      <div id="e2e-text" hidden>
+        <pre class="secret" id="secret" data-secret></pre>
+        <div class="row">
+          <CopyButton target="secret" label={t('recipient.secret.copy')} />
+          <span class="muted" data-copy-status aria-live="polite"></span>
+        </div>
+      </div>
+      <div id="e2e-files" hidden>
+        <pre class="secret" id="e2e-message" hidden></pre>
+        <ul class="files" id="e2e-file-list" data-download-label={t('e2e.download')}></ul>
+        <p class="muted" data-e2e-state="downloading" aria-live="polite" hidden>
+          {t('e2e.downloading')}
+        </p>
+        <p class="notice error" data-e2e-problem="download" role="alert" hidden>
+          {t('e2e.downloadFailed')}
+        </p>
+        <p class="muted">{t('recipient.secret.downloadNow')}</p>
+      </div>
+      <p class="muted" data-e2e-state="opened" hidden>
+        {t('e2e.note')}
+      </p>
+      <p class="muted" id="e2e-remaining" hidden></p>
+      {mayDelete && (
+        <form method="post" action={`/p/${token}/delete`} class="delete-form" id="e2e-delete" hidden>
+          <CsrfField token={csrfToken} />
+          <p>{t('recipient.delete.prompt')}</p>
+          <button type="submit" class="danger" id="delete-now">
+            {t('recipient.delete.button')}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** The create page's note, and what its script shows while it encrypts. */
+export function EndToEndCreateNote() {
+  const { t } = useLanguage();
+  return (
+    <>
+      <p class="muted small" data-e2e-create-note hidden>
+        {t('e2e.create.note')}
+      </p>
+      <p class="muted" data-e2e-state="encrypting" aria-live="polite" hidden>
+        {t('e2e.create.encrypting')}
+      </p>
+      <p class="notice error" data-e2e-problem="encrypt" role="alert" hidden>
+        {t('e2e.create.failed')}
+      </p>
+    </>
+  );
+}
+
+/** On the "link ready" page of an end-to-end push: the script adds the key kept in this tab. */
+export function EndToEndLinkNote() {
+  const { t } = useLanguage();
+  return (
+    <>
+      <p class="muted" data-e2e-link-note>
+        {t('e2e.create.linkNote')}
+      </p>
+      <p class="notice error" data-e2e-problem="key-lost" role="alert" hidden>
+        {t('e2e.create.keyLost')}
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,170 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secret } from '../support/http.js';
+import { storedContaining } from '../support/stored-data.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
+
+/**
+ * End-to-end pushes through the web pages in a real Chromium against a real server: the create
+ * page encrypts in the browser, the recipient page checks the link's key before any view is
+ * counted and decrypts in the browser; neither the data directory nor the log ever holds the
+ * plaintext or the key. Without JavaScript the create page makes an ordinary push.
+ */
+if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
+
+describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ FILES_REQUIRE_AUTH: 'false' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const tokenOf = (link: string) => new URL(link).pathname.split('/')[2]!;
+  const views = async (link: string) => (await server.server.pushes.peek(tokenOf(link)))!.views;
+
+  async function expectNeverOnServer(...needles: string[]) {
+    for (const n of needles) {
+      expect(await storedContaining(server, n), n).toEqual([]);
+      expect(server.logs.some((l) => l.includes(n)), n).toBe(false);
+    }
+  }
+
+  /** Fills and submits the create page; returns the link it shows. */
+  async function create(page: Page, fill: (page: Page) => Promise<void>): Promise<string> {
+    await page.goto(server.url + '/');
+    await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
+    await fill(page);
+    await page.click('#create-submit');
+    await page.waitForSelector('[data-e2e-link-note]');
+    return (await page.locator('#secret-link').textContent())!;
+  }
+
+  it('text: encrypted by the create page, decrypted by the recipient page, never readable on the server', async () => {
+    const text = secret('page-e2e');
+    const sender = await newVisitor(browser, server.url);
+    const link = await create(sender.page, async (p) => {
+      await p.fill('#payload', text);
+    });
+    expect(link).toMatch(/\/p\/[a-z0-9_-]+\/r#[A-Za-z0-9_-]{48}$/);
+    expect((await server.server.pushes.peek(tokenOf(link)))!.endToEnd).toBe(true);
+    expect(sender.problems).toEqual([]);
+    await sender.context.close();
+
+    const recipient = await newVisitor(browser, server.url);
+    await recipient.page.goto(link);
+    await recipient.page.click('#reveal');
+    await expect.poll(() => recipient.page.locator('#secret').textContent()).toBe(text);
+    expect(await views(link)).toBe(1);
+    expect(recipient.problems).toEqual([]);
+    await recipient.context.close();
+    await expectNeverOnServer(text, link.split('#')[1]!);
+  });
+
+  it('a missing or damaged key is said plainly, and no view is counted', async () => {
+    const sender = await newVisitor(browser, server.url);
+    const link = await create(sender.page, (p) => p.fill('#payload', secret('keyless')));
+    await sender.context.close();
+    const [withoutKey, key] = link.split('#') as [string, string];
+    const damaged = `${withoutKey}#${key.slice(0, 20)}${key[20] === 'A' ? 'B' : 'A'}${key.slice(21)}`;
+    const direct = withoutKey.replace(/\/r$/, '');
+
+    const { context } = await newVisitor(browser, server.url);
+    for (const [url, problemName] of [
+      [withoutKey, 'missing'],
+      [damaged, 'damaged'],
+      [direct, 'missing'],
+      [`${direct}#${key.slice(0, 47)}`, 'damaged'],
+    ] as const) {
+      // A page each: going to the same address with another fragment would not load it again.
+      const page = await context.newPage();
+      await page.goto(url);
+      await expect.poll(() => page.locator(`[data-e2e-problem="${problemName}"]`).isVisible(), url).toBe(true);
+      expect(await page.locator('#reveal').isVisible()).toBe(false);
+    }
+    expect(await views(link)).toBe(0);
+    // The whole link still works afterwards.
+    const page = await context.newPage();
+    await page.goto(link);
+    await page.click('#reveal');
+    await expect.poll(() => page.locator('#e2e-text').isVisible()).toBe(true);
+    expect(await views(link)).toBe(1);
+    await context.close();
+  });
+
+  it('a passphrase is mixed in by the sender’s browser and asked for by the recipient’s (never sent)', async () => {
+    const text = secret('with-passphrase');
+    const passphrase = `pass ${secret('pp')}`;
+    const sender = await newVisitor(browser, server.url);
+    const link = await create(sender.page, async (p) => {
+      await p.fill('#payload', text);
+      await p.fill('#passphrase', passphrase);
+    });
+    await sender.context.close();
+    const rec = await server.server.pushes.peek(tokenOf(link));
+    expect(rec!.hasPassphrase).toBe(false);
+
+    const { context, page, problems } = await newVisitor(browser, server.url);
+    await page.goto(link.replace('/r#', '#'));
+    await page.waitForSelector('#e2e-passphrase:not([hidden])');
+    await page.fill('#e2e-passphrase-input', 'not it');
+    await page.click('#e2e-passphrase button[type=submit]');
+    await expect.poll(() => page.locator('[data-e2e-problem="passphrase"]').isVisible()).toBe(true);
+    await page.fill('#e2e-passphrase-input', passphrase);
+    await page.click('#e2e-passphrase button[type=submit]');
+    await expect.poll(() => page.locator('#secret').textContent()).toBe(text);
+    expect(await views(link)).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+    await expectNeverOnServer(text, passphrase, link.split('#')[1]!);
+  });
+
+  it('files: encrypted in chunks by the create page, decrypted and saved by the recipient page', async () => {
+    const bytes = Buffer.alloc(700_000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13 + (i >> 8)) & 0xff;
+    const marker = secret('file-body');
+    bytes.write(marker, 1000);
+    // A name with a right-to-left override, as a disguised file would have.
+    const path = join(tmpdir(), `e2e-report-${process.pid}\u202Efdp.exe`);
+    writeFileSync(path, bytes);
+    const sender = await newVisitor(browser, server.url);
+    const link = await create(sender.page, async (p) => {
+      await p.check('input[data-kind-choice][value="file"]');
+      await p.setInputFiles('#files', path);
+    });
+    await sender.context.close();
+    await expectNeverOnServer(marker, `e2e-report-${process.pid}`, link.split('#')[1]!);
+
+    const { context, page, problems } = await newVisitor(browser, server.url);
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.waitForSelector('[data-e2e-download="0"]');
+    expect(await page.locator('#e2e-file-list').textContent()).toContain(`e2e-report-${process.pid}[U+202E]fdp.exe`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-e2e-download="0"]')]);
+    expect(download.suggestedFilename()).toBe(`e2e-report-${process.pid}_fdp.exe`);
+    expect(readFileSync((await download.path())!).equals(bytes)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('without JavaScript the create page makes an ordinary push', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(server.url + '/');
+    await page.fill('#payload', 'no scripts here');
+    await page.click('#create-submit');
+    const link = (await page.locator('#secret-link').textContent())!;
+    expect(link).not.toContain('#');
+    expect((await server.server.pushes.peek(tokenOf(link)))!.endToEnd).toBeUndefined();
+    await context.close();
+  });
+});
