@@ -10,7 +10,7 @@ import { kindLabel } from '../lib/push-options';
 import { knownOrListed, pushLabel } from '../lib/push-label';
 import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { Notice } from './Field';
-import { ReadReceipt } from './ReadReceipt';
+import type { RecordWithReceipt } from '../lib/read-receipt';
 
 interface Props {
   env: PopupEnv;
@@ -217,7 +217,7 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
           ? ''
           : ` · ${t('left', tn('left_views', record.views_remaining, record.views_remaining), tn('left_days', record.days_remaining, record.days_remaining))}`}
       </p>
-      <ReadReceipt record={record} />
+      {(record as RecordWithReceipt).receipt && <p class="meta">{(record as RecordWithReceipt).receipt}</p>}
       {record.note && <p class="meta">{record.note}</p>}
       {!record.expired && !confirming && (
         <div class="actions">

@@ -7,7 +7,6 @@ import { t, tAround, uiLanguage } from '../lib/i18n';
 import { checkServerUrl, exampleServerUrl, tokenPageUrl } from '../lib/server-address';
 import type { PushDefaults, ServerInfo, Settings } from '../lib/settings-storage';
 import { CheckField, Notice, NumberField, TextField } from './Field';
-import { NotifyOpenedField } from './NotifyOpenedField';
 
 interface Props {
   env: PopupEnv;
@@ -233,7 +232,6 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
         }}
       />
       <CheckField id="showToken" label={t('show_token')} checked={showToken} onChange={setShowToken} />
-      {env.notifyOpened && <NotifyOpenedField item={env.notifyOpened} />}
 
       {/* Folded until wanted: the popup is at most 600 px tall, and the first run needs only the address. */}
       <details class="defaults" open={Object.keys(settings.defaults).length > 0 || Boolean(errors.expire_after_days || errors.expire_after_views)}>

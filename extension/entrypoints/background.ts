@@ -14,22 +14,33 @@ import { createPushApi, type ApiConnection } from '../lib/api-client';
 import { describedApi } from '../lib/described-api';
 import { loadSettings, notifyOpenedItem, openedSeenItem, serverInfoItem, tokenToSend } from '../lib/settings-storage';
 import { checkOpened, OPEN_WATCH_PERIOD_MINUTES } from '../lib/open-watch';
+import { withReceipts } from '../lib/read-receipt';
+import { t } from '../lib/i18n';
 import { qrPath } from '../lib/qr-path';
 import { createRelayHandler, isRelayRequest } from '../lib/relay-handler';
 
 /** Wiring only: the logic is in lib/context-menu.ts. */
 export default defineBackground(() => {
   const env = createBackgroundEnv();
-  const described = (c: ApiConnection) => describedApi(createPushApi(c), c.serverUrl, Boolean(c.apiToken));
+  const described = (c: ApiConnection) => withReceipts(describedApi(createPushApi(c), c.serverUrl, Boolean(c.apiToken)));
   const menus = browser.contextMenus as unknown as MenuRegistry;
   const onMenuClick = (info: MenuClick, tab?: MenuTab) => handleMenuClick(env, info, tab);
 
-  const install = async () => installMenus(menus, (await serverInfoItem.getValue())?.version);
+  // The opt-in for "first opened" notifications is a checkbox in the toolbar button's own menu
+  // (the popup stays within its size budget).
+  const NOTIFY_MENU = 'secret-push-notify-opened';
+  const install = async () => {
+    await installMenus(menus, (await serverInfoItem.getValue())?.version);
+    const contexts = [browser.action ? 'action' : 'browser_action'] as ['action'];
+    browser.contextMenus.create({ id: NOTIFY_MENU, type: 'checkbox', title: t('notify_opened'), contexts, checked: await notifyOpenedItem.getValue() });
+  };
   browser.runtime.onInstalled.addListener(() => void install());
   browser.runtime.onStartup.addListener(() => void install());
   // The popup refreshes what the server offers; hide the items of kinds it switched off.
   serverInfoItem.watch((info) => void applyMenuVisibility(browser.contextMenus, info?.version));
-  browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClick(info, tab));
+  browser.contextMenus.onClicked.addListener((info, tab) =>
+    void (info.menuItemId === NOTIFY_MENU ? notifyOpenedItem.setValue(Boolean(info.checked)) : onMenuClick(info, tab)),
+  );
 
   // First run: the popup saves the settings, then asks for host access; the prompt may close
   // the popup before the answer comes, so the set-up is finished here when access arrives.
@@ -62,7 +73,10 @@ export default defineBackground(() => {
   browser.alarms.onAlarm.addListener((alarm) => void (alarm.name === OPEN_WATCH && lookForOpened()));
   browser.runtime.onStartup.addListener(() => void notifyOpenedItem.getValue().then(arm));
   // Turned on: start from what is opened now (no notification for the past), then watch.
-  notifyOpenedItem.watch((on) => void openedSeenItem.setValue(null).then(() => arm(on)).then(() => (on ? lookForOpened() : 0)));
+  notifyOpenedItem.watch((on) => {
+    void Promise.resolve(browser.contextMenus.update(NOTIFY_MENU, { checked: on })).catch(() => undefined);
+    void openedSeenItem.setValue(null).then(() => arm(on)).then(() => (on ? lookForOpened() : 0));
+  });
 
   // The same handler, reachable from automation (a native context menu cannot be clicked by it).
   (globalThis as { secretPush?: unknown }).secretPush = { onMenuClick, setupDone, lookForOpened };

@@ -5,11 +5,9 @@ import { recallKinds, rememberKind, type RememberedPush } from './kind-memory';
 import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
 import { relayedFilePush, relayedPush, relayedPushApi, relayedQrPath, type QrPath, type SendMessage } from './relay';
 import { readSelection, type ScriptRunner } from './selection';
-import type { StorageItem } from './storage-item';
 import {
   draftItem,
   lastPushItem,
-  notifyOpenedItem,
   loadSettings,
   saveSettings,
   tokenToSend,
@@ -53,8 +51,6 @@ export interface PopupEnv {
   loadDraft(): Promise<PushDraft | null>;
   saveDraft(draft: PushDraft | null): Promise<void>;
   recallKinds(urlTokens: string[]): Promise<Record<string, RememberedPush>>;
-  /** The opt-in for "first opened" notifications (absent: the setting is not offered). */
-  notifyOpened?: StorageItem<boolean>;
 }
 
 /** The part of `tabs` used to find the target tab. */
@@ -87,7 +83,6 @@ export function createPopupEnv(): PopupEnv {
     loadSettings,
     saveSettings,
     loadServerInfo: () => serverInfoItem.getValue(),
-    notifyOpened: notifyOpenedItem,
     saveServerInfo: (info) => serverInfoItem.setValue(info),
     lastPush: () => lastPushItem.getValue().catch(() => null),
     createApi: (settings) => relayedPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, send),

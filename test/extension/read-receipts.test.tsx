@@ -3,33 +3,33 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../extension/components/App';
 import { checkOpened, type OpenWatchEnv } from '../../extension/lib/open-watch';
+import { receiptText, withReceipts, type RecordWithReceipt } from '../../extension/lib/read-receipt';
 import { notifyOpenedItem, openedSeenItem } from '../../extension/lib/settings-storage';
 import { fakeApi, fakeEnv, record, settings } from './fakes';
 
 afterEach(cleanup);
 
-describe('History: read receipts', () => {
-  it('shows when each push was first opened, how many views are used, and wrong passphrases', async () => {
-    const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString();
-    const api = fakeApi({
-      active: vi.fn(async () => [
-        record({ url_token: 'opened1', name: 'wifi', expire_after_views: 3, views_remaining: 2, first_viewed_at: twoMinutesAgo, failed_passphrase_attempts: 2 }),
-        record({ url_token: 'fresh22', name: 'vpn', expire_after_views: 5, views_remaining: 5 }),
-      ]),
-    });
-    render(<App env={fakeEnv(api, { loadSettings: vi.fn(async () => settings({ apiToken: 'tok' })) })} initialTab="history" />);
-    await screen.findByText('wifi');
-    const receipts = [...document.querySelectorAll('[data-receipt]')].map((p) => p.textContent);
-    expect(receipts).toEqual(['opened 2 min. ago · 1 of 3 views · 2 wrong passphrases', 'not opened yet · 0 of 5 views']);
+describe('read receipts: worded in the background, shown by History', () => {
+  it('words when a push was first opened, how many views are used, and wrong passphrases; nothing for older servers', async () => {
+    const now = Date.parse('2026-01-01T12:00:00.000Z');
+    const opened = record({ expire_after_views: 3, views_remaining: 2, first_viewed_at: '2026-01-01T11:58:00.000Z', failed_passphrase_attempts: 2 });
+    expect(receiptText(opened, now)).toBe('opened 2 min. ago · 1 of 3 views · 2 wrong passphrases');
+    expect(receiptText(record({ expire_after_views: 5, views_remaining: 5 }), now)).toBe('not opened yet · 0 of 5 views');
+    expect(receiptText(record({ first_viewed_at: '2025-12-29T12:00:00.000Z' }), now)).toMatch(/^opened 3 days ago · /);
+    const old = record() as Record<string, unknown>;
+    delete old.push_id;
+    expect(receiptText(old as never, now)).toBeUndefined();
+
+    const api = withReceipts(fakeApi({ active: vi.fn(async () => [opened]), expired: vi.fn(async () => [old as never]) }));
+    expect(((await api.active(1))[0] as RecordWithReceipt).receipt).toMatch(/^opened .* · 1 of 3 views · 2 wrong passphrases$/);
+    expect(((await api.expired(1))[0] as RecordWithReceipt).receipt).toBeUndefined();
   });
 
-  it('shows nothing for records of a server without read receipts', async () => {
-    const old = record({ url_token: 'older11', name: 'old server' }) as Record<string, unknown>;
-    delete old.push_id;
-    const api = fakeApi({ active: vi.fn(async () => [old as never]) });
+  it('History shows the worded receipt it is given', async () => {
+    const api = fakeApi({ active: vi.fn(async () => [{ ...record({ url_token: 'opened1', name: 'wifi' }), receipt: 'opened 2 min. ago · 1 of 3 views' }]) });
     render(<App env={fakeEnv(api, { loadSettings: vi.fn(async () => settings({ apiToken: 'tok' })) })} initialTab="history" />);
-    await screen.findByText('old server');
-    expect(document.querySelectorAll('[data-receipt]')).toHaveLength(0);
+    await screen.findByText('wifi');
+    expect(screen.getByText('opened 2 min. ago · 1 of 3 views').className).toBe('meta');
   });
 });
 

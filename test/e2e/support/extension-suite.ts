@@ -483,7 +483,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       const receipt = () =>
         popup.evaluate(() => {
           const item = [...document.querySelectorAll('ul[aria-label="Active pushes"] > li')].find((li) => li.querySelector('strong')?.textContent === 'receipt check');
-          return item?.querySelector('[data-receipt]')?.textContent ?? null;
+          return [...(item?.querySelectorAll('p.meta') ?? [])].map((p) => p.textContent ?? '').find((text) => /^(opened|not opened)/.test(text)) ?? null;
         });
       await expect.poll(receipt, { timeout: 15_000 }).toMatch(/^opened .+ · 1 of 3 views · 1 wrong passphrase$/);
       await popup.close();
