@@ -367,15 +367,20 @@ export class Journal {
   private rotationView(): Iterable<[string, string, unknown]> {
     const frozen = new Map<string, Map<string, unknown>>();
     this.frozen = frozen;
+    // Each collection's map of saved values exists from the start: the writer holds on to it
+    // while changes keep adding to it.
     const collections = Object.entries(this.low.data)
       .filter(([name]) => name !== META)
-      .map(([name, collection]) => ({ name, collection, keys: Object.keys(collection) }));
+      .map(([name, collection]) => {
+        const saved = new Map<string, unknown>();
+        frozen.set(name, saved);
+        return { collection, saved, keys: Object.keys(collection), name };
+      });
     const meta = { seq: this.seq };
     return (function* () {
-      for (const { name, collection, keys } of collections) {
-        const saved = frozen.get(name);
+      for (const { name, collection, saved, keys } of collections) {
         for (const key of keys) {
-          if (saved?.has(key)) {
+          if (saved.has(key)) {
             const value = saved.get(key);
             if (value !== ABSENT) yield [name, key, value] as [string, string, unknown];
           } else if (Object.hasOwn(collection, key)) yield [name, key, collection[key]] as [string, string, unknown];
