@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import { MIN_PASSWORD_CHARS, type ApiTokenInfo } from '../../accounts/account-service.js';
-import { CopyableValue, CsrfField, FieldErrors, Notice } from './components.js';
+import { CopyableValue, CsrfField, FieldErrors, Notice, RowAction } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 
 export interface CredentialsFormProps {
@@ -152,13 +152,7 @@ export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[
                     <td>{token.label}</td>
                     <td>{date(token.createdAt)}</td>
                     <td>
-                      <form method="post" action="/users/token/revoke" class="inline">
-                        <CsrfField token={csrfToken} />
-                        <input type="hidden" name="id" value={token.id} />
-                        <button type="submit" class="danger small">
-                          {t('account.tokens.revoke')}
-                        </button>
-                      </form>
+                      <RowAction action="/users/token/revoke" csrfToken={csrfToken} name="id" value={token.id} label={t('account.tokens.revoke')} />
                     </td>
                   </tr>
                 ))}

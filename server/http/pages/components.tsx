@@ -10,6 +10,19 @@ export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={token} />;
 }
 
+/** A table row's one-button action (revoke, remove, close): a small POST form naming the row by one hidden field. */
+export function RowAction({ action, csrfToken, name, value, label }: { action: string; csrfToken: string; name: string; value: string; label: string }) {
+  return (
+    <form method="post" action={action} class="inline">
+      <CsrfField token={csrfToken} />
+      <input type="hidden" name={name} value={value} />
+      <button type="submit" class="danger small">
+        {label}
+      </button>
+    </form>
+  );
+}
+
 /**
  * A button that copies the text of the element with id `target` (assets/pages.js); what the
  * script then says is given to it in the page's language.

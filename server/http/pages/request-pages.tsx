@@ -2,7 +2,7 @@
 /** @jsxImportSource preact */
 import type { PushLimits } from '../../../shared/push-schema.js';
 import type { OwnerRequest, PublicRequest } from '../../../shared/request-schema.js';
-import { CopyableValue, CsrfField, FieldErrors, Notice } from './components.js';
+import { CopyableValue, CsrfField, FieldErrors, Notice, RowAction } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
 
@@ -96,13 +96,7 @@ export function RequestsPage(props: {
                   <p class="link-box">
                     <code>{r.html_url}</code>
                   </p>
-                  <form method="post" action="/users/requests/close" class="inline">
-                    <CsrfField token={csrfToken} />
-                    <input type="hidden" name="token" value={r.url_token} />
-                    <button type="submit" class="danger small">
-                      {t('requests.close')}
-                    </button>
-                  </form>
+                  <RowAction action="/users/requests/close" csrfToken={csrfToken} name="token" value={r.url_token} label={t('requests.close')} />
                 </>
               )}
               {r.answer_html_url && (

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import { webhookEventTypes, type CreatedWebhook, type Webhook, type WebhookDelivery } from '../../../shared/webhook-schema.js';
-import { CopyableValue, CsrfField, FieldErrors, Notice } from './components.js';
+import { CopyableValue, CsrfField, FieldErrors, Notice, RowAction } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
 
@@ -74,13 +74,7 @@ export function WebhooksPage({ hooks, csrfToken, notice, errors, url }: { hooks:
                       <LastDelivery d={h.last_delivery} />
                     </td>
                     <td>
-                      <form method="post" action="/users/webhooks/remove" class="inline">
-                        <CsrfField token={csrfToken} />
-                        <input type="hidden" name="id" value={h.id} />
-                        <button type="submit" class="danger small">
-                          {t('webhooks.remove')}
-                        </button>
-                      </form>
+                      <RowAction action="/users/webhooks/remove" csrfToken={csrfToken} name="id" value={h.id} label={t('webhooks.remove')} />
                     </td>
                   </tr>
                 ))}
