@@ -206,9 +206,9 @@ export class Journal {
 
   /** Keeps the value a change is about to replace, the first time a key changes after a rotation. */
   private saveForSnapshot(frozen: Map<string, Map<string, unknown>>, name: string, key: string, col: Collection, appends: boolean) {
-    let saved = frozen.get(name);
-    if (!saved) frozen.set(name, (saved = new Map()));
-    if (saved.has(key)) return;
+    // A collection made after the rotation is not in the snapshot: nothing to keep for it.
+    const saved = frozen.get(name);
+    if (!saved || saved.has(key)) return;
     if (!Object.hasOwn(col, key)) saved.set(key, ABSENT);
     else {
       // Records are replaced, never edited in place: keeping the reference is enough. Lists
@@ -376,7 +376,7 @@ export class Journal {
         frozen.set(name, saved);
         return { collection, saved, keys: Object.keys(collection), name };
       });
-    const meta = { seq: this.seq };
+    const seq = this.seq;
     return (function* () {
       for (const { name, collection, saved, keys } of collections) {
         for (const key of keys) {
@@ -386,7 +386,7 @@ export class Journal {
           } else if (Object.hasOwn(collection, key)) yield [name, key, collection[key]] as [string, string, unknown];
         }
       }
-      yield [META, 'seq', meta.seq];
+      yield [META, 'seq', seq];
     })();
   }
 
