@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
+import { pooledRandomBytes } from './random-pool.js';
 
 /**
  * AES-256-GCM under a ring of keys: the newest key encrypts, every key decrypts, so an operator
@@ -41,7 +42,7 @@ export class KeyRing {
 
   /** Encrypts to a compact string: `v1.<key id>.<base64url(iv | ciphertext | tag)>`. */
   seal(plain: string | Buffer): string {
-    const iv = randomBytes(IV_BYTES);
+    const iv = pooledRandomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key(this.currentId), iv);
     const body = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
     return `${VERSION}.${this.currentId}.${body.toString('base64url')}`;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../crypto/random-pool.js';
 
 /**
  * URL tokens in Password Pusher's alphabet ([a-z0-9_-]); 19 characters from 38 symbols carry
@@ -13,7 +13,7 @@ export const URL_TOKEN_PATTERN = /^[a-z0-9_-]{1,64}$/;
 export function newUrlToken(): string {
   let out = '';
   while (out.length < URL_TOKEN_LENGTH) {
-    for (const byte of randomBytes(32)) {
+    for (const byte of pooledRandomBytes(32)) {
       if (byte < UNBIASED_BELOW) out += ALPHABET[byte % ALPHABET.length];
       if (out.length === URL_TOKEN_LENGTH) break;
     }
