@@ -1,4 +1,5 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Socket } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AccountService } from '../../accounts/account-service.js';
 import type { AppEnv } from '../app-env.js';
@@ -42,6 +43,22 @@ function clientInfo(c: Context<AppEnv>, trustProxy: boolean): ClientInfo {
  * `localhost`) or is listed in ALLOWED_HOSTS; otherwise links use the listen address itself.
  */
 function requestBaseUrl(c: Context<AppEnv>, options: ContextOptions): string {
+  // A keep-alive connection sends the same Host (and forwarded headers) request after request:
+  // the answer is kept per connection and reused while the headers it came from stay the same.
+  const socket = c.env?.incoming?.socket as Socket | undefined;
+  const from = options.trustProxy
+    ? `${c.req.header('host')}\n${c.req.header('x-forwarded-proto')}\n${c.req.header('x-forwarded-host')}`
+    : (c.req.header('host') ?? '');
+  const known = socket && baseUrlBySocket.get(socket);
+  if (known?.from === from) return known.baseUrl;
+  const baseUrl = baseUrlFromHeaders(c, options);
+  if (socket) baseUrlBySocket.set(socket, { from, baseUrl });
+  return baseUrl;
+}
+
+const baseUrlBySocket = new WeakMap<Socket, { from: string; baseUrl: string }>();
+
+function baseUrlFromHeaders(c: Context<AppEnv>, options: ContextOptions): string {
   let url = new URL(c.req.url);
   if (options.trustProxy) {
     const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();

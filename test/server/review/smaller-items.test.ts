@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createPush } from '../../support/http.js';
@@ -138,16 +138,16 @@ describe('client addresses', () => {
 });
 
 /** A create sent with a Host header of our choosing (fetch does not let one set Host). */
-function createWithHost(target: TestServer, host: string, headers: Record<string, string> = {}): Promise<any> {
+function createWithHost(target: TestServer, host: string, headers: Record<string, string> = {}, agent?: Agent): Promise<any> {
   const url = new URL(target.url);
   const body = JSON.stringify({ push: { payload: 'host test' } });
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: '/api/v2/pushes', method: 'POST', headers: { host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      { host: url.hostname, port: url.port, path: '/api/v2/pushes', method: 'POST', agent, headers: { host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));
-        res.on('end', () => resolve(JSON.parse(text)));
+        res.on('end', () => resolve({ ...JSON.parse(text), reusedSocket: req.reusedSocket }));
       },
     );
     req.on('error', reject);
@@ -162,6 +162,27 @@ describe('secret links', () => {
     expect((await createWithHost(server, `evil.example:${port}`)).html_url.startsWith(`${server.url}/p/`)).toBe(true);
     expect((await createWithHost(server, `localhost:${port}`)).html_url.startsWith(`http://localhost:${port}/p/`)).toBe(true);
     expect((await createWithHost(server, `127.0.0.1:${port}`)).html_url.startsWith(`${server.url}/p/`)).toBe(true);
+  });
+
+  it('follow each request’s own Host on one keep-alive connection (the origin kept per connection is not reused for another Host)', async () => {
+    const allowed = await startServer({ ALLOWED_HOSTS: 'secrets.example.com', TRUST_PROXY: 'true' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const own = new RegExp(`^http://127\\.0\\.0\\.1:${new URL(allowed.url).port}/p/`);
+      const answers = [
+        [await createWithHost(allowed, 'secrets.example.com', {}, agent), /^http:\/\/secrets\.example\.com\/p\//],
+        [await createWithHost(allowed, 'evil.example', {}, agent), own],
+        [await createWithHost(allowed, 'secrets.example.com', {}, agent), /^http:\/\/secrets\.example\.com\/p\//],
+        [await createWithHost(allowed, 'secrets.example.com', { 'x-forwarded-proto': 'https' }, agent), /^https:\/\/secrets\.example\.com\/p\//],
+        [await createWithHost(allowed, 'internal:1', { 'x-forwarded-host': 'evil.example' }, agent), own],
+        [await createWithHost(allowed, 'internal:1', { 'x-forwarded-host': 'secrets.example.com' }, agent), /^http:\/\/secrets\.example\.com\/p\//],
+      ] as const;
+      for (const [answer, link] of answers) expect(answer.html_url).toMatch(link);
+      expect(answers.slice(1).every(([answer]) => answer.reusedSocket)).toBe(true);
+    } finally {
+      agent.destroy();
+      await allowed.stop();
+    }
   });
 
   it('use ALLOWED_HOSTS names (also behind a trusted proxy), and BASE_URL over everything', async () => {
