@@ -226,3 +226,25 @@ describe('end-to-end pushes over tRPC', () => {
     expect((refused as TRPCClientError<AppRouter>).message).toMatch(/payload must be an end-to-end envelope/);
   });
 });
+
+describe('end-to-end pushes over the v1 JSON API (same service, same rule)', () => {
+  it('takes the flag under `password`, shows the envelope unchanged, and refuses a bad one with the field named', async () => {
+    const key = newPushKey();
+    const text = secret('e2e-v1');
+    const payload = await encryptTextPayload(key, text);
+    const res = await api.post(server, '/p.json', { json: { password: { payload, end_to_end: true, expire_after_views: 1 } } });
+    expect(res.status).toBe(201);
+    expect(res.body.end_to_end).toBe(true);
+    const shown = await api.get(server, `/p/${res.body.url_token}.json`);
+    expect(shown.body).toMatchObject({ payload, end_to_end: true, views_remaining: 0 });
+    expect(await decryptPayload(key, shown.body.payload)).toEqual({ content: 'text', text });
+    await expectNeverSeen(text, await encodeLinkKey(key));
+
+    const refused = await api.post(server, '/p.json', { json: { password: { payload: 'hunter2', end_to_end: true } } });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toMatch(/payload.*base64url/);
+    // A v1 client that never heard of the flag gets an ordinary push, without the key.
+    const plain = await api.post(server, '/p.json', { json: { password: { payload: 'plain v1' } } });
+    expect('end_to_end' in plain.body).toBe(false);
+  });
+});
