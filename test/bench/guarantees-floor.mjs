@@ -6,7 +6,9 @@
 // flushes its WAL, before answering); without, a line in a journal file whose group-committed
 // fdatasync has returned (as the embedded store does). Its throughput is the ceiling these
 // guarantees leave on this machine, so the push server's figures can be read against it.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+// `GET /api/v2/version` repeats the push server's own answer (FLOOR_VERSION_ANSWER: its headers,
+// the security headers among them, and body) with a fresh request id, as ours sends one.
+import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -85,7 +87,14 @@ function answer(res, status, value) {
   res.end(body);
 }
 
+const versionAnswer = process.env.FLOOR_VERSION_ANSWER ? JSON.parse(process.env.FLOOR_VERSION_ANSWER) : { headers: [['content-type', 'application/json']], body: '{}' };
+
 const server = createServer((req, res) => {
+  if (req.url === '/api/v2/version') {
+    for (const [name, value] of versionAnswer.headers) res.setHeader(name, name === 'x-request-id' ? randomUUID() : value);
+    res.end(versionAnswer.body);
+    return;
+  }
   const fail = () => answer(res, 500, { error: 'failed' });
   if (req.method === 'POST') {
     const parts = [];
