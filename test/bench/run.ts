@@ -203,7 +203,11 @@ interface VersionAnswer {
 async function answerOf(url: string): Promise<VersionAnswer> {
   const res = await fetch(url);
   const perResponse = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-  return { headers: [...res.headers].filter(([name]) => !perResponse.has(name)), body: await res.text() };
+  const headers: [string, string][] = [];
+  res.headers.forEach((value, name) => {
+    if (!perResponse.has(name)) headers.push([name, value]);
+  });
+  return { headers, body: await res.text() };
 }
 
 /** The create load: the same request for the push server and the guarantees floor. */
