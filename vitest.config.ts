@@ -45,8 +45,8 @@ export default defineConfig({
           name: 'server-postgres',
           environment: 'node',
           include: ['test/server/**/*.test.ts'],
-          // Files that pick their stores themselves (the contract suite, the multi-instance tests) run once.
-          exclude: [...embeddedOnly, 'test/server/catalogue/**', 'test/server/storage/store-contract.test.ts', 'test/server/scale-out/**'],
+          // Files that pick their stores themselves (the contract suite, PostgreSQL-only storage tests, the multi-instance tests) run once.
+          exclude: [...embeddedOnly, 'test/server/catalogue/**', 'test/server/storage/store-contract.test.ts', 'test/server/storage/postgres-*.test.ts', 'test/server/scale-out/**'],
           env: { TEST_STORE: 'postgres' },
           globalSetup: ['test/support/postgres-global-setup.ts'],
           testTimeout: 30_000,
