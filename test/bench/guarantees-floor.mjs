@@ -7,7 +7,8 @@
 // fdatasync has returned (as the embedded store does). Its throughput is the ceiling these
 // guarantees leave on this machine, so the push server's figures can be read against it.
 // `GET /api/v2/version` repeats the push server's own answer (FLOOR_VERSION_ANSWER: its headers,
-// the security headers among them, and body) with a fresh request id, as ours sends one.
+// the security headers among them, and body) with a fresh request id, as ours sends one; every
+// other answer carries the same security headers and a request id.
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -81,13 +82,17 @@ async function postgresStore(url) {
 
 const store = process.env.DATABASE_URL ? await postgresStore(process.env.DATABASE_URL) : await journalStore(process.env.DATA_DIR ?? '.');
 
+const versionAnswer = process.env.FLOOR_VERSION_ANSWER ? JSON.parse(process.env.FLOOR_VERSION_ANSWER) : { headers: [['content-type', 'application/json']], body: '{}' };
+/** Every answer carries the security headers (a guarantee too): the push server's, as version sent them. */
+const securityHeaders = versionAnswer.headers.filter(([name]) => name !== 'content-type' && name !== 'x-request-id');
+
 function answer(res, status, value) {
   const body = JSON.stringify(value);
+  for (const [name, value] of securityHeaders) res.setHeader(name, value);
+  res.setHeader('x-request-id', randomUUID());
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
-
-const versionAnswer = process.env.FLOOR_VERSION_ANSWER ? JSON.parse(process.env.FLOOR_VERSION_ANSWER) : { headers: [['content-type', 'application/json']], body: '{}' };
 
 const server = createServer((req, res) => {
   if (req.url === '/api/v2/version') {
