@@ -59,6 +59,12 @@ describe('malformed and non-object bodies', () => {
     expect(res.body.expire_after_views).toBe(5);
     expect(res.body.passphrase).toBe('');
     expect(({} as Record<string, unknown>).expire_after_views).toBeUndefined();
+    // The same key spelled with JSON escapes is the same key once parsed.
+    const escaped = await post('{"push": {"payload": "x", "\\u005f_proto__": {"expire_after_views": 99, "passphrase": "p"}}, "\\u005F\\u005Fproto\\u005F\\u005F": {"push": 1}}');
+    expect(escaped.status).toBe(201);
+    expect(escaped.body.expire_after_views).toBe(5);
+    expect(escaped.body.passphrase).toBe('');
+    expect(({} as Record<string, unknown>).expire_after_views).toBeUndefined();
   });
 });
 
