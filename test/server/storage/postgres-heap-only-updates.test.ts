@@ -4,6 +4,7 @@ import { createLogger } from '../../../server/logger.js';
 import { PostgresStore } from '../../../server/storage/postgres/postgres-store.js';
 import type { AuditRecord, StoredPush } from '../../../server/storage/records.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
+import { iso, storedPush, T0 } from '../../support/stored-push.js';
 
 /**
  * A view rewrites a push's row without changing any indexed column: PostgreSQL can then keep
@@ -14,37 +15,13 @@ import { createTestDatabase, type TestDatabase } from '../../support/postgres-da
  * in each index); the later ones fit in the space that moved row leaves once pruned, so without
  * the free quarter about 1 view in 9 moved its row here (0.8875 stayed), and with it none does.
  */
-const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-const iso = (ms: number) => new Date(ms).toISOString();
-
 function push(n: number): StoredPush {
-  return {
+  return storedPush({
     token: `heap-only-${n}-${'x'.repeat(32)}`,
-    urlToken: null,
-    kind: 'text',
-    ownerId: null,
-    name: null,
     // About the size of a sealed short secret (base64 of IV, ciphertext and tag).
     payload: `v1.${Buffer.alloc(90, n % 256).toString('base64')}`,
-    note: null,
-    passphrase: null,
-    hasPassphrase: false,
-    files: [],
-    filesPurgeAt: null,
-    expireAfterDays: 7,
     expireAfterViews: 5,
-    expiresAt: iso(T0 + 7 * 86_400_000),
-    deletableByViewer: true,
-    retrievalStep: false,
-    views: 0,
-    firstViewedAt: null,
-    failedPassphraseAttempts: 0,
-    maxFailedPassphraseAttempts: null,
-    createdAt: iso(T0),
-    updatedAt: iso(T0),
-    expiredAt: null,
-    deleted: false,
-  };
+  });
 }
 
 const view: AuditRecord = { kind: 'view', ip: '192.0.2.1', userAgent: 'heap-only test', referrer: '', at: iso(T0 + 1000) };

@@ -10,6 +10,7 @@ import { PostgresStore } from '../../../server/storage/postgres/postgres-store.j
 import type { AuditRecord, StoredPush, StoredRequest, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
 import { StoreNotReady, type Store } from '../../../server/storage/store.js';
 import { createTestDatabase } from '../../support/postgres-database.js';
+import { iso, storedPush, T0 } from '../../support/stored-push.js';
 
 /**
  * What every Store backend must do: the embedded lowdb store and PostgreSQL pass the same
@@ -43,36 +44,7 @@ const backends: [string, () => Promise<Backend>][] = [
   ],
 ];
 
-const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-const iso = (ms: number) => new Date(ms).toISOString();
-let tokenCounter = 0;
-
-function push(overrides: Partial<StoredPush> = {}): StoredPush {
-  const token = overrides.token ?? `tok${++tokenCounter}${randomBytes(4).toString('hex')}`;
-  return {
-    token,
-    kind: 'text',
-    ownerId: null,
-    name: null,
-    payload: 'v1.sealed-payload',
-    note: null,
-    passphrase: null,
-    hasPassphrase: false,
-    files: [],
-    filesPurgeAt: null,
-    expireAfterDays: 7,
-    expireAfterViews: 1,
-    expiresAt: iso(T0 + 7 * 86_400_000),
-    deletableByViewer: true,
-    retrievalStep: false,
-    views: 0,
-    createdAt: iso(T0),
-    updatedAt: iso(T0),
-    expiredAt: null,
-    deleted: false,
-    ...overrides,
-  };
-}
+const push = storedPush;
 
 const audit = (kind: AuditRecord['kind'], n = 0): AuditRecord => ({ kind, ip: `192.0.2.${n % 250}`, userAgent: 'contract', referrer: '', at: iso(T0 + n) });
 
