@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secret } from '../support/http.js';
+import { encryptBytes } from '../../shared/e2e/envelope-crypto.js';
+import { HEADER_BYTES, RECORD_BYTES } from '../../shared/e2e/envelope-format.js';
+import { encodeLinkKey, newPushKey } from '../../shared/e2e/link-key.js';
+import { encryptManifestPayload } from '../../shared/e2e/push-content.js';
+import { request, secret } from '../support/http.js';
 import { storedContaining } from '../support/stored-data.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
@@ -12,7 +16,9 @@ import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from 
  * End-to-end pushes through the web pages in a real Chromium against a real server: the create
  * page encrypts in the browser, the recipient page checks the link's key before any view is
  * counted and decrypts in the browser; neither the data directory nor the log ever holds the
- * plaintext or the key. Without JavaScript the create page makes an ordinary push.
+ * plaintext or the key. Without JavaScript the create page makes an ordinary push. Files are
+ * saved through the page's service worker (decrypted as they are written to disk), or, where
+ * service workers are unavailable, decrypted whole first.
  */
 if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
@@ -128,11 +134,40 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expectNeverOnServer(text, passphrase, link.split('#')[1]!);
   });
 
-  it('files: encrypted in chunks by the create page, decrypted and saved by the recipient page', async () => {
-    const bytes = Buffer.alloc(700_000);
+  /** A file of `size` bytes that is the same on every run, with a secret marker in it. */
+  function fileBytes(size: number, marker: string): Buffer {
+    const bytes = Buffer.alloc(size);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13 + (i >> 8)) & 0xff;
-    const marker = secret('file-body');
     bytes.write(marker, 1000);
+    return bytes;
+  }
+
+  /** An end-to-end file push made over the API from `envelope` (as a sender's browser would upload it, or damaged); its link. */
+  async function filePush(key: Uint8Array, name: string, size: number, envelope: Uint8Array): Promise<string> {
+    const form = new FormData();
+    form.append('push[payload]', await encryptManifestPayload(key, { message: '', files: [{ name, type: 'application/octet-stream', size }] }));
+    form.append('push[end_to_end]', 'true');
+    form.append('push[files][]', new Blob([new Uint8Array(envelope)]), 'file-1.bin');
+    const res = await request(server, 'POST', '/api/v2/pushes', { raw: form });
+    expect(res.status, res.text).toBe(201);
+    return `${server.url}/p/${res.body.url_token}/r#${await encodeLinkKey(key)}`;
+  }
+
+  /** Opens a file push's link and clicks its download button; the browser's download. */
+  async function download(page: Page, link: string) {
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.waitForSelector('[data-e2e-download="0"]');
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.click('[data-e2e-download="0"]')]);
+    return saved;
+  }
+
+  const savedByWorker = (url: string) => new URL(url).pathname.startsWith('/p/~e2e-save/');
+
+  it('files: encrypted in chunks by the create page, streamed to disk through the recipient page’s service worker', async () => {
+    const marker = secret('file-body');
+    // 3 MiB and a bit: many records, and more than one read of the download.
+    const bytes = fileBytes(3 * 1_048_576 + 12_345, marker);
     // A name with a right-to-left override, as a disguised file would have.
     const path = join(tmpdir(), `e2e-report-${process.pid}\u202Efdp.exe`);
     writeFileSync(path, bytes);
@@ -145,13 +180,51 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expectNeverOnServer(marker, `e2e-report-${process.pid}`, link.split('#')[1]!);
 
     const { context, page, problems } = await newVisitor(browser, server.url);
-    await page.goto(link);
-    await page.click('#reveal');
-    await page.waitForSelector('[data-e2e-download="0"]');
+    const saved = await download(page, link);
     expect(await page.locator('#e2e-file-list').textContent()).toContain(`e2e-report-${process.pid}[U+202E]fdp.exe`);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-e2e-download="0"]')]);
-    expect(download.suggestedFilename()).toBe(`e2e-report-${process.pid}_fdp.exe`);
-    expect(readFileSync((await download.path())!).equals(bytes)).toBe(true);
+    expect(savedByWorker(saved.url()), saved.url()).toBe(true);
+    expect(saved.suggestedFilename()).toBe(`e2e-report-${process.pid}_fdp.exe`);
+    expect(await saved.failure()).toBeNull();
+    expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
+    await expect.poll(() => page.locator('[data-e2e-state="downloading"]').isVisible()).toBe(false);
+    expect(await page.locator('[data-e2e-problem="download"]').isVisible()).toBe(false);
+    // The worker's one-shot address is answered in the browser: the server never saw it.
+    expect(server.logs.some((l) => l.includes('~e2e-save'))).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+    await expectNeverOnServer(marker, link.split('#')[1]!);
+  });
+
+  it('a damaged or cut-off file fails its download (no complete file is saved) and the page says so', async () => {
+    const size = 1_048_576 + 5000;
+    const { context, page } = await newVisitor(browser, server.url);
+    for (const [what, damage] of [
+      // One bit of a record in the middle: the bytes before it have already gone to disk.
+      ['a flipped bit', (e: Uint8Array) => (e[HEADER_BYTES + 8 * RECORD_BYTES + 100]! ^= 0x01, e)],
+      // Cut at a record boundary: a well-formed length the server cannot refuse, without its final record.
+      ['the final record cut off', (e: Uint8Array) => e.subarray(0, HEADER_BYTES + 10 * RECORD_BYTES)],
+    ] as const) {
+      const key = newPushKey();
+      const link = await filePush(key, 'damaged.bin', size, damage(await encryptBytes(key, 'file', fileBytes(size, secret('damaged')))));
+      const saved = await download(page, link);
+      expect(savedByWorker(saved.url()), what).toBe(true);
+      expect(await saved.failure(), what).not.toBeNull();
+      expect(await saved.path().catch(() => null), what).toBeNull();
+      await expect.poll(() => page.locator('[data-e2e-problem="download"]').isVisible(), what).toBe(true);
+    }
+    await context.close();
+  });
+
+  it('where service workers are unavailable, the file is decrypted whole and then saved', async () => {
+    const size = 2 * 1_048_576 + 7;
+    const bytes = fileBytes(size, secret('fallback'));
+    const key = newPushKey();
+    const link = await filePush(key, 'fallback.bin', size, await encryptBytes(key, 'file', bytes));
+    const { context, page, problems } = await newVisitor(browser, server.url, { serviceWorkers: 'block' });
+    const saved = await download(page, link);
+    expect(saved.url()).toMatch(/^blob:/);
+    expect(saved.suggestedFilename()).toBe('fallback.bin');
+    expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });
