@@ -176,6 +176,14 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
       await p.check('input[data-kind-choice][value="file"]');
       await p.setInputFiles('#files', path);
     });
+    // The envelope went through the upload spool (its folder exists), and the link page removed it.
+    const spooled = await sender.page.evaluate(async () => {
+      const spool = await (await navigator.storage.getDirectory()).getDirectoryHandle('secret-push-uploads');
+      const names: string[] = [];
+      for await (const name of (spool as unknown as { keys(): AsyncIterable<string> }).keys()) names.push(name);
+      return names;
+    });
+    expect(spooled).toEqual([]);
     await sender.context.close();
     await expectNeverOnServer(marker, `e2e-report-${process.pid}`, link.split('#')[1]!);
 
