@@ -5,21 +5,29 @@
 // browser's memory (RSS and PSS summed over all its processes, from /proc, before, peak during,
 // after), the recipient's time to first byte on disk, and the saved file's SHA-256 against the
 // original's.
-// Run: npx tsx scripts/measure-e2e-browser.ts [--mib 1024] [--blob-path true|false]
+// A normal profile by default: Chromium keeps an off-the-record profile's blobs and origin
+// private file system in memory, so `--profile incognito` (Playwright's usual browser contexts,
+// like a private window) shows the other case.
+// Run: npx tsx scripts/measure-e2e-browser.ts [--mib 1024] [--blob-path true|false] [--profile normal|incognito]
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser, type Download, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { browserMemory, memoryPeak, type MemoryFigures } from './measure/browser-memory.js';
 import { startMeasuredServer, type MeasuredServer } from './measure/measured-server.js';
 
-const { values } = parseArgs({ options: { mib: { type: 'string', default: '1024' }, 'blob-path': { type: 'string', default: 'true' } } });
+const { values } = parseArgs({
+  options: { mib: { type: 'string', default: '1024' }, 'blob-path': { type: 'string', default: 'true' }, profile: { type: 'string', default: 'normal' } },
+});
+if (values.profile !== 'normal' && values.profile !== 'incognito') throw new Error('--profile is normal or incognito');
 const MiB = 1024 ** 2;
 const FILE_BYTES = Math.round(Number(values.mib) * MiB);
 if (!(FILE_BYTES > 0)) throw new Error('--mib is the file size in MiB, more than 0');
 
+/** Where the script is, on stderr (a 1 GiB run takes minutes). */
+const stage = (what: string) => process.stderr.write(`  … ${what}\n`);
 const mib = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
 const memory = (m: MemoryFigures) => `RSS ${mib(m.rss).padStart(9)}  PSS ${mib(m.pss).padStart(9)}  (${m.processes} processes)`;
 const rate = (ms: number) => `${(FILE_BYTES / MiB / (ms / 1000)).toFixed(1)} MiB/s (${(ms / 1000).toFixed(1)} s)`;
@@ -51,28 +59,53 @@ async function settled(exclude: number[]): Promise<MemoryFigures> {
   return browserMemory(exclude);
 }
 
-async function upload(browser: Browser, server: MeasuredServer, path: string) {
+interface Launched {
+  context: BrowserContext;
+  version: string;
+  close(): Promise<void>;
+}
+
+const chromiumOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+};
+
+async function launch(serviceWorkers: 'allow' | 'block'): Promise<Launched> {
+  if (values.profile === 'normal') {
+    const context = await chromium.launchPersistentContext(mkdtempSync(join(work, 'profile-')), { ...chromiumOptions, downloadsPath: downloads, acceptDownloads: true, serviceWorkers });
+    return { context, version: context.browser()?.version() ?? '', close: () => context.close() };
+  }
+  const browser = await chromium.launch({ ...chromiumOptions, downloadsPath: downloads });
+  const context = await browser.newContext({ acceptDownloads: true, serviceWorkers });
+  return { context, version: browser.version(), close: () => browser.close() };
+}
+
+async function upload(context: BrowserContext, server: MeasuredServer, path: string) {
   const exclude = [server.pid];
-  const context = await browser.newContext();
   const page = await context.newPage();
+  page.on('pageerror', (e) => stage(`page error: ${e.message}`));
+  page.on('console', (m) => stage(`console: ${m.text()}`));
   await page.goto(`${server.url}/`);
   await page.waitForSelector('[data-e2e-create-note]:not([hidden])');
   await page.check('input[data-kind-choice][value="file"]');
   await page.fill('#expire_after_views', '5');
   await page.setInputFiles('#files', path);
+  stage('file chosen');
   const before = browserMemory(exclude);
   const peak = memoryPeak(exclude);
   const started = performance.now();
   const posted = page.waitForRequest((r) => r.method() === 'POST', { timeout: 0 });
   await page.click('#create-submit');
   await posted;
+  stage('encrypted, uploading');
   const encryptedMs = performance.now() - started;
   await page.waitForSelector('[data-e2e-link-note]', { timeout: 0 });
   const totalMs = performance.now() - started;
   const during = peak();
   const link = (await page.locator('#secret-link').textContent())!;
   const after = await settled(exclude);
-  await context.close();
+  await page.close();
   const closed = await settled(exclude);
   return { link, before, during, after, closed, encryptedMs, totalMs };
 }
@@ -91,10 +124,9 @@ async function firstBytes(dir: string): Promise<number> {
   }
 }
 
-async function download(browser: Browser, server: MeasuredServer, link: string, downloads: string, serviceWorkers: 'allow' | 'block') {
+async function download(context: BrowserContext, server: MeasuredServer, link: string, serviceWorkers: 'allow' | 'block') {
   const exclude = [server.pid];
   for (const name of readdirSync(downloads)) rmSync(join(downloads, name), { force: true });
-  const context = await browser.newContext({ serviceWorkers, acceptDownloads: true });
   const page: Page = await context.newPage();
   await page.goto(link);
   await page.click('#reveal');
@@ -117,7 +149,7 @@ async function download(browser: Browser, server: MeasuredServer, link: string, 
   const after = await settled(exclude);
   const hash = await sha256(path);
   const via = new URL(d.url()).pathname.startsWith('/p/~e2e-save/') ? 'save worker' : d.url().startsWith('blob:') ? 'Blob' : d.url();
-  await context.close();
+  await page.close();
   rmSync(path, { force: true });
   return { via, before, during, after, headersMs, firstByteMs, totalMs, hash };
 }
@@ -129,16 +161,11 @@ const original = join(work, 'original.bin');
 console.log(`Secret Push: a ${mib(FILE_BYTES)} end-to-end file through the real pages (node ${process.version}, ${cpus().length} cores, ${mib(totalmem())} RAM)`);
 const originalHash = await makeFile(original);
 const server = await startMeasuredServer(FILE_BYTES);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  downloadsPath: downloads,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+let browser = await launch('allow');
 try {
-  console.log(`Chromium ${browser.version()}, headless; memory = every Chromium process's, summed`);
-  const up = await upload(browser, server, original);
-  console.log(`\n1. create page: encrypt (WebCrypto, into a Blob) and upload (form post, HTTP/1.1)`);
+  console.log(`Chromium ${browser.version}, headless, ${values.profile} profile; memory = every Chromium process's, summed`);
+  const up = await upload(browser.context, server, original);
+  console.log(`\n1. create page: encrypt (WebCrypto) into the upload spool (origin private file system) or a Blob, and upload (form post, HTTP/1.1)`);
   console.log(`   encrypt, click → request sent   ${rate(up.encryptedMs)}`);
   console.log(`   encrypt + upload, → link shown  ${rate(up.totalMs)}`);
   console.log(`   memory before                   ${memory(up.before)}`);
@@ -147,8 +174,12 @@ try {
   console.log(`   memory after closing the tab    ${memory(up.closed)}`);
   const paths: ('allow' | 'block')[] = values['blob-path'] === 'false' ? ['allow'] : ['allow', 'block'];
   for (const [i, serviceWorkers] of paths.entries()) {
-    const down = await download(browser, server, up.link, downloads, serviceWorkers);
-    console.log(`\n${i + 2}. recipient page: download and decrypt, saved through the ${down.via}${serviceWorkers === 'block' ? ' (service workers blocked)' : ''}`);
+    if (serviceWorkers === 'block') {
+      await browser.close();
+      browser = await launch('block');
+    }
+    const down = await download(browser.context, server, up.link, serviceWorkers);
+    console.log(`\n${i + 2}. recipient page: download and decrypt, saved through the ${down.via}${serviceWorkers === 'block' ? ' (service workers blocked, a fresh browser)' : ''}`);
     console.log(`   click → saved                   ${rate(down.totalMs)}`);
     console.log(`   click → download starts         ${down.headersMs.toFixed(0)} ms`);
     console.log(`   click → first byte on disk      ${down.firstByteMs.toFixed(0)} ms`);
