@@ -8,7 +8,7 @@
 // A normal profile by default: Chromium keeps an off-the-record profile's blobs and origin
 // private file system in memory, so `--profile incognito` (Playwright's usual browser contexts,
 // like a private window) shows the other case.
-// Run: npx tsx scripts/measure-e2e-browser.ts [--mib 1024] [--blob-path true|false] [--profile normal|incognito]
+// Run: npx tsx scripts/measure-e2e-browser.ts [--mib 1024] [--paths worker,blob] [--profile normal|incognito]
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -19,7 +19,7 @@ import { browserMemory, memoryPeak, type MemoryFigures } from './measure/browser
 import { startMeasuredServer, type MeasuredServer } from './measure/measured-server.js';
 
 const { values } = parseArgs({
-  options: { mib: { type: 'string', default: '1024' }, 'blob-path': { type: 'string', default: 'true' }, profile: { type: 'string', default: 'normal' } },
+  options: { mib: { type: 'string', default: '1024' }, paths: { type: 'string', default: 'worker,blob' }, profile: { type: 'string', default: 'normal' } },
 });
 if (values.profile !== 'normal' && values.profile !== 'incognito') throw new Error('--profile is normal or incognito');
 const MiB = 1024 ** 2;
@@ -128,9 +128,12 @@ async function download(context: BrowserContext, server: MeasuredServer, link: s
   const exclude = [server.pid];
   for (const name of readdirSync(downloads)) rmSync(join(downloads, name), { force: true });
   const page: Page = await context.newPage();
+  page.on('pageerror', (e) => stage(`page error: ${e.message}`));
+  page.on('console', (m) => stage(`console: ${m.text()}`));
   await page.goto(link);
   await page.click('#reveal');
   await page.waitForSelector('[data-e2e-download="0"]');
+  stage('recipient page shows the file');
   if (serviceWorkers === 'allow') await page.evaluate(() => navigator.serviceWorker.getRegistration('/p/~e2e-save/').then((r) => r?.active ?? null));
   const before = browserMemory(exclude);
   const peak = memoryPeak(exclude);
@@ -139,9 +142,11 @@ async function download(context: BrowserContext, server: MeasuredServer, link: s
   const first = firstBytes(downloads);
   await page.click('[data-e2e-download="0"]');
   const d: Download = await saved;
+  stage('download started');
   const headersMs = performance.now() - started;
   const firstByteMs = (await first) - started;
   const path = await d.path();
+  stage('download saved');
   const totalMs = performance.now() - started;
   const during = peak();
   const failure = await d.failure();
@@ -172,8 +177,9 @@ try {
   console.log(`   memory peak during              ${memory(up.during)}`);
   console.log(`   memory after (link page)        ${memory(up.after)}`);
   console.log(`   memory after closing the tab    ${memory(up.closed)}`);
-  const paths: ('allow' | 'block')[] = values['blob-path'] === 'false' ? ['allow'] : ['allow', 'block'];
-  for (const [i, serviceWorkers] of paths.entries()) {
+  const paths = values.paths.split(',').map((p) => (p === 'worker' ? 'allow' : p === 'blob' ? 'block' : null));
+  if (paths.includes(null)) throw new Error('--paths lists worker, blob or both');
+  for (const [i, serviceWorkers] of (paths as ('allow' | 'block')[]).entries()) {
     if (serviceWorkers === 'block') {
       await browser.close();
       browser = await launch('block');
