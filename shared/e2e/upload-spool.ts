@@ -11,7 +11,7 @@ import { createEncryptStream, type EncryptOptions } from './envelope-crypto.js';
  *
  * Spooled envelopes are removed by the page that follows a successful submission, by name
  * (another tab may be uploading its own); those left behind by an abandoned upload are removed
- * the next time a spool is made, once they are a day old. They hold ciphertext only: the key
+ * by the create page once they are a day old. They hold ciphertext only: the key
  * never touches the disk.
  */
 const SPOOL_DIR = 'secret-push-uploads';
@@ -19,27 +19,26 @@ const ABANDONED_MS = 24 * 3600 * 1000;
 /** Each write to an OPFS file is a round trip to the browser process: 64 KiB records one by one made spooling 3× slower than encrypting (Chromium, 512 MiB). */
 const WRITE_BYTES = 4 * 1_048_576;
 
-/** Records gathered into writes of WRITE_BYTES (one buffer filled at a time). */
+/** Records gathered into writes of at least WRITE_BYTES. */
 function batches(): TransformStream<Uint8Array, Uint8Array> {
-  let buffer = new Uint8Array(WRITE_BYTES);
-  let filled = 0;
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  const joined = () => {
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const p of parts) out.set(p, at), (at += p.length);
+    parts = [];
+    size = 0;
+    return out;
+  };
   return new TransformStream({
     transform(chunk, controller) {
-      let at = 0;
-      while (at < chunk.length) {
-        const n = Math.min(chunk.length - at, WRITE_BYTES - filled);
-        buffer.set(chunk.subarray(at, at + n), filled);
-        filled += n;
-        at += n;
-        if (filled === WRITE_BYTES) {
-          controller.enqueue(buffer);
-          buffer = new Uint8Array(WRITE_BYTES);
-          filled = 0;
-        }
-      }
+      parts.push(chunk);
+      size += chunk.length;
+      if (size >= WRITE_BYTES) controller.enqueue(joined());
     },
     flush(controller) {
-      if (filled > 0) controller.enqueue(buffer.subarray(0, filled));
+      if (size) controller.enqueue(joined());
     },
   });
 }
@@ -48,10 +47,9 @@ type Directory = FileSystemDirectoryHandle & { entries?(): AsyncIterable<[string
 
 async function spoolDirectory(): Promise<Directory | null> {
   try {
-    const root = await globalThis.navigator?.storage?.getDirectory?.();
-    return root ? ((await root.getDirectoryHandle(SPOOL_DIR, { create: true })) as Directory) : null;
+    return (await (await navigator.storage.getDirectory()).getDirectoryHandle(SPOOL_DIR, { create: true })) as Directory;
   } catch {
-    // No OPFS in this context (Firefox's private windows, an insecure origin, storage refused).
+    // No OPFS in this context (Firefox's private windows, an insecure origin, storage refused, an older browser).
     return null;
   }
 }
@@ -71,16 +69,12 @@ export interface SpooledEnvelope {
 export async function spoolEncryptedFile(pushKey: Uint8Array, file: Blob, options: EncryptOptions = {}): Promise<SpooledEnvelope | null> {
   const dir = await spoolDirectory();
   if (!dir) return null;
-  await removeAbandoned(dir);
-  const name = `${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}.bin`;
+  const name = `${crypto.randomUUID()}.bin`;
   const encrypt = await createEncryptStream(pushKey, 'file', options);
-  let writable: FileSystemWritableFileStream;
   try {
     const handle = await dir.getFileHandle(name, { create: true });
-    // Safari has OPFS only through synchronous handles in workers.
-    if (typeof handle.createWritable !== 'function') throw new Error('no writable OPFS files here');
-    writable = await handle.createWritable();
-    await file.stream().pipeThrough(encrypt).pipeThrough(batches()).pipeTo(writable);
+    // Safari has no createWritable (OPFS only through synchronous handles in workers): a TypeError, caught.
+    await file.stream().pipeThrough(encrypt).pipeThrough(batches()).pipeTo(await handle.createWritable());
     return { file: await handle.getFile(), name };
   } catch {
     await dir.removeEntry(name).catch(() => undefined);
@@ -96,8 +90,14 @@ export async function discardSpooled(names: string[]): Promise<void> {
   await Promise.all(names.map((n) => dir.removeEntry(n).catch(() => undefined)));
 }
 
-async function removeAbandoned(dir: Directory) {
-  if (!dir.entries) return;
+/**
+ * Removes spooled envelopes a day old (an upload abandoned before the page that follows could
+ * remove it). Separate from spooling so that the extension, which removes its own as soon as
+ * its request ends, does not carry it.
+ */
+export async function removeAbandonedSpool(): Promise<void> {
+  const dir = await spoolDirectory();
+  if (!dir?.entries) return;
   try {
     for await (const [name, handle] of dir.entries()) {
       if (handle.kind !== 'file') continue;

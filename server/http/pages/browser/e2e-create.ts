@@ -5,7 +5,7 @@
 // written to disk as it is encrypted (the origin private file system) where the browser allows,
 // so that a large file is not held in memory until it has been sent.
 import { encryptFile } from '../../../../shared/e2e/file-transfer.js';
-import { discardSpooled, spoolEncryptedFile } from '../../../../shared/e2e/upload-spool.js';
+import { discardSpooled, removeAbandonedSpool, spoolEncryptedFile } from '../../../../shared/e2e/upload-spool.js';
 import { encodeLinkKey, newPushKey } from '../../../../shared/e2e/link-key.js';
 import { encryptManifestPayload, encryptTextPayload } from '../../../../shared/e2e/push-content.js';
 
@@ -31,6 +31,7 @@ function enhanceForm(form: HTMLFormElement) {
   sessionStorage.removeItem(KEY_ITEM);
   // Back on the form after a submission (refused, or the way back): its upload has ended.
   discardThisTabsSpool();
+  void removeAbandonedSpool();
   const note = form.querySelector<HTMLElement>('[data-e2e-create-note]');
   if (note) note.hidden = false;
   let busy = false;
