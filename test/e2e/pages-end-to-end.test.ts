@@ -5,11 +5,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptBytes } from '../../shared/e2e/envelope-crypto.js';
 import { HEADER_BYTES, RECORD_BYTES } from '../../shared/e2e/envelope-format.js';
-import { encodeLinkKey, newPushKey } from '../../shared/e2e/link-key.js';
-import { encryptManifestPayload } from '../../shared/e2e/push-content.js';
-import { request, secret } from '../support/http.js';
+import { newPushKey } from '../../shared/e2e/link-key.js';
+import { secret } from '../support/http.js';
 import { storedContaining } from '../support/stored-data.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { endToEndFilePush, fileBytes } from './support/end-to-end-file-push.js';
 import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
 
 /**
@@ -134,24 +134,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expectNeverOnServer(text, passphrase, link.split('#')[1]!);
   });
 
-  /** A file of `size` bytes that is the same on every run, with a secret marker in it. */
-  function fileBytes(size: number, marker: string): Buffer {
-    const bytes = Buffer.alloc(size);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13 + (i >> 8)) & 0xff;
-    bytes.write(marker, 1000);
-    return bytes;
-  }
-
-  /** An end-to-end file push made over the API from `envelope` (as a sender's browser would upload it, or damaged); its link. */
-  async function filePush(key: Uint8Array, name: string, size: number, envelope: Uint8Array): Promise<string> {
-    const form = new FormData();
-    form.append('push[payload]', await encryptManifestPayload(key, { message: '', files: [{ name, type: 'application/octet-stream', size }] }));
-    form.append('push[end_to_end]', 'true');
-    form.append('push[files][]', new Blob([new Uint8Array(envelope)]), 'file-1.bin');
-    const res = await request(server, 'POST', '/api/v2/pushes', { raw: form });
-    expect(res.status, res.text).toBe(201);
-    return `${server.url}/p/${res.body.url_token}/r#${await encodeLinkKey(key)}`;
-  }
+  const filePush = (key: Uint8Array, name: string, size: number, envelope: Uint8Array) => endToEndFilePush(server, key, name, size, envelope);
 
   /** Opens a file push's link and clicks its download button; the browser's download. */
   async function download(page: Page, link: string) {
@@ -191,6 +174,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const saved = await download(page, link);
     expect(await page.locator('#e2e-file-list').textContent()).toContain(`e2e-report-${process.pid}[U+202E]fdp.exe`);
     expect(savedByWorker(saved.url()), saved.url()).toBe(true);
+    await expect.poll(() => page.getAttribute('[data-e2e-download="0"]', 'data-e2e-saved')).toBe('streamed');
     expect(saved.suggestedFilename()).toBe(`e2e-report-${process.pid}_fdp.exe`);
     expect(await saved.failure()).toBeNull();
     expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
@@ -231,6 +215,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const { context, page, problems } = await newVisitor(browser, server.url, { serviceWorkers: 'block' });
     const saved = await download(page, link);
     expect(saved.url()).toMatch(/^blob:/);
+    await expect.poll(() => page.getAttribute('[data-e2e-download="0"]', 'data-e2e-saved')).toBe('whole');
     expect(saved.suggestedFilename()).toBe('fallback.bin');
     expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
     expect(problems).toEqual([]);

@@ -140,6 +140,8 @@ function showFiles(manifest: E2eManifest, opened: Opened, key: Uint8Array, passp
         const streamed = active ? await saveThroughWorker(active, { url, key, passphrase, name, mimeType: file.type }) : ({ ok: false, started: false } as const);
         if (!streamed.ok && streamed.started) throw new Error(`the download failed: ${streamed.reason}`);
         if (!streamed.ok) await saveWhenDecrypted(url, key, passphrase, name, file.type);
+        // How it was saved, for whoever needs to know (the browser tests): streamed or whole.
+        button.dataset.e2eSaved = streamed.ok ? 'streamed' : 'whole';
       } catch {
         show('[data-e2e-problem="download"]', box);
       } finally {
