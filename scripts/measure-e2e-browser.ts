@@ -8,18 +8,21 @@
 // A normal profile by default: Chromium keeps an off-the-record profile's blobs and origin
 // private file system in memory, so `--profile incognito` (Playwright's usual browser contexts,
 // like a private window) shows the other case.
-// Run: npx tsx scripts/measure-e2e-browser.ts [--mib 1024] [--paths worker,blob] [--profile normal|incognito]
+// `--firefox true` adds the recipient's download in Debian's firefox-esr (puppeteer over
+// WebDriver BiDi, a normal profile that saves into a folder without asking).
+// Run: npx tsx scripts/measure-e2e-browser.ts [--mib 1024] [--paths worker,blob] [--profile normal|incognito] [--firefox true]
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext, type Download, type Page } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 import { browserMemory, memoryPeak, type MemoryFigures } from './measure/browser-memory.js';
 import { startMeasuredServer, type MeasuredServer } from './measure/measured-server.js';
 
 const { values } = parseArgs({
-  options: { mib: { type: 'string', default: '1024' }, paths: { type: 'string', default: 'worker,blob' }, profile: { type: 'string', default: 'normal' } },
+  options: { mib: { type: 'string', default: '1024' }, paths: { type: 'string', default: 'worker,blob' }, profile: { type: 'string', default: 'normal' }, firefox: { type: 'string', default: 'false' } },
 });
 if (values.profile !== 'normal' && values.profile !== 'incognito') throw new Error('--profile is normal or incognito');
 const MiB = 1024 ** 2;
@@ -159,6 +162,49 @@ async function download(context: BrowserContext, server: MeasuredServer, link: s
   return { via, before, during, after, headersMs, firstByteMs, totalMs, hash };
 }
 
+/** The recipient's download in Firefox: the page's own marker says how it was saved; the file is complete when Firefox has renamed its .part. */
+async function firefoxDownload(server: MeasuredServer, link: string) {
+  const exclude = [server.pid];
+  const dir = mkdtempSync(join(work, 'firefox-downloads-'));
+  const firefox = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    headless: true,
+    userDataDir: mkdtempSync(join(work, 'firefox-profile-')),
+    extraPrefsFirefox: {
+      'browser.download.dir': dir,
+      'browser.download.folderList': 2,
+      'browser.download.useDownloadDir': true,
+      'browser.download.always_ask_before_handling_new_types': false,
+      'browser.helperApps.neverAsk.saveToDisk': 'application/octet-stream',
+    },
+  });
+  try {
+    const version = await firefox.version();
+    const page = await firefox.newPage();
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.waitForSelector('[data-e2e-download="0"]');
+    const before = browserMemory(exclude);
+    const peak = memoryPeak(exclude);
+    const started = performance.now();
+    const first = firstBytes(dir);
+    await page.click('[data-e2e-download="0"]');
+    const firstByteMs = (await first) - started;
+    await page.waitForSelector('[data-e2e-download="0"][data-e2e-saved]', { timeout: 0 });
+    const via = await page.$eval('[data-e2e-download="0"]', (b) => (b as HTMLElement).dataset.e2eSaved);
+    const name = 'original.bin';
+    while (!readdirSync(dir).every((n) => n === name) || !readdirSync(dir).includes(name)) await new Promise((r) => setTimeout(r, 20));
+    const totalMs = performance.now() - started;
+    const during = peak();
+    const after = await settled(exclude);
+    const hash = await sha256(join(dir, name));
+    return { version, via, before, during, after, firstByteMs, totalMs, hash };
+  } finally {
+    await firefox.close();
+  }
+}
+
 const work = mkdtempSync(join(tmpdir(), 'secret-push-measure-browser-'));
 const downloads = join(work, 'downloads');
 mkdirSync(downloads);
@@ -195,8 +241,20 @@ try {
     console.log(`   SHA-256 of the saved file       ${down.hash === originalHash ? 'equal to the original' : `DIFFERS (${down.hash} vs ${originalHash})`}`);
     if (down.hash !== originalHash) process.exitCode = 1;
   }
+  if (values.firefox === 'true') {
+    await browser.close();
+    const down = await firefoxDownload(server, up.link);
+    console.log(`\n${paths.length + 2}. recipient page in Firefox ${down.version} (headless, normal profile): download and decrypt, saved ${down.via}`);
+    console.log(`   click → saved                   ${rate(down.totalMs)}`);
+    console.log(`   click → first byte on disk      ${down.firstByteMs.toFixed(0)} ms`);
+    console.log(`   memory before                   ${memory(down.before)}`);
+    console.log(`   memory peak during              ${memory(down.during)}`);
+    console.log(`   memory after                    ${memory(down.after)}`);
+    console.log(`   SHA-256 of the saved file       ${down.hash === originalHash ? 'equal to the original' : `DIFFERS (${down.hash} vs ${originalHash})`}`);
+    if (down.hash !== originalHash) process.exitCode = 1;
+  }
 } finally {
-  await browser.close();
+  await browser.close().catch(() => undefined);
   await server.stop();
   rmSync(work, { recursive: true, force: true });
 }
