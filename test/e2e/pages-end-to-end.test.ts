@@ -187,6 +187,26 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expectNeverOnServer(marker, link.split('#')[1]!);
   });
 
+  it('a file under a passphrase: the passphrase goes to the save worker with the key, never to the server', async () => {
+    const size = 1_048_576 + 99;
+    const bytes = fileBytes(size, secret('passphrase-file'));
+    const passphrase = `pass ${secret('file-pp')}`;
+    const key = newPushKey();
+    const link = await endToEndFilePush(server, key, 'guarded.bin', size, await encryptBytes(key, 'file', bytes, { passphrase }), { passphrase });
+    const { context, page, problems } = await newVisitor(browser, server.url);
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.fill('#e2e-passphrase-input', passphrase);
+    await page.click('#e2e-passphrase button[type=submit]');
+    await page.waitForSelector('[data-e2e-download="0"]');
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.click('[data-e2e-download="0"]')]);
+    expect(savedByWorker(saved.url())).toBe(true);
+    expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+    await expectNeverOnServer(passphrase, link.split('#')[1]!);
+  });
+
   it('a damaged or cut-off file fails its download (no complete file is saved) and the page says so', async () => {
     const size = 1_048_576 + 5000;
     const { context, page } = await newVisitor(browser, server.url);

@@ -15,9 +15,9 @@ export function fileBytes(size: number, marker: string): Buffer {
  * An end-to-end file push made over REST v2 from `envelope` (as a sender's browser uploads it,
  * or damaged on purpose); its whole link, key included.
  */
-export async function endToEndFilePush(server: TestServer, key: Uint8Array, name: string, size: number, envelope: Uint8Array): Promise<string> {
+export async function endToEndFilePush(server: TestServer, key: Uint8Array, name: string, size: number, envelope: Uint8Array, options: { passphrase?: string } = {}): Promise<string> {
   const form = new FormData();
-  form.append('push[payload]', await encryptManifestPayload(key, { message: '', files: [{ name, type: 'application/octet-stream', size }] }));
+  form.append('push[payload]', await encryptManifestPayload(key, { message: '', files: [{ name, type: 'application/octet-stream', size }] }, options));
   form.append('push[end_to_end]', 'true');
   form.append('push[files][]', new Blob([new Uint8Array(envelope)]), 'file-1.bin');
   const res = await request(server, 'POST', '/api/v2/pushes', { raw: form });
