@@ -155,11 +155,14 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const path = join(tmpdir(), `e2e-report-${process.pid}\u202Efdp.exe`);
     writeFileSync(path, bytes);
     const sender = await newVisitor(browser, server.url);
+    const workers: string[] = [];
+    sender.page.on('worker', (w) => workers.push(new URL(w.url()).pathname));
     const link = await create(sender.page, async (p) => {
       await p.check('input[data-kind-choice][value="file"]');
       await p.setInputFiles('#files', path);
     });
-    // The envelope went through the upload spool (its folder exists), and the link page removed it.
+    // The envelope was written by the spool worker into the upload spool, and the link page removed it.
+    expect(workers).toEqual(['/assets/e2e-spool-worker.js']);
     const spooled = await sender.page.evaluate(async () => {
       const spool = await (await navigator.storage.getDirectory()).getDirectoryHandle('secret-push-uploads');
       const names: string[] = [];

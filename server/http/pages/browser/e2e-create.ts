@@ -5,7 +5,8 @@
 // written to disk as it is encrypted (the origin private file system) where the browser allows,
 // so that a large file is not held in memory until it has been sent.
 import { encryptFile } from '../../../../shared/e2e/file-transfer.js';
-import { discardSpooled, removeAbandonedSpool, spoolEncryptedFile } from '../../../../shared/e2e/upload-spool.js';
+import { discardSpooled, removeAbandonedSpool } from '../../../../shared/e2e/upload-spool.js';
+import { spoolEncryptedFile } from './upload-spool/spool-in-worker.js';
 import { encodeLinkKey, newPushKey } from '../../../../shared/e2e/link-key.js';
 import { encryptManifestPayload, encryptTextPayload } from '../../../../shared/e2e/push-content.js';
 
