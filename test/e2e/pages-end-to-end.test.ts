@@ -210,6 +210,48 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expectNeverOnServer(passphrase, link.split('#')[1]!);
   });
 
+  it('the save worker refuses a request that is not a download from this server, and answers each address once', async () => {
+    const size = 100_000;
+    const key = newPushKey();
+    const link = await filePush(key, 'once.bin', size, await encryptBytes(key, 'file', fileBytes(size, secret('once'))));
+    const { context, page } = await newVisitor(browser, server.url);
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.waitForSelector('[data-e2e-download="0"]');
+    const answers = await page.evaluate(async () => {
+      const worker = (await navigator.serviceWorker.getRegistration('/p/~e2e-save/'))!.active!;
+      const ask = (request: object) =>
+        new Promise<{ type: string; reason?: string; path?: string }>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = (e) => resolve(e.data);
+          worker.postMessage({ type: 'save', name: 'x.bin', ...request }, [channel.port2]);
+        });
+      return [
+        await ask({ url: 'https://example.org/p/abc/files/1', key: new Uint8Array(32) }),
+        await ask({ url: '/api/v2/pushes/abc', key: new Uint8Array(32) }),
+        await ask({ url: '/p/abc/files/1', key: new Uint8Array(5) }),
+        await ask({ url: '/p/abc/files/1', key: new Uint8Array(32) }),
+      ];
+    });
+    expect(answers.slice(0, 3)).toEqual([
+      { type: 'refused', reason: 'the ciphertext address is not a file of a push on this server' },
+      { type: 'refused', reason: 'the ciphertext address is not a file of a push on this server' },
+      { type: 'refused', reason: 'the key must be 32 bytes' },
+    ]);
+    expect(answers[3]).toMatchObject({ type: 'ready', path: expect.stringMatching(/^\/p\/~e2e-save\/[0-9a-f]{32}$/) });
+    // Opened twice: the worker answers both (the server never sees them), the second time with "used already".
+    const second = await context.newPage();
+    const first = await second.goto(server.url + answers[3]!.path);
+    expect(first!.fromServiceWorker()).toBe(true);
+    expect(first!.status()).toBe(502);
+    const again = await second.goto(server.url + answers[3]!.path);
+    expect(again!.fromServiceWorker()).toBe(true);
+    expect(again!.status()).toBe(404);
+    expect(await second.textContent('body')).toContain('used already');
+    expect(server.logs.some((l) => l.includes('~e2e-save'))).toBe(false);
+    await context.close();
+  });
+
   it('a damaged or cut-off file fails its download (no complete file is saved) and the page says so', async () => {
     const size = 1_048_576 + 5000;
     const { context, page } = await newVisitor(browser, server.url);
