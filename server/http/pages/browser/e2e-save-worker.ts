@@ -12,7 +12,7 @@ import { attachmentDisposition } from '../../../../shared/content-disposition.js
 import { createDecryptStream, EnvelopeError } from '../../../../shared/e2e/envelope-crypto.js';
 import { envelopeLengthProblem, plaintextBytes } from '../../../../shared/e2e/envelope-format.js';
 import { PUSH_KEY_BYTES } from '../../../../shared/e2e/link-key.js';
-import { SAVE_SCOPE, type SaveEvent, type SaveFailure, type SaveRequest } from './streaming-save/save-protocol.js';
+import { HEARTBEAT_MS, SAVE_SCOPE, type SaveEvent, type SaveFailure, type SaveRequest } from './streaming-save/save-protocol.js';
 
 // The DOM library's types are in scope for these scripts; the worker's own events are declared here.
 interface ExtendableEvent extends Event {
@@ -43,6 +43,7 @@ interface Job {
   type: string;
   port: MessagePort;
   expiry: ReturnType<typeof setTimeout>;
+  heartbeat: ReturnType<typeof setInterval>;
 }
 
 /** One-shot addresses not yet opened, by id. */
@@ -56,6 +57,7 @@ worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting
 
 function forget(job: Job, event?: SaveEvent) {
   clearTimeout(job.expiry);
+  clearInterval(job.heartbeat);
   job.key.fill(0);
   job.passphrase = undefined;
   if (event) job.port.postMessage(event);
@@ -95,6 +97,9 @@ worker.addEventListener('message', (event) => {
       jobs.delete(id);
       forget(job, { type: 'failed', reason: 'cancelled' });
     }, UNOPENED_MS),
+    // A browser may stop this worker whatever it is doing (Firefox does, once it thinks it idle);
+    // its jobs and ports go with it, silently: the page takes silence for that.
+    heartbeat: setInterval(() => port.postMessage({ type: 'alive' } satisfies SaveEvent), HEARTBEAT_MS),
   };
   jobs.set(id, job);
   port.postMessage({ type: 'ready', path: SAVE_SCOPE + id } satisfies SaveEvent);

@@ -23,12 +23,20 @@ export interface SaveRequest {
   mimeType?: string;
 }
 
-/** Sent every few seconds while a download runs: a message from a page extends the worker's life (Firefox stops an idle-looking worker after 30 s even mid-response). */
+/**
+ * Sent by the page every KEEP_ALIVE_MS while a download runs: a message from a page extends the
+ * worker's life. Firefox stops a worker it thinks idle (30 s, then 30 s more for pending work)
+ * even while it is producing a response: with both limits set to 3 s, a 1000 MiB download
+ * stopped after 85 MB and never ended.
+ */
 export interface KeepAlive {
   type: 'keep-alive';
 }
+export const KEEP_ALIVE_MS = 5_000;
+/** The worker's `alive` on each job's port; the page takes HEARTBEAT_MS × 4 of silence for a stopped worker. */
+export const HEARTBEAT_MS = 5_000;
 
-export type SaveFailure = 'fetch' | 'cancelled' | EnvelopeErrorCode;
+export type SaveFailure = 'fetch' | 'cancelled' | 'worker-stopped' | EnvelopeErrorCode;
 
 export type SaveEvent =
   /** The one-shot address to open in a frame. */
@@ -38,4 +46,6 @@ export type SaveEvent =
   | { type: 'started' }
   /** The final record authenticated and its plaintext was handed to the browser. */
   | { type: 'done'; bytes: number }
-  | { type: 'failed'; reason: SaveFailure };
+  | { type: 'failed'; reason: SaveFailure }
+  /** Every HEARTBEAT_MS while the job exists. */
+  | { type: 'alive' };

@@ -1,9 +1,8 @@
 // The recipient page's side of the save worker (e2e-save-worker.ts): registers it, hands it one
 // download, opens the one-shot address in a hidden frame (the browser's download manager takes
 // the answer and writes it to disk as it is decrypted) and reports how the download ended.
-import { SAVE_SCOPE, SAVE_WORKER_SCRIPT, type KeepAlive, type SaveEvent, type SaveRequest } from './save-protocol.js';
+import { HEARTBEAT_MS, KEEP_ALIVE_MS, SAVE_SCOPE, SAVE_WORKER_SCRIPT, type KeepAlive, type SaveEvent, type SaveRequest } from './save-protocol.js';
 
-const KEEP_ALIVE_MS = 10_000;
 /** A worker that does not answer a request at all is broken: the page falls back to its Blob path. */
 const READY_TIMEOUT_MS = 10_000;
 
@@ -76,10 +75,12 @@ export async function saveThroughWorker(worker: ServiceWorker, request: Omit<Sav
     document.body.append(frame);
     let started = false;
     for (;;) {
-      const event = await next();
-      if (event?.type === 'started') started = true;
-      else if (event?.type === 'done') return { ok: true, bytes: event.bytes };
-      else if (event?.type === 'failed') return started ? { ok: false, started: true, reason: event.reason } : { ok: false, started: false };
+      const event = await next(HEARTBEAT_MS * 4);
+      // Silence: the browser stopped the worker, and the download with it (it will never end).
+      if (!event) return started ? { ok: false, started: true, reason: 'worker-stopped' } : { ok: false, started: false };
+      if (event.type === 'started') started = true;
+      else if (event.type === 'done') return { ok: true, bytes: event.bytes };
+      else if (event.type === 'failed') return started ? { ok: false, started: true, reason: event.reason } : { ok: false, started: false };
     }
   } finally {
     clearInterval(ping);
