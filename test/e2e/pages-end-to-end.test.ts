@@ -229,22 +229,24 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
       return [
         await ask({ url: 'https://example.org/p/abc/files/1', key: new Uint8Array(32) }),
         await ask({ url: '/api/v2/pushes/abc', key: new Uint8Array(32) }),
+        await ask({ url: 'http://[', key: new Uint8Array(32) }),
         await ask({ url: '/p/abc/files/1', key: new Uint8Array(5) }),
         await ask({ url: '/p/abc/files/1', key: new Uint8Array(32) }),
       ];
     });
-    expect(answers.slice(0, 3)).toEqual([
+    expect(answers.slice(0, 4)).toEqual([
+      { type: 'refused', reason: 'the ciphertext address is not a file of a push on this server' },
       { type: 'refused', reason: 'the ciphertext address is not a file of a push on this server' },
       { type: 'refused', reason: 'the ciphertext address is not a file of a push on this server' },
       { type: 'refused', reason: 'the key must be 32 bytes' },
     ]);
-    expect(answers[3]).toMatchObject({ type: 'ready', path: expect.stringMatching(/^\/p\/~e2e-save\/[0-9a-f]{32}$/) });
+    expect(answers[4]).toMatchObject({ type: 'ready', path: expect.stringMatching(/^\/p\/~e2e-save\/[0-9a-f]{32}$/) });
     // Opened twice: the worker answers both (the server never sees them), the second time with "used already".
     const second = await context.newPage();
-    const first = await second.goto(server.url + answers[3]!.path);
+    const first = await second.goto(server.url + answers[4]!.path);
     expect(first!.fromServiceWorker()).toBe(true);
     expect(first!.status()).toBe(502);
-    const again = await second.goto(server.url + answers[3]!.path);
+    const again = await second.goto(server.url + answers[4]!.path);
     expect(again!.fromServiceWorker()).toBe(true);
     expect(again!.status()).toBe(404);
     expect(await second.textContent('body')).toContain('used already');

@@ -68,8 +68,13 @@ function forget(job: Job, event?: SaveEvent) {
 function refusal(data: Partial<SaveRequest>): string | null {
   if (!(data.key instanceof Uint8Array) || data.key.length !== PUSH_KEY_BYTES) return `the key must be ${PUSH_KEY_BYTES} bytes`;
   if (typeof data.url !== 'string') return 'the ciphertext address is missing';
-  const url = new URL(data.url, worker.location.origin);
-  if (url.origin !== worker.location.origin || !CIPHERTEXT_PATH.test(url.pathname)) return 'the ciphertext address is not a file of a push on this server';
+  let url: URL | null = null;
+  try {
+    url = new URL(data.url, worker.location.origin);
+  } catch {
+    // not an address at all
+  }
+  if (!url || url.origin !== worker.location.origin || !CIPHERTEXT_PATH.test(url.pathname)) return 'the ciphertext address is not a file of a push on this server';
   if (typeof data.name !== 'string') return 'the file name is missing';
   if (data.passphrase !== undefined && typeof data.passphrase !== 'string') return 'the passphrase must be text';
   return null;
