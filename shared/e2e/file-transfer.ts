@@ -1,10 +1,12 @@
 import { createDecryptStream, createEncryptStream, EnvelopeError, type EncryptOptions } from './envelope-crypto.js';
 
 /**
- * Files through the envelope in a browser, a record at a time: a file is read in slices and
+ * Files through the envelope as Blobs, a record at a time: a file is read in slices and
  * encrypted as it is read, and a download is decrypted as it arrives. Finished pieces are handed
- * to Blobs every few MiB, which the browser may keep outside the script's heap (Chromium and
- * Firefox move large blobs to disk), so neither side holds a large file in JavaScript memory.
+ * to Blobs every few MiB, which keeps them out of the script's heap but not out of memory:
+ * Chromium's blob storage holds up to 2 GB in memory on a 64-bit desktop (a 1 GiB file cost the
+ * browser ~1.1 GB, docs/end-to-end-encryption.md). The pages use this only where the streaming
+ * paths are unavailable (upload-spool.ts, the recipient's save worker); the extension uses it.
  * Blob and Response are in browsers and in Node 20 alike.
  */
 const FOLD_BYTES = 8 * 1_048_576;

@@ -3,16 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encryptBytes } from '../../shared/e2e/envelope-crypto.js';
+import { HEADER_BYTES, RECORD_BYTES } from '../../shared/e2e/envelope-format.js';
+import { newPushKey } from '../../shared/e2e/link-key.js';
 import { secret } from '../support/http.js';
 import { storedContaining } from '../support/stored-data.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { endToEndFilePush, fileBytes } from './support/end-to-end-file-push.js';
 import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
 
 /**
  * End-to-end pushes through the web pages in a real Chromium against a real server: the create
  * page encrypts in the browser, the recipient page checks the link's key before any view is
  * counted and decrypts in the browser; neither the data directory nor the log ever holds the
- * plaintext or the key. Without JavaScript the create page makes an ordinary push.
+ * plaintext or the key. Without JavaScript the create page makes an ordinary push. Files are
+ * saved through the page's service worker (decrypted as they are written to disk), or, where
+ * service workers are unavailable, decrypted whole first.
  */
 if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
@@ -128,30 +134,157 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expectNeverOnServer(text, passphrase, link.split('#')[1]!);
   });
 
-  it('files: encrypted in chunks by the create page, decrypted and saved by the recipient page', async () => {
-    const bytes = Buffer.alloc(700_000);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13 + (i >> 8)) & 0xff;
+  const filePush = (key: Uint8Array, name: string, size: number, envelope: Uint8Array) => endToEndFilePush(server, key, name, size, envelope);
+
+  /** Opens a file push's link and clicks its download button; the browser's download. */
+  async function download(page: Page, link: string) {
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.waitForSelector('[data-e2e-download="0"]');
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.click('[data-e2e-download="0"]')]);
+    return saved;
+  }
+
+  const savedByWorker = (url: string) => new URL(url).pathname.startsWith('/p/~e2e-save/');
+
+  it('files: encrypted in chunks by the create page, streamed to disk through the recipient page’s service worker', async () => {
     const marker = secret('file-body');
-    bytes.write(marker, 1000);
+    // 3 MiB and a bit: many records, and more than one read of the download.
+    const bytes = fileBytes(3 * 1_048_576 + 12_345, marker);
     // A name with a right-to-left override, as a disguised file would have.
     const path = join(tmpdir(), `e2e-report-${process.pid}\u202Efdp.exe`);
     writeFileSync(path, bytes);
     const sender = await newVisitor(browser, server.url);
+    const workers: string[] = [];
+    sender.page.on('worker', (w) => workers.push(new URL(w.url()).pathname));
     const link = await create(sender.page, async (p) => {
       await p.check('input[data-kind-choice][value="file"]');
       await p.setInputFiles('#files', path);
     });
+    // The envelope was written by the spool worker into the upload spool, and the link page removed it.
+    expect(workers).toEqual(['/assets/e2e-spool-worker.js']);
+    const spooled = await sender.page.evaluate(async () => {
+      const spool = await (await navigator.storage.getDirectory()).getDirectoryHandle('secret-push-uploads');
+      const names: string[] = [];
+      for await (const name of (spool as unknown as { keys(): AsyncIterable<string> }).keys()) names.push(name);
+      return names;
+    });
+    expect(spooled).toEqual([]);
     await sender.context.close();
     await expectNeverOnServer(marker, `e2e-report-${process.pid}`, link.split('#')[1]!);
 
     const { context, page, problems } = await newVisitor(browser, server.url);
+    const saved = await download(page, link);
+    expect(await page.locator('#e2e-file-list').textContent()).toContain(`e2e-report-${process.pid}[U+202E]fdp.exe`);
+    expect(savedByWorker(saved.url()), saved.url()).toBe(true);
+    await expect.poll(() => page.getAttribute('[data-e2e-download="0"]', 'data-e2e-saved')).toBe('streamed');
+    expect(saved.suggestedFilename()).toBe(`e2e-report-${process.pid}_fdp.exe`);
+    expect(await saved.failure()).toBeNull();
+    expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
+    await expect.poll(() => page.locator('[data-e2e-state="downloading"]').isVisible()).toBe(false);
+    expect(await page.locator('[data-e2e-problem="download"]').isVisible()).toBe(false);
+    // The worker's one-shot address is answered in the browser: the server never saw it.
+    expect(server.logs.some((l) => l.includes('~e2e-save'))).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+    await expectNeverOnServer(marker, link.split('#')[1]!);
+  });
+
+  it('a file under a passphrase: the passphrase goes to the save worker with the key, never to the server', async () => {
+    const size = 1_048_576 + 99;
+    const bytes = fileBytes(size, secret('passphrase-file'));
+    const passphrase = `pass ${secret('file-pp')}`;
+    const key = newPushKey();
+    const link = await endToEndFilePush(server, key, 'guarded.bin', size, await encryptBytes(key, 'file', bytes, { passphrase }), { passphrase });
+    const { context, page, problems } = await newVisitor(browser, server.url);
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.fill('#e2e-passphrase-input', passphrase);
+    await page.click('#e2e-passphrase button[type=submit]');
+    await page.waitForSelector('[data-e2e-download="0"]');
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.click('[data-e2e-download="0"]')]);
+    expect(savedByWorker(saved.url())).toBe(true);
+    expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+    await expectNeverOnServer(passphrase, link.split('#')[1]!);
+  });
+
+  it('the save worker refuses a request that is not a download from this server, and answers each address once', async () => {
+    const size = 100_000;
+    const key = newPushKey();
+    const link = await filePush(key, 'once.bin', size, await encryptBytes(key, 'file', fileBytes(size, secret('once'))));
+    const { context, page } = await newVisitor(browser, server.url);
     await page.goto(link);
     await page.click('#reveal');
     await page.waitForSelector('[data-e2e-download="0"]');
-    expect(await page.locator('#e2e-file-list').textContent()).toContain(`e2e-report-${process.pid}[U+202E]fdp.exe`);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-e2e-download="0"]')]);
-    expect(download.suggestedFilename()).toBe(`e2e-report-${process.pid}_fdp.exe`);
-    expect(readFileSync((await download.path())!).equals(bytes)).toBe(true);
+    const answers = await page.evaluate(async () => {
+      const worker = (await navigator.serviceWorker.getRegistration('/p/~e2e-save/'))!.active!;
+      const ask = (request: object) =>
+        new Promise<{ type: string; reason?: string; path?: string }>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = (e) => resolve(e.data);
+          worker.postMessage({ type: 'save', name: 'x.bin', ...request }, [channel.port2]);
+        });
+      return [
+        await ask({ url: 'https://example.org/p/abc/files/1', key: new Uint8Array(32) }),
+        await ask({ url: '/api/v2/pushes/abc', key: new Uint8Array(32) }),
+        await ask({ url: 'http://[', key: new Uint8Array(32) }),
+        await ask({ url: '/p/abc/files/1', key: new Uint8Array(5) }),
+        await ask({ url: '/p/abc/files/1', key: new Uint8Array(32) }),
+      ];
+    });
+    expect(answers.slice(0, 4)).toEqual([
+      { type: 'refused', reason: 'the ciphertext address is not a file of a push on this server' },
+      { type: 'refused', reason: 'the ciphertext address is not a file of a push on this server' },
+      { type: 'refused', reason: 'the ciphertext address is not a file of a push on this server' },
+      { type: 'refused', reason: 'the key must be 32 bytes' },
+    ]);
+    expect(answers[4]).toMatchObject({ type: 'ready', path: expect.stringMatching(/^\/p\/~e2e-save\/[0-9a-f]{32}$/) });
+    // Opened twice: the worker answers both (the server never sees them), the second time with "used already".
+    const second = await context.newPage();
+    const first = await second.goto(server.url + answers[4]!.path);
+    expect(first!.fromServiceWorker()).toBe(true);
+    expect(first!.status()).toBe(502);
+    const again = await second.goto(server.url + answers[4]!.path);
+    expect(again!.fromServiceWorker()).toBe(true);
+    expect(again!.status()).toBe(404);
+    expect(await second.textContent('body')).toContain('used already');
+    expect(server.logs.some((l) => l.includes('~e2e-save'))).toBe(false);
+    await context.close();
+  });
+
+  it('a damaged or cut-off file fails its download (no complete file is saved) and the page says so', async () => {
+    const size = 1_048_576 + 5000;
+    const { context, page } = await newVisitor(browser, server.url);
+    for (const [what, damage] of [
+      // One bit of a record in the middle: the bytes before it have already gone to disk.
+      ['a flipped bit', (e: Uint8Array) => (e[HEADER_BYTES + 8 * RECORD_BYTES + 100]! ^= 0x01, e)],
+      // Cut at a record boundary: a well-formed length the server cannot refuse, without its final record.
+      ['the final record cut off', (e: Uint8Array) => e.subarray(0, HEADER_BYTES + 10 * RECORD_BYTES)],
+    ] as const) {
+      const key = newPushKey();
+      const link = await filePush(key, 'damaged.bin', size, damage(await encryptBytes(key, 'file', fileBytes(size, secret('damaged')))));
+      const saved = await download(page, link);
+      expect(savedByWorker(saved.url()), what).toBe(true);
+      expect(await saved.failure(), what).not.toBeNull();
+      expect(await saved.path().catch(() => null), what).toBeNull();
+      await expect.poll(() => page.locator('[data-e2e-problem="download"]').isVisible(), what).toBe(true);
+    }
+    await context.close();
+  });
+
+  it('where service workers are unavailable, the file is decrypted whole and then saved', async () => {
+    const size = 2 * 1_048_576 + 7;
+    const bytes = fileBytes(size, secret('fallback'));
+    const key = newPushKey();
+    const link = await filePush(key, 'fallback.bin', size, await encryptBytes(key, 'file', bytes));
+    const { context, page, problems } = await newVisitor(browser, server.url, { serviceWorkers: 'block' });
+    const saved = await download(page, link);
+    expect(saved.url()).toMatch(/^blob:/);
+    await expect.poll(() => page.getAttribute('[data-e2e-download="0"]', 'data-e2e-saved')).toBe('whole');
+    expect(saved.suggestedFilename()).toBe('fallback.bin');
+    expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });

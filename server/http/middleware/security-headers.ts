@@ -44,3 +44,15 @@ export async function securityHeaderSet(): Promise<[string, string][]> {
   res.headers.forEach((value, name) => out.push([name, value]));
   return [...out, ...extra];
 }
+
+/**
+ * The policy of the end-to-end recipient page: the same, plus same-origin frames. Its script
+ * starts a streamed download by opening the save worker's one-shot address in a hidden frame
+ * (pages/browser/e2e-save-worker.ts); every answer of the server itself still refuses to be
+ * framed (frame-ancestors 'none', X-Frame-Options), so only the worker's download can load there.
+ */
+export async function policyWithSameOriginFrames(): Promise<string> {
+  const policy = (await securityHeaderSet()).find(([name]) => name.toLowerCase() === 'content-security-policy')?.[1];
+  if (!policy) throw new Error('the security headers have no Content-Security-Policy');
+  return `${policy}; frame-src 'self'`;
+}

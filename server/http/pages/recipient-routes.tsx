@@ -14,6 +14,7 @@ import { csrfRefused, readSmallForm } from './page-errors.js';
 import { DeletedPage, ExpiredPage, PassphrasePage, remainingText, RetrievalStepPage, SecretPage } from './recipient-pages.js';
 import { EndToEndSecretPage } from './end-to-end-pages.js';
 import { sendPage } from './render.js';
+import { policyWithSameOriginFrames } from '../middleware/security-headers.js';
 import { languageOf } from '../middleware/page-language.js';
 import { useLanguage } from './i18n/i18n-context.js';
 
@@ -24,6 +25,7 @@ import { useLanguage } from './i18n/i18n-context.js';
 export function recipientRoutes(pushes: PushService, accounts: AccountService): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
+  const endToEndPagePolicy = policyWithSameOriginFrames();
 
   /** Unknown and expired tokens: the same page with the same status. */
   const expiredPage = (c: Context<AppEnv>) => sendPage(c, 404, 'title.linkExpired', <ExpiredPage />);
@@ -84,6 +86,7 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     // End-to-end: the page counts no view; its script opens the push once the key is well formed.
     if (push.endToEnd) {
       const page = <EndToEndSecretPage token={token} csrfToken={getPageSession(c).csrfToken} mayDelete={pushes.mayDelete(push, pageActor(c))} />;
+      c.header('Content-Security-Policy', await endToEndPagePolicy);
       return sendPage(c, 200, 'title.yourSecret', page, { scripts: ['e2e-recipient.js'] });
     }
     if (push.hasPassphrase) return passphraseForm(c, token, 200);

@@ -27,7 +27,7 @@ export type Scheme = 'light' | 'dark';
  * access for the copy buttons. Every page problem (CSP violation, script error, dialog from an
  * injected script) is collected in `problems` so a test can assert there were none.
  */
-export async function newVisitor(browser: Browser, origin: string, options: { scheme?: Scheme; phone?: boolean; locale?: string } = {}) {
+export async function newVisitor(browser: Browser, origin: string, options: { scheme?: Scheme; phone?: boolean; locale?: string; serviceWorkers?: 'allow' | 'block' } = {}) {
   const context: BrowserContext = await browser.newContext({
     // The browser's language: sent as Accept-Language, as a person's browser does.
     locale: options.locale ?? 'en-US',
@@ -37,6 +37,7 @@ export async function newVisitor(browser: Browser, origin: string, options: { sc
     isMobile: options.phone ?? false,
     hasTouch: options.phone ?? false,
     userAgent: options.phone ? 'Mozilla/5.0 (Linux; Android 14) e2e-phone' : 'Mozilla/5.0 e2e-desktop',
+    serviceWorkers: options.serviceWorkers ?? 'allow',
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const problems: string[] = [];

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newPushKey } from '../../../shared/e2e/link-key.js';
+import { encryptTextPayload } from '../../../shared/e2e/push-content.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { Browser, cookieAttrs } from './browser.js';
 
@@ -41,6 +43,28 @@ describe('every page', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const css = await (await fetch(`${server.url}/assets/style.css`)).text();
     expect(css).toContain('prefers-color-scheme: dark');
+  });
+
+  it('only the end-to-end recipient page may frame, and only this origin (where its save worker starts a download)', async () => {
+    for (const path of pages()) expect((await new Browser(server).get(path)).headers.get('content-security-policy'), path).not.toContain('frame-src');
+    const e2e = await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ push: { payload: await encryptTextPayload(newPushKey(), 'x'), end_to_end: true } }) });
+    const e2eToken = ((await e2e.json()) as { url_token: string }).url_token;
+    const page = await new Browser(server).get(`/p/${e2eToken}`);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("frame-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    // The page itself still refuses to be framed.
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('serves the save worker with the scope it needs, revalidated so that a fixed worker replaces the old one', async () => {
+    const res = await fetch(`${server.url}/assets/e2e-save-worker.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(res.headers.get('service-worker-allowed')).toBe('/p/~e2e-save/');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(`${server.url}/assets/pages.js`)).headers.get('service-worker-allowed')).toBeNull();
   });
 
   it('sets only HttpOnly, SameSite=Lax cookies', async () => {

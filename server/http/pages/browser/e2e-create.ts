@@ -1,12 +1,24 @@
 // The create page with scripts on: text and file pushes are encrypted here, in the browser, and
 // sent as end-to-end pushes; the key goes only into the link shown on the next page (kept in this
 // tab's sessionStorage for that one step). Without scripts, or without WebCrypto, the form is
-// posted as it is (an ordinary push, encrypted at rest by the server).
+// posted as it is (an ordinary push, encrypted at rest by the server). A file's envelope is
+// written to disk as it is encrypted (the origin private file system) where the browser allows,
+// so that a large file is not held in memory until it has been sent.
 import { encryptFile } from '../../../../shared/e2e/file-transfer.js';
+import { discardSpooled, removeAbandonedSpool } from '../../../../shared/e2e/upload-spool.js';
+import { spoolEncryptedFile } from './upload-spool/spool-in-worker.js';
 import { encodeLinkKey, newPushKey } from '../../../../shared/e2e/link-key.js';
 import { encryptManifestPayload, encryptTextPayload } from '../../../../shared/e2e/push-content.js';
 
 const KEY_ITEM = 'secret-push:e2e-link-key';
+/** The spooled envelopes this tab's last submission uploaded: removed by the page that follows. */
+const SPOOL_ITEM = 'secret-push:e2e-spooled';
+
+function discardThisTabsSpool() {
+  const names = JSON.parse(sessionStorage.getItem(SPOOL_ITEM) ?? '[]') as string[];
+  sessionStorage.removeItem(SPOOL_ITEM);
+  void discardSpooled(names);
+}
 
 function hiddenInput(form: HTMLFormElement, name: string, value: string) {
   const input = document.createElement('input');
@@ -18,6 +30,9 @@ function hiddenInput(form: HTMLFormElement, name: string, value: string) {
 
 function enhanceForm(form: HTMLFormElement) {
   sessionStorage.removeItem(KEY_ITEM);
+  // Back on the form after a submission (refused, or the way back): its upload has ended.
+  discardThisTabsSpool();
+  void removeAbandonedSpool();
   const note = form.querySelector<HTMLElement>('[data-e2e-create-note]');
   if (note) note.hidden = false;
   let busy = false;
@@ -36,6 +51,7 @@ function enhanceForm(form: HTMLFormElement) {
       await encryptAndSubmit(form, kind);
     } catch {
       // Nothing was sent (the form is submitted only after everything is encrypted).
+      discardThisTabsSpool();
       if (working) working.hidden = true;
       if (failed) failed.hidden = false;
       busy = false;
@@ -53,12 +69,20 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
   const fileInput = form.querySelector<HTMLInputElement>('#files');
   let payload: string;
   let sealed: DataTransfer | undefined;
+  const spooledNames: string[] = [];
   if (kind === 'text') payload = await encryptTextPayload(key, textArea?.value ?? '', options);
   else {
     const files = [...(fileInput?.files ?? [])];
     sealed = new DataTransfer();
     for (const [i, file] of files.entries()) {
-      sealed.items.add(new File([await encryptFile(key, file, options)], `file-${i + 1}.bin`, { type: 'application/octet-stream' }));
+      const spooled = await spoolEncryptedFile(key, file, options);
+      if (spooled) {
+        spooledNames.push(spooled.name);
+        // Recorded at once, so that a failure further on removes it too.
+        sessionStorage.setItem(SPOOL_ITEM, JSON.stringify(spooledNames));
+      }
+      const envelope = spooled?.file ?? (await encryptFile(key, file, options));
+      sealed.items.add(new File([envelope], `file-${i + 1}.bin`, { type: 'application/octet-stream' }));
     }
     payload = await encryptManifestPayload(key, { message: '', files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })) }, options);
   }
@@ -80,6 +104,7 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
 }
 
 function completeLink(note: HTMLElement) {
+  discardThisTabsSpool();
   const link = document.getElementById('secret-link');
   const key = sessionStorage.getItem(KEY_ITEM);
   sessionStorage.removeItem(KEY_ITEM);

@@ -6,6 +6,7 @@ import { neutraliseBidi } from '../../../../shared/neutralise-bidi.js';
 import { decryptDownload } from '../../../../shared/e2e/file-transfer.js';
 import { decodeLinkKey } from '../../../../shared/e2e/link-key.js';
 import { decryptPayload, payloadNeedsPassphrase, type E2eManifest, type OpenedPayload } from '../../../../shared/e2e/push-content.js';
+import { saveThroughWorker, saveWorker } from './streaming-save/save-through-worker.js';
 
 
 const $ = <T extends HTMLElement = HTMLElement>(selector: string, root: ParentNode = document) => root.querySelector<T>(selector);
@@ -99,8 +100,17 @@ function saveBlob(blob: Blob, name: string) {
   addEventListener('pagehide', () => URL.revokeObjectURL(a.href), { once: true });
 }
 
+/** The Blob path, where there is no save worker: the whole file is decrypted before it is saved. */
+async function saveWhenDecrypted(url: string, key: Uint8Array, passphrase: string | undefined, name: string, type: string) {
+  const res = await fetch(url, { credentials: 'same-origin' });
+  if (!res.ok || !res.body) throw new Error(`download answered ${res.status}`);
+  saveBlob(await decryptDownload(key, res.body, type || 'application/octet-stream', { passphrase }), name);
+}
+
 function showFiles(manifest: E2eManifest, opened: Opened, key: Uint8Array, passphrase: string | undefined) {
   const box = show('#e2e-files')!;
+  // Registered now, so that the first click does not wait for it.
+  const worker = saveWorker();
   if (manifest.message) {
     const message = show('#e2e-message', box)!;
     message.textContent = manifest.message;
@@ -126,10 +136,12 @@ function showFiles(manifest: E2eManifest, opened: Opened, key: Uint8Array, passp
       hide('[data-e2e-problem="download"]', box);
       show('[data-e2e-state="downloading"]', box);
       try {
-        const res = await fetch(url, { credentials: 'same-origin' });
-        if (!res.ok || !res.body) throw new Error(`download answered ${res.status}`);
-        const blob = await decryptDownload(key, res.body, file.type || 'application/octet-stream', { passphrase });
-        saveBlob(blob, name);
+        const active = await worker;
+        const streamed = active ? await saveThroughWorker(active, { url, key, passphrase, name, mimeType: file.type }) : ({ ok: false, started: false } as const);
+        if (!streamed.ok && streamed.started) throw new Error(`the download failed: ${streamed.reason}`);
+        if (!streamed.ok) await saveWhenDecrypted(url, key, passphrase, name, file.type);
+        // How it was saved, for whoever needs to know (the browser tests): streamed or whole.
+        button.dataset.e2eSaved = streamed.ok ? 'streamed' : 'whole';
       } catch {
         show('[data-e2e-problem="download"]', box);
       } finally {

@@ -1,0 +1,91 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encryptBytes } from '../../shared/e2e/envelope-crypto.js';
+import { HEADER_BYTES, RECORD_BYTES } from '../../shared/e2e/envelope-format.js';
+import { newPushKey } from '../../shared/e2e/link-key.js';
+import { secret } from '../support/http.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { endToEndFilePush, fileBytes } from './support/end-to-end-file-push.js';
+import { firefoxPath, hasFirefox, missingFirefoxMessage } from './support/firefox.js';
+
+/**
+ * The recipient page's streamed save in Firefox (Debian's firefox-esr over WebDriver BiDi, a
+ * normal profile that saves downloads into a folder without asking): a file arrives through the
+ * save worker byte for byte, and a damaged one fails its download (Firefox keeps none of it).
+ */
+if (!hasFirefox) console.warn(`\n⚠ ${missingFirefoxMessage}\n`);
+
+describe.skipIf(!hasFirefox)('end-to-end files saved by the recipient page (Firefox)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let downloads: string;
+  let profile: string;
+
+  beforeAll(async () => {
+    server = await startServer({ FILES_REQUIRE_AUTH: 'false' });
+    downloads = mkdtempSync(join(tmpdir(), 'e2e-firefox-downloads-'));
+    profile = mkdtempSync(join(tmpdir(), 'e2e-firefox-profile-'));
+    browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: firefoxPath,
+      headless: true,
+      userDataDir: profile,
+      extraPrefsFirefox: {
+        'browser.download.dir': downloads,
+        'browser.download.folderList': 2,
+        'browser.download.useDownloadDir': true,
+        'browser.download.always_ask_before_handling_new_types': false,
+        'browser.helperApps.neverAsk.saveToDisk': 'application/octet-stream',
+        'browser.download.alwaysOpenPanel': false,
+      },
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    for (const dir of [downloads, profile]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function clickDownload(link: string): Promise<Page> {
+    const page = await browser.newPage();
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.waitForSelector('[data-e2e-download="0"]');
+    await page.click('[data-e2e-download="0"]');
+    return page;
+  }
+
+  const saved = (name: string) => join(downloads, name);
+  const partial = (name: string) => readdirSync(downloads).filter((n) => n.startsWith(name) && n !== name);
+
+  it('a file is streamed to disk through the save worker, byte for byte', async () => {
+    const size = 3 * 1_048_576 + 777;
+    const bytes = fileBytes(size, secret('firefox-file'));
+    const key = newPushKey();
+    const link = await endToEndFilePush(server, key, 'firefox-report.pdf', size, await encryptBytes(key, 'file', bytes));
+    const page = await clickDownload(link);
+    await expect.poll(() => page.$eval('[data-e2e-download="0"]', (b) => (b as HTMLElement).dataset.e2eSaved ?? null), { timeout: 20_000 }).toBe('streamed');
+    // Firefox writes to a .part file and renames it when the download is complete.
+    await expect.poll(() => existsSync(saved('firefox-report.pdf')) && partial('firefox-report.pdf').length === 0, { timeout: 20_000 }).toBe(true);
+    expect(readFileSync(saved('firefox-report.pdf')).equals(bytes)).toBe(true);
+    expect(server.logs.some((l) => l.includes('~e2e-save'))).toBe(false);
+    await page.close();
+  });
+
+  it('a flipped bit fails the download: the page says so and none of the file is kept', async () => {
+    const size = 1_048_576 + 5000;
+    const key = newPushKey();
+    const envelope = await encryptBytes(key, 'file', fileBytes(size, secret('firefox-damaged')));
+    envelope[HEADER_BYTES + 8 * RECORD_BYTES + 100]! ^= 0x01;
+    const page = await clickDownload(await endToEndFilePush(server, key, 'firefox-damaged.bin', size, envelope));
+    await page.waitForSelector('[data-e2e-problem="download"]:not([hidden])', { timeout: 20_000 });
+    await expect.poll(() => partial('firefox-damaged.bin').length, { timeout: 20_000 }).toBe(0);
+    // Firefox reserves the name with an empty file when a download starts and leaves it after a
+    // failure; none of the plaintext before the damage is kept (that was in the .part file).
+    if (existsSync(saved('firefox-damaged.bin'))) expect(readFileSync(saved('firefox-damaged.bin')).length).toBe(0);
+    await page.close();
+  });
+});
