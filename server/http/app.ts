@@ -15,6 +15,7 @@ import { requestRoutes } from './rest/request-routes.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
+import { attachmentDisposition } from '../../shared/content-disposition.js';
 import { neutraliseBidi } from '../../shared/neutralise-bidi.js';
 import { createPageRoutes } from './page-routes.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -104,13 +105,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/p/:token/files/:fileId', async (c) => {
     const token = urlToken(c.req.param('token'));
     const file = await pushes.downloadFile(token, c.req.param('fileId'), c.req.query('exp'), c.req.query('ticket'));
-    // The name a browser saves under: no bidirectional controls (a disguised extension).
-    const filename = neutraliseBidi(file.filename, '_');
-    const asciiName = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
     const headers = {
       'Content-Type': 'application/octet-stream',
       'Content-Length': String(file.size),
-      'Content-Disposition': `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      // The name a browser saves under: no bidirectional controls (a disguised extension).
+      'Content-Disposition': attachmentDisposition(neutraliseBidi(file.filename, '_')),
     };
     return streamDownload(c, file.stream, headers, logger);
   });
