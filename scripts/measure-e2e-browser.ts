@@ -223,6 +223,18 @@ try {
   console.log(`   memory peak during              ${memory(up.during)}`);
   console.log(`   memory after (link page)        ${memory(up.after)}`);
   console.log(`   memory after closing the tab    ${memory(up.closed)}`);
+  /** One download's figures; a saved file that differs from the original fails the run. */
+  const reportDownload = (title: string, down: { totalMs: number; headersMs?: number; firstByteMs: number; before: Parameters<typeof memory>[0]; during: Parameters<typeof memory>[0]; after: Parameters<typeof memory>[0]; hash: string }) => {
+    console.log(`\n${title}`);
+    console.log(`   click → saved                   ${rate(down.totalMs)}`);
+    if (down.headersMs !== undefined) console.log(`   click → download starts         ${down.headersMs.toFixed(0)} ms`);
+    console.log(`   click → first byte on disk      ${down.firstByteMs.toFixed(0)} ms`);
+    console.log(`   memory before                   ${memory(down.before)}`);
+    console.log(`   memory peak during              ${memory(down.during)}`);
+    console.log(`   memory after                    ${memory(down.after)}`);
+    console.log(`   SHA-256 of the saved file       ${down.hash === originalHash ? 'equal to the original' : `DIFFERS (${down.hash} vs ${originalHash})`}`);
+    if (down.hash !== originalHash) process.exitCode = 1;
+  };
   const paths = values.paths.split(',').map((p) => (p === 'worker' ? 'allow' : p === 'blob' ? 'block' : null));
   if (paths.includes(null)) throw new Error('--paths lists worker, blob or both');
   for (const [i, serviceWorkers] of (paths as ('allow' | 'block')[]).entries()) {
@@ -231,27 +243,12 @@ try {
       browser = await launch('block');
     }
     const down = await download(browser.context, server, up.link, serviceWorkers);
-    console.log(`\n${i + 2}. recipient page: download and decrypt, saved through the ${down.via}${serviceWorkers === 'block' ? ' (service workers blocked, a fresh browser)' : ''}`);
-    console.log(`   click → saved                   ${rate(down.totalMs)}`);
-    console.log(`   click → download starts         ${down.headersMs.toFixed(0)} ms`);
-    console.log(`   click → first byte on disk      ${down.firstByteMs.toFixed(0)} ms`);
-    console.log(`   memory before                   ${memory(down.before)}`);
-    console.log(`   memory peak during              ${memory(down.during)}`);
-    console.log(`   memory after                    ${memory(down.after)}`);
-    console.log(`   SHA-256 of the saved file       ${down.hash === originalHash ? 'equal to the original' : `DIFFERS (${down.hash} vs ${originalHash})`}`);
-    if (down.hash !== originalHash) process.exitCode = 1;
+    reportDownload(`${i + 2}. recipient page: download and decrypt, saved through the ${down.via}${serviceWorkers === 'block' ? ' (service workers blocked, a fresh browser)' : ''}`, down);
   }
   if (values.firefox === 'true') {
     await browser.close();
     const down = await firefoxDownload(server, up.link);
-    console.log(`\n${paths.length + 2}. recipient page in Firefox ${down.version} (headless, normal profile): download and decrypt, saved ${down.via}`);
-    console.log(`   click → saved                   ${rate(down.totalMs)}`);
-    console.log(`   click → first byte on disk      ${down.firstByteMs.toFixed(0)} ms`);
-    console.log(`   memory before                   ${memory(down.before)}`);
-    console.log(`   memory peak during              ${memory(down.during)}`);
-    console.log(`   memory after                    ${memory(down.after)}`);
-    console.log(`   SHA-256 of the saved file       ${down.hash === originalHash ? 'equal to the original' : `DIFFERS (${down.hash} vs ${originalHash})`}`);
-    if (down.hash !== originalHash) process.exitCode = 1;
+    reportDownload(`${paths.length + 2}. recipient page in Firefox ${down.version} (headless, normal profile): download and decrypt, saved ${down.via}`, down);
   }
 } finally {
   await browser.close().catch(() => undefined);
