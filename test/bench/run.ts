@@ -252,7 +252,7 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 /** PostgreSQL's postmaster (its CPU and its backends' is charged to the loads on that store). */
 let postmasterPid: number | undefined;
 
-/** PostgreSQL's postmaster and its processes join the load generators' cores (backends inherit it). */
+/** Finds PostgreSQL's postmaster (kept for CPU accounting) and moves it and its processes onto the load generators' cores (backends inherit it). */
 async function pinPostgres(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
