@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
+import { requestHeader } from './request-header.js';
 
 /**
  * Reads a whole (non-multipart) request body as text, refusing more than `maxBytes` with 413.
@@ -13,21 +14,33 @@ export async function readBodyText(c: Context<AppEnv>, maxBytes: number): Promis
     c.header('Connection', 'close');
     return bodyTooLarge(maxBytes);
   };
-  const declared = Number(c.req.header('content-length'));
+  const declared = Number(requestHeader(c, 'content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   const incoming = c.env.incoming;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of incoming as AsyncIterable<Buffer>) {
+  if (incoming.readableEnded) return '';
+  if (incoming.destroyed) throw bodyCutOff();
+  // Events rather than `for await`: the async iterator costs a generator and a promise per chunk,
+  // and most bodies here are one small chunk.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error: ServiceError | undefined) => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onCutOff).off('close', onCutOff);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) throw tooLarge();
-      chunks.push(chunk);
-    }
-  } catch (e) {
-    throw e instanceof ServiceError ? e : bodyCutOff();
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+      if (size <= maxBytes) return void chunks.push(chunk);
+      // The rest is let through unread until the answer (with Connection: close) has gone.
+      settle(tooLarge());
+      incoming.resume();
+    };
+    const onEnd = () => settle(undefined);
+    // An error, or the connection closing before the end: the client went away mid-body.
+    const onCutOff = () => settle(bodyCutOff());
+    incoming.on('data', onData).on('end', onEnd).on('error', onCutOff).on('close', onCutOff);
+  });
 }
 
 /** A body over the cap: 413 with a message naming the limit (REST, pages and tRPC alike). */

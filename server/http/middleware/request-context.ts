@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AccountService } from '../../accounts/account-service.js';
 import type { AppEnv } from '../app-env.js';
 import type { ClientInfo } from '../request-context.js';
+import { requestHeader } from '../request-header.js';
 
 export interface ContextOptions {
   accounts: AccountService;
@@ -16,7 +17,7 @@ export interface ContextOptions {
 /** The client's address: the socket's, or behind a trusted proxy the one it appended. */
 export function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for');
+    const forwarded = requestHeader(c, 'x-forwarded-for');
     const last = forwarded?.split(',').map((s) => s.trim()).filter(Boolean).pop();
     if (last) return last;
   }
@@ -30,8 +31,8 @@ export function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
 function clientInfo(c: Context<AppEnv>, trustProxy: boolean): ClientInfo {
   return {
     ip: clientIp(c, trustProxy),
-    userAgent: c.req.header('user-agent') ?? '',
-    referrer: c.req.header('referer') ?? '',
+    userAgent: requestHeader(c, 'user-agent') ?? '',
+    referrer: requestHeader(c, 'referer') ?? '',
   };
 }
 
@@ -47,8 +48,8 @@ function requestBaseUrl(c: Context<AppEnv>, options: ContextOptions): string {
   // the answer is kept per connection and reused while the headers it came from stay the same.
   const socket = c.env?.incoming?.socket as Socket | undefined;
   const from = options.trustProxy
-    ? `${c.req.header('host')}\n${c.req.header('x-forwarded-proto')}\n${c.req.header('x-forwarded-host')}`
-    : (c.req.header('host') ?? '');
+    ? `${requestHeader(c, 'host')}\n${requestHeader(c, 'x-forwarded-proto')}\n${requestHeader(c, 'x-forwarded-host')}`
+    : (requestHeader(c, 'host') ?? '');
   const known = socket && baseUrlBySocket.get(socket);
   if (known?.from === from) return known.baseUrl;
   const baseUrl = baseUrlFromHeaders(c, options);
@@ -61,8 +62,8 @@ const baseUrlBySocket = new WeakMap<Socket, { from: string; baseUrl: string }>()
 function baseUrlFromHeaders(c: Context<AppEnv>, options: ContextOptions): string {
   let url = new URL(c.req.url);
   if (options.trustProxy) {
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
+    const proto = requestHeader(c, 'x-forwarded-proto')?.split(',')[0]?.trim();
+    const host = requestHeader(c, 'x-forwarded-host')?.split(',')[0]?.trim();
     if (proto === 'http' || proto === 'https') url.protocol = `${proto}:`;
     // The forwarded host replaces host and port (no port: the scheme's default).
     if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url = new URL(`${url.protocol}//${host}`);
@@ -95,9 +96,9 @@ function listenAddress(c: Context<AppEnv>): { names: string[] } | undefined {
  */
 export function requestContext(options: ContextOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const email = c.req.header('x-user-email');
-    const legacyToken = c.req.header('x-user-token');
-    const authorization = c.req.header('authorization');
+    const email = requestHeader(c, 'x-user-email');
+    const legacyToken = requestHeader(c, 'x-user-token');
+    const authorization = requestHeader(c, 'authorization');
     const token = email !== undefined && legacyToken !== undefined ? legacyToken.trim() : (authorization?.trim().split(/\s+/).pop() ?? '');
     const presented = legacyToken !== undefined || (authorization !== undefined && authorization.trim() !== '');
     const user = token !== '' ? await options.accounts.authenticateToken(token) : null;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env.js';
+import { requestHeader } from '../request-header.js';
 
 /** What an incoming X-Request-Id may be: a proxy's id (UUID, hex, base64url…), never free text. */
 const ACCEPTED = /^[A-Za-z0-9._:+=@\/-]{1,128}$/;
@@ -11,7 +12,7 @@ const ACCEPTED = /^[A-Za-z0-9._:+=@\/-]{1,128}$/;
  * UUID. It ties a user's report, a proxy's log and ours together.
  */
 export function assignRequestId(c: Context<AppEnv>): string {
-  const given = c.req.header('x-request-id');
+  const given = requestHeader(c, 'x-request-id');
   const id = given && ACCEPTED.test(given) ? given : randomUUID();
   c.set('requestId', id);
   return id;

@@ -6,6 +6,7 @@ import type { FileUpload } from '../../pushes/file-upload.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import { bodyCutOff, readBodyText } from '../request-body.js';
+import { requestHeader } from '../request-header.js';
 import { paramsFromEntries, setParam, splitKey, type Params } from './bracket-params.js';
 import { declaredPartType } from './declared-part-type.js';
 
@@ -32,7 +33,7 @@ export interface CreateRequestOptions {
 export const DEFAULT_MAX_FIELD_BYTES = 4 * 1_048_576;
 
 function mediaType(c: Context): string {
-  return (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  return (requestHeader(c, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /** Drops `__proto__` keys, which a later merge of the params could turn into a prototype change. */

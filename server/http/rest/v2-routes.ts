@@ -14,7 +14,10 @@ export function v2Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
 
   const guard = apiAccess(pushes);
 
-  app.get('/version', (c) => c.json(pushes.versionDocument()));
+  // The document comes from the configuration, fixed while the server runs: serialised once,
+  // not on every call (clients poll it, and it is the API's cheapest answer).
+  const versionJson = JSON.stringify(pushes.versionDocument());
+  app.get('/version', (c) => c.body(versionJson, 200, { 'Content-Type': 'application/json' }));
 
   app.use('/pushes', guard);
   app.use('/pushes/*', guard);

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createPush } from '../../support/http.js';
+import { connect } from 'node:net';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
+
+/** Sends a request exactly as written (headers a client library would merge, too) and returns the raw answer. */
+function rawRequest(url: string, lines: string[]): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`${lines.join('\r\n')}\r\n\r\n`));
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (d) => (answer += d)).on('end', () => resolve(answer)).on('error', reject);
+  });
+}
 
 describe('API tokens', () => {
   let server: TestServer;
@@ -43,6 +54,17 @@ describe('API tokens', () => {
       const res = await api.get(server, '/api/v2/pushes/active', { headers: { authorization: header } });
       expect.soft([header.length, res.status]).toEqual([header.length, 200]);
     }
+  });
+
+  it('a repeated Authorization header is read as the Fetch API reads it: all its values joined, the last word the token', async () => {
+    // Node keeps only the first of repeated Authorization headers; the answer must not depend on
+    // which of the two the server happens to read.
+    const statusWith = async (first: string, second: string) => {
+      const raw = await rawRequest(server.url, ['GET /api/v2/pushes/active HTTP/1.1', 'Host: x', `Authorization: Bearer ${first}`, `Authorization: Bearer ${second}`, 'Connection: close']);
+      return Number(raw.split(' ')[1]);
+    };
+    expect(await statusWith(token, 'sp_not-a-token')).toBe(401);
+    expect(await statusWith('sp_not-a-token', token)).toBe(200);
   });
 
   it('an empty Authorization header counts as anonymous, not as a bad token', async () => {
