@@ -32,6 +32,8 @@ export class ServiceError extends Error {
   readonly fieldErrors?: Record<string, string[]>;
   /** Seconds until a retry may succeed (429). */
   readonly retryAfter?: number;
+  /** Fields a Password Pusher answer carries beside `error` (see wrongPassphrase). */
+  private extraBody?: Record<string, string>;
 
   constructor(kind: ServiceErrorKind, message: string, fieldErrors?: Record<string, string[]>, retryAfter?: number) {
     // A refusal is an answer, not a bug: no stack trace (capturing one costs more than the
@@ -48,7 +50,17 @@ export class ServiceError extends Error {
 
   /** The JSON body Password Pusher clients expect. */
   get body(): Record<string, unknown> {
-    return this.kind === 'validation' && this.fieldErrors ? this.fieldErrors : { error: this.message };
+    return this.kind === 'validation' && this.fieldErrors ? this.fieldErrors : { error: this.message, ...this.extraBody };
+  }
+
+  /** A missing or wrong passphrase: 401 with Password Pusher's whole body, which says how to give one. */
+  static wrongPassphrase() {
+    const e = new ServiceError('unauthorized', 'That passphrase is incorrect.');
+    e.extraBody = {
+      message: "This push requires a passphrase. Please provide it using the 'passphrase' parameter (e.g. ?passphrase=mysecret)",
+      status: 'unauthorized',
+    };
+    return e;
   }
 
   static validation(fieldErrors: Record<string, string[]>) {

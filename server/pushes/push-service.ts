@@ -422,7 +422,7 @@ export class PushService {
     if (!ok) {
       const burnt = await this.store.updatePush(push.token, (p) => this.wrongPassphrase(p, actor, this.now()), push);
       if (burnt) await this.deps.vault.removeAll(push.token);
-      throw new ServiceError('unauthorized', 'That passphrase is incorrect.');
+      throw ServiceError.wrongPassphrase();
     }
   }
 

@@ -154,7 +154,12 @@ describe('passphrases', () => {
     expect(p.passphrase).toBe('[FILTERED]');
     const missing = await api.get(server, `/api/v2/pushes/${p.url_token}`);
     expect(missing.status).toBe(401);
-    expect(missing.body.error).toBe('That passphrase is incorrect.');
+    // Password Pusher's whole body: clients show `message`, which says how to give the passphrase.
+    expect(missing.body).toEqual({
+      error: 'That passphrase is incorrect.',
+      message: "This push requires a passphrase. Please provide it using the 'passphrase' parameter (e.g. ?passphrase=mysecret)",
+      status: 'unauthorized',
+    });
     expect(missing.text).not.toContain('locked');
     const empty = await api.get(server, `/api/v2/pushes/${p.url_token}?passphrase=`);
     expect(empty.status).toBe(401);

@@ -28,7 +28,7 @@ describe('burn on guessing', () => {
     );
     // Each answer is a refusal: the wrong passphrase (401), or the push already gone (200, expired, no payload).
     for (const g of guesses) {
-      if (g.status === 401) expect(g.body).toEqual({ error: 'That passphrase is incorrect.' });
+      if (g.status === 401) expect(g.body).toMatchObject({ error: 'That passphrase is incorrect.', status: 'unauthorized' });
       else expect([g.status, g.body.expired, g.body.payload]).toEqual([200, true, null]);
     }
 
