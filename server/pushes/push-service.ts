@@ -15,7 +15,7 @@ import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput, type NewPushFields } from './push-input.js';
-import { auditJson, baseRecord, ownerRecord, readReceipt, retrievedRecord } from './push-json.js';
+import { addReadReceipt, auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
 import { pushEvents } from '../webhooks/webhook-events.js';
 import { newUrlToken } from './url-token.js';
 import type { UrlTokenIds } from './url-token-id.js';
@@ -393,7 +393,7 @@ export class PushService {
     const shown = after.expiredAt ? { ...delivered, expiredAt: null } : after;
     const record = retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
     // The owner's own look also shows the read receipt (who else opened it, and how often).
-    return owner ? { ...record, ...readReceipt(after, push.token) } : record;
+    return owner ? addReadReceipt(record, after, push.token) : record;
   }
 
   /**
