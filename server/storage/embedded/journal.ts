@@ -9,7 +9,9 @@ import { CorruptDataError, StorageUnavailableError } from '../store.js';
  * lowdb keeps the whole database in memory and writes it as one JSON snapshot. Rewriting the
  * snapshot on every change costs O(size) per write, so changes go to an append-only journal
  * instead (one JSON line per change, group-committed with fdatasync before any caller is
- * answered) and the snapshot is rewritten only when the journal has grown past it.
+ * answered) and the snapshot is rewritten only when the journal has grown past it. A line puts,
+ * deletes or merges a record (a merge names only the fields that changed: see record-change.ts),
+ * or appends to a list.
  *
  * Crash safety: a change is applied in memory only after its journal line is on disk; a torn
  * last line (a write cut short by a crash) was never acknowledged and is dropped on open; the
@@ -29,6 +31,7 @@ export type Data = Record<string, Collection>;
 
 export type Change =
   | { c: string; k: string; v: unknown } // put (v !== null) or delete (v === null)
+  | { c: string; k: string; m: Record<string, unknown> } // merge: these top-level fields of the record at k replaced
   | { c: string; k: string; a: unknown; max: number }; // append to the array at k, up to max items
 
 type JournalLine = Change & { n: number };
@@ -184,6 +187,9 @@ export class Journal {
             throw new CorruptDataError(`${path} line ${i} is not a journal entry. The file was left untouched.`);
           }
           if (entry.n <= this.seq) continue; // already in the snapshot
+          if ('m' in entry && !isRecord(this.low.data[entry.c]?.[entry.k])) {
+            throw new CorruptDataError(`${path} line ${i} changes a record that does not exist. The file was left untouched.`);
+          }
           this.apply(entry);
           this.seq = entry.n;
         }
@@ -200,6 +206,10 @@ export class Journal {
     if ('a' in change) {
       const list = (col[change.k] ??= []) as unknown[];
       if (list.length < change.max) list.push(change.a);
+    } else if ('m' in change) {
+      // A new record, never an edit in place (the snapshot being written may hold the old one).
+      const base = col[change.k];
+      if (isRecord(base)) col[change.k] = Object.assign({ ...base }, change.m);
     } else if (change.v === null) delete col[change.k];
     else col[change.k] = change.v;
   }
@@ -499,4 +509,8 @@ export class Journal {
     this.closed = true;
     if (this.handleOpen) await this.handle.close();
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DiskBlobStore } from './disk-blob-store.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { Journal, type Change, type Data, type JournalOptions } from './journal.js';
+import { recordChange } from './record-change.js';
 import { MemoryLimitCounters } from './memory-limit-counters.js';
 import {
   auditRecordSchema,
@@ -194,7 +195,8 @@ export class LowdbStore implements Store {
       if (!current) return undefined;
       const { next, audit, events, result } = change(structuredClone(current));
       const changes: Change[] = [];
-      if (next) changes.push({ c: 'pushes', k: token, v: next });
+      const written = next && recordChange('pushes', token, current, next);
+      if (written) changes.push(written);
       for (const a of auditList(audit)) changes.push({ c: 'audit', k: token, a, max: UNBOUNDED });
       const outbox = this.outbox(events);
       for (const x of outbox) changes.push({ c: 'deliveries', k: x.id, v: x });

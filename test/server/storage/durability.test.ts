@@ -21,8 +21,14 @@ describe('durability of the embedded store (real processes)', () => {
     const dataDir = freshDir();
     const first = await spawnServer({ DATA_DIR: dataDir });
     const acked = await Promise.all(Array.from({ length: 30 }, (_, i) => createPush(first.url, `secret number ${i}`)));
+    // Views acknowledged before the kill survive it too.
+    for (const token of acked) expect((await fetch(`${first.url}/api/v2/pushes/${token}`)).status).toBe(200);
     first.child.kill('SIGKILL');
     await first.exited;
+    // Each view journalled only the fields it changed, not the push's ciphertext again.
+    const views = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"c":"pushes"') && l.includes('"m":'));
+    expect(views).toHaveLength(30);
+    for (const line of views) expect(Object.keys(JSON.parse(line).m).sort()).toEqual(['firstViewedAt', 'updatedAt', 'views']);
     // The killed process left its lock behind: the next start takes it over.
     expect(existsSync(join(dataDir, 'secret-push.lock'))).toBe(true);
 
@@ -32,7 +38,7 @@ describe('durability of the embedded store (real processes)', () => {
       for (const [i, token] of acked.entries()) {
         const r = await fetch(`${second.url}/api/v2/pushes/${token}`);
         expect(r.status).toBe(200);
-        expect((await r.json()).payload).toBe(`secret number ${i}`);
+        expect(await r.json()).toMatchObject({ payload: `secret number ${i}`, views_remaining: 1 });
       }
     } finally {
       second.child.kill('SIGTERM');

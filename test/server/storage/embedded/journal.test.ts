@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal } from '../../../../server/storage/embedded/journal.js';
@@ -45,6 +45,32 @@ describe('Journal (lowdb snapshot + append-only journal)', () => {
     expect(again.data.items).toEqual({ b: { n: 2 } });
     expect(again.data.lists).toEqual({ a: ['x', 'y'] });
     await again.close();
+  });
+
+  it('replays merges from the journal (as a crash leaves it): the fields named replaced, the rest of the record kept', async () => {
+    const dir = freshDir();
+    const j = await Journal.open(dir, empty());
+    await j.commit([{ c: 'items', k: 'a', v: { secret: 'sealed', views: 0, seen: null } }]);
+    await j.commit([{ c: 'items', k: 'a', m: { views: 1, seen: 'then' } }]);
+    await j.commit([{ c: 'items', k: 'a', m: { views: 2 } }]);
+    expect(j.data.items).toEqual({ a: { secret: 'sealed', views: 2, seen: 'then' } });
+    const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8').trim().split('\n');
+    // The record's other fields are written once, not again with each change.
+    expect(lines.filter((l) => l.includes('sealed'))).toHaveLength(1);
+    const crashed = freshDir();
+    cpSync(dir, crashed, { recursive: true });
+    await j.close();
+    const again = await Journal.open(crashed, empty());
+    expect(again.data.items).toEqual({ a: { secret: 'sealed', views: 2, seen: 'then' } });
+    await again.close();
+  });
+
+  it('refuses a merge of a record that does not exist and leaves the file as it was', async () => {
+    const dir = freshDir();
+    const text = '{"n":1,"c":"items","k":"a","v":{"x":1}}\n{"n":2,"c":"items","k":"b","m":{"x":2}}\n';
+    writeFileSync(join(dir, 'journal.jsonl'), text);
+    await expect(Journal.open(dir, empty())).rejects.toThrow(/line 2 changes a record that does not exist/);
+    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toBe(text);
   });
 
   it('drops a torn last line (a crash mid-append) and keeps everything before it', async () => {
