@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DiskBlobStore } from './disk-blob-store.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { Journal, type Change, type Data, type JournalOptions } from './journal.js';
-import { recordChange } from './record-change.js';
+import { editableCopy, recordChange } from './record-change.js';
 import { MemoryLimitCounters } from './memory-limit-counters.js';
 import {
   auditRecordSchema,
@@ -193,7 +193,7 @@ export class LowdbStore implements Store {
     return this.withLock(token, async () => {
       const current = await this.getPush(token);
       if (!current) return undefined;
-      const { next, audit, events, result } = change(structuredClone(current));
+      const { next, audit, events, result } = change(editableCopy(current));
       const changes: Change[] = [];
       const written = next && recordChange('pushes', token, current, next);
       if (written) changes.push(written);
@@ -289,7 +289,7 @@ export class LowdbStore implements Store {
     for (const token of Object.keys(this.db.pushes)) {
       moved += await this.withLock(token, async () => {
         const current = Object.hasOwn(this.db.pushes, token) ? this.db.pushes[token]! : undefined;
-        const next = current && rename(structuredClone(current));
+        const next = current && rename(editableCopy(current));
         if (!current || !next || next.token === token) return 0;
         // Files first: a crash after this step leaves the record under its old token, and the
         // next run moves it (the files are already in place, which move() accepts).
@@ -373,7 +373,7 @@ export class LowdbStore implements Store {
     return this.withLock(`request:${id}`, async () => {
       const current = await this.getRequest(id);
       if (!current) return undefined;
-      const { next, push, events, result } = change(structuredClone(current));
+      const { next, push, events, result } = change(editableCopy(current));
       const outbox = this.outbox(events);
       const changes: Change[] = [];
       if (next) changes.push({ c: 'requests', k: id, v: next });

@@ -1,6 +1,23 @@
 import type { Change } from './journal.js';
 
 /**
+ * A copy of a stored record that a change function may edit freely: the stored one must stay as
+ * it is until the change is durable (and for ever, if it is refused). Records are JSON data
+ * (they come from the journal, or from the services through schemas), so a plain deep copy
+ * does; structuredClone, which serialises, cost 3.1–3.5 µs a push against 0.13–0.19 µs.
+ */
+export function editableCopy<T>(record: T): T {
+  if (typeof record !== 'object' || record === null) return record;
+  if (Array.isArray(record)) return record.map(editableCopy) as T;
+  const copy = { ...record } as Record<string, unknown>;
+  for (const field in copy) {
+    const value = copy[field];
+    if (typeof value === 'object' && value !== null) copy[field] = editableCopy(value);
+  }
+  return copy as T;
+}
+
+/**
  * The journal change that turns a stored record into its next version: only the top-level
  * fields that differ (a merge), or the whole record when a field was removed. A view changes
  * three small fields of a push; writing the whole record each time cost its serialisation, a

@@ -79,6 +79,30 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect((await store.listAudit(p.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view']);
   });
 
+  it('updatePush: edits a change makes to the record it is given reach the store only through `next`, nested ones included', async () => {
+    const file = { id: 'f1', name: 'v1.sealed-name', contentType: 'text/plain', size: 3 };
+    const p = push({ files: [file] });
+    // The embedded store may keep the very object it was given: compare with copies.
+    const original = structuredClone(p);
+    await store.insertPush(p, audit('creation'));
+    // Edited in place, then refused: the stored push is as it was.
+    await expect(
+      store.updatePush(p.token, (cur) => {
+        cur.views = 99;
+        cur.files[0]!.size = 1234;
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await store.getPush(p.token)).toEqual(original);
+    // Edited in place and returned as next: every edit is stored, the nested one too.
+    await store.updatePush(p.token, (cur) => {
+      cur.views = 2;
+      cur.files[0]!.size = 5;
+      return { next: cur, result: null };
+    });
+    expect(await store.getPush(p.token)).toEqual({ ...original, views: 2, files: [{ ...original.files[0]!, size: 5 }] });
+  });
+
   it('updatePush is atomic per push: 30 concurrent claims of a one-view push give exactly one view', async () => {
     const p = push({ expireAfterViews: 1 });
     await store.insertPush(p, audit('creation'));
