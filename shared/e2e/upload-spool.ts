@@ -10,7 +10,7 @@ import { createEncryptStream, type EncryptOptions } from './envelope-crypto.js';
  * somewhere before it is sent; here that is the disk.
  *
  * The envelope is written through a synchronous access handle, which exists only in dedicated
- * workers (pages/browser/e2e-spool-worker.ts runs `writeSpooledEnvelope`): it writes straight to
+ * workers (spool-worker-messages.ts runs `writeSpooledEnvelope`, in the server page's spool worker and the extension's): it writes straight to
  * the file. The page-side `createWritable` stream hands every write to the browser process and
  * commits through a swap file: 2.5× slower with 64 KiB writes, and in an off-the-record profile,
  * where Chromium keeps OPFS in memory, a 1 GiB upload peaked at +2 GB against the Blob's +1.1 GB.
