@@ -450,6 +450,60 @@ export function extensionSuite(b: BrowserUnderTest) {
       }
     }, 120_000);
 
+    it('falls back where the spool or the file host is missing: the envelope in memory, or the file in slices to the background', async () => {
+      const { token: ownToken } = await createUserWithToken(server, `e2e-fallback-${b.build}@example.org`);
+      await useServer(server.url, ownToken);
+      const FILE_BYTES = 3 * 1_048_576 + 17;
+      const pushFile = async (name: string) => {
+        const popup = await ext.openPopup('');
+        await waitForText(popup, /What to push/);
+        await click(popup, { label: 'A file' });
+        await chooseFile(popup, FILE_BYTES, name);
+        await watchFileHost(popup);
+        await click(popup, { button: 'Push file' });
+        await expect.poll(() => pageText(popup), { timeout: 60_000 }).toMatch(/File push/);
+        const link = await valueOf(popup, 'Secret link');
+        const answers = await hostAnswers(popup);
+        await popup.close();
+        return { link, answers };
+      };
+      const received = async (link: string, name: string) => {
+        if (!hasChromium) return;
+        const got = await recipientDownload(link);
+        expect(got.name).toBe(name);
+        expect(got.bytes.equals(sameBytes(FILE_BYTES))).toBe(true);
+      };
+      try {
+        // The spool cannot be made: a file stands where its directory would be.
+        const helper = await ext.openPopup('?tab=settings');
+        await helper.evaluate(async () => {
+          const root = await navigator.storage.getDirectory();
+          await root.removeEntry('secret-push-uploads', { recursive: true }).catch(() => undefined);
+          await root.getFileHandle('secret-push-uploads', { create: true });
+        });
+        const inMemory = await pushFile(`in-memory-${b.build}.bin`);
+        expect(inMemory.answers).toEqual(['memory']);
+        await received(inMemory.link, `in-memory-${b.build}.bin`);
+        await helper.evaluate(async () => (await navigator.storage.getDirectory()).removeEntry('secret-push-uploads'));
+        await helper.close();
+
+        if (b.build === 'chrome') {
+          // An extension has one offscreen document at a time: with another one open, the file host cannot be.
+          await ext.inExtension(async () => {
+            const api = (globalThis as Ext).chrome as Ext;
+            await api.offscreen.closeDocument().catch(() => undefined);
+            await api.offscreen.createDocument({ url: 'popup.html?tab=settings', reasons: ['BLOBS'], justification: 'test: the slot taken' });
+          }, null);
+          const sliced = await pushFile(`sliced-${b.build}.bin`);
+          expect(sliced.answers).toEqual([]);
+          await received(sliced.link, `sliced-${b.build}.bin`);
+        }
+      } finally {
+        if (b.build === 'chrome') await ext.inExtension(async () => ((globalThis as Ext).chrome as Ext).offscreen.closeDocument().catch(() => undefined), null);
+        await useServer(server.url, token);
+      }
+    }, 120_000);
+
     it("pushes the tab's URL and a QR code of it from the popup; focus goes to the result", async () => {
       const pageUrl = `${article.url}/notes.html`;
       const { page, tabId } = await ext.openPage(pageUrl);
