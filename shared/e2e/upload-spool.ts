@@ -2,7 +2,7 @@ import { createEncryptStream, type EncryptOptions } from './envelope-crypto.js';
 
 /**
  * The upload spool: file envelopes written to the origin private file system (OPFS) as they are
- * encrypted, so that the create page can upload a disk-backed File. The Blob path
+ * encrypted, so that the create page (and the extension's file host) can upload a disk-backed File. The Blob path
  * (file-transfer.ts) keeps the whole envelope in the browser's blob storage, which Chromium holds
  * in memory up to 2 GB on a 64-bit desktop: a 1 GiB upload cost the browser a further ~1.1 GB
  * (docs/end-to-end-encryption.md, "Measured"). An HTTP/1.1 request body cannot be a stream
@@ -16,8 +16,9 @@ import { createEncryptStream, type EncryptOptions } from './envelope-crypto.js';
  * where Chromium keeps OPFS in memory, a 1 GiB upload peaked at +2 GB against the Blob's +1.1 GB.
  *
  * Spooled envelopes are removed by the page that follows a successful submission, by name
- * (another tab may be uploading its own); those an abandoned upload left are removed by the
- * create page once they are a day old. They hold ciphertext only: the key never touches the disk.
+ * (another tab may be uploading its own), or by the extension's file host once its upload has
+ * ended; those an abandoned upload left are removed by the create page, or the file host when it
+ * opens, once they are a day old. They hold ciphertext only: the key never touches the disk.
  */
 export const SPOOL_DIR = 'secret-push-uploads';
 const ABANDONED_MS = 24 * 3600 * 1000;
