@@ -29,6 +29,7 @@ const { values } = parseArgs({
     extension: { type: 'string', default: '.output/chrome-mv3' },
     'firefox-extension': { type: 'string', default: '.output/firefox-mv2' },
     verify: { type: 'string', default: 'true' },
+    'timeout-minutes': { type: 'string', default: '20' },
   },
 });
 const MiB = 1024 ** 2;
@@ -99,7 +100,11 @@ async function pushFromPopup(ext: ExtensionHarness, name: 'chromium' | 'firefox'
   const peak = memoryPeak(exclude);
   const started = performance.now();
   await click(popup, { button: 'Push file' });
-  await waitFor(async () => /File push|went wrong|cannot|refused/i.test(await pageText(popup)), 200);
+  const deadline = started + Number(values['timeout-minutes']) * 60_000;
+  await waitFor(async () => {
+    if (performance.now() > deadline) throw new Error(`no link after ${values['timeout-minutes']} minutes; the popup says:\n${await pageText(popup)}`);
+    return /File push|went wrong|cannot|refused/i.test(await pageText(popup));
+  }, 200);
   const totalMs = performance.now() - started;
   const during = peak();
   const text = await pageText(popup);
