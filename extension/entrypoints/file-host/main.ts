@@ -1,4 +1,4 @@
-import { type FileChannelName, type FilePushAnswer, type FilePushRequest } from '../../lib/file-host-protocol';
+import type { FileChannelName, FilePushAnswer, FilePushRequest } from '../../lib/file-host-protocol';
 import { hostFilePush, sweepAbandonedSpool, type HostedUpload } from '../../lib/file-host-push';
 import type { RelayAnswer, RelayRequest } from '../../lib/relay';
 
@@ -6,6 +6,7 @@ import type { RelayAnswer, RelayRequest } from '../../lib/relay';
 // (lib/file-handoff.ts), so that a large upload neither sits in memory nor ends when the popup
 // closes. Chromium: an offscreen document (its service worker cannot start the spool worker);
 // Firefox: a frame in the background page. Opened by the background (lib/file-host-opening.ts).
+
 // The runtime API without wxt/browser, which the popup would then load as a chunk of its own.
 type Runtime = { sendMessage(message: RelayRequest): Promise<RelayAnswer | undefined> };
 const { browser, chrome } = globalThis as { browser?: { runtime: Runtime }; chrome?: { runtime: Runtime } };
