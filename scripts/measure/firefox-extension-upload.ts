@@ -4,7 +4,7 @@
 // step), then the same bytes are uploaded to a real server in several ways — the OPFS file and
 // the user's own disk file, in a multipart form, by fetch and by XMLHttpRequest — each with the
 // browser's PSS (all its processes) before, at the peak and after.
-// Run: npm run build:ext && npx tsx scripts/measure/firefox-extension-upload.ts [MiB, default 512]
+// Run: npm run build:ext && npx tsx scripts/measure/firefox-extension-upload.ts [MiB, default 512] [extension dir, default .output/firefox-mv2]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,7 +21,7 @@ const work = mkdtempSync(join(tmpdir(), 'secret-push-firefox-upload-'));
 const path = join(work, 'original.bin');
 await makeFile(path, size);
 const server = await startMeasuredServer(size);
-const ext = await firefoxHarness(resolve('.output/firefox-mv2'), join(work, 'profile'));
+const ext = await firefoxHarness(resolve(process.argv[3] ?? '.output/firefox-mv2'), join(work, 'profile'));
 const pss = () => `${(browserMemory([server.pid]).pss / MiB).toFixed(0)} MiB`;
 const pause = () => new Promise((r) => setTimeout(r, 2000));
 type Ext = { [api: string]: any };
@@ -82,6 +82,10 @@ try {
     clearInterval(timer);
     console.log(`${way.padEnd(26)} HTTP ${status} in ${Date.now() - startedAt} ms; PSS ${before} → peak ${(peak / MiB).toFixed(0)} MiB → ${pss()}`);
   }
+  // Whether what the uploads kept belongs to the page (released with it) or to the browser.
+  await page.close();
+  await pause();
+  console.log(`after closing the page: PSS ${pss()}`);
 } finally {
   await ext.close();
   await server.stop();
