@@ -30,7 +30,18 @@ export default defineConfig({
     name: '__MSG_ext_name__',
     description: '__MSG_ext_description__',
     default_locale: 'en',
-    permissions: ['contextMenus', 'storage', 'activeTab', 'scripting', 'clipboardWrite', 'notifications', 'webRequest', 'alarms'],
+    // offscreen (Chromium): the file host, which encrypts files to disk and uploads them (lib/file-host-opening.ts).
+    permissions: [
+      'contextMenus',
+      'storage',
+      'activeTab',
+      'scripting',
+      'clipboardWrite',
+      'notifications',
+      'webRequest',
+      'alarms',
+      ...(manifestVersion === 3 && browser !== 'firefox' ? ['offscreen'] : []),
+    ],
     // The server's origin is requested at run time (Settings → Save), never all sites up front.
     // MV2 (Firefox) has no optional_host_permissions: origins go in optional_permissions there.
     ...(manifestVersion === 3

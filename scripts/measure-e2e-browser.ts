@@ -11,8 +11,7 @@
 // `--firefox true` adds the recipient's download in Debian's firefox-esr (puppeteer over
 // WebDriver BiDi, a normal profile that saves into a folder without asking).
 // Run: npx tsx scripts/measure-e2e-browser.ts [--mib 1024] [--paths worker,blob] [--profile normal|incognito] [--firefox true]
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +19,9 @@ import { chromium, type BrowserContext, type Download, type Page } from 'playwri
 import puppeteer from 'puppeteer-core';
 import { browserMemory, memoryPeak, type MemoryFigures } from './measure/browser-memory.js';
 import { startMeasuredServer, type MeasuredServer } from './measure/measured-server.js';
+import { makeFile as makeFileOf, sha256 } from './measure/test-file.js';
+
+const makeFile = (path: string) => makeFileOf(path, FILE_BYTES);
 
 const { values } = parseArgs({
   options: { mib: { type: 'string', default: '1024' }, paths: { type: 'string', default: 'worker,blob' }, profile: { type: 'string', default: 'normal' }, firefox: { type: 'string', default: 'false' } },
@@ -34,27 +36,6 @@ const stage = (what: string) => process.stderr.write(`  … ${what}\n`);
 const mib = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
 const memory = (m: MemoryFigures) => `RSS ${mib(m.rss).padStart(9)}  PSS ${mib(m.pss).padStart(9)}  (${m.processes} processes)`;
 const rate = (ms: number) => `${(FILE_BYTES / MiB / (ms / 1000)).toFixed(1)} MiB/s (${(ms / 1000).toFixed(1)} s)`;
-
-/** Random bytes (1 MiB of them, each MiB stamped with its index so no two are alike), written to disk and hashed. */
-async function makeFile(path: string): Promise<string> {
-  const base = randomBytes(MiB);
-  const hash = createHash('sha256');
-  const out = createWriteStream(path);
-  for (let at = 0; at < FILE_BYTES; at += MiB) {
-    const piece = Buffer.from(base.subarray(0, Math.min(MiB, FILE_BYTES - at)));
-    piece.writeUInt32BE(at / MiB, 0);
-    hash.update(piece);
-    if (!out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
-  }
-  await new Promise<void>((resolve, reject) => out.once('error', reject).end(() => resolve()));
-  return hash.digest('hex');
-}
-
-async function sha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 /** Memory once the browser has had a moment to let go of what a phase used. */
 async function settled(exclude: number[]): Promise<MemoryFigures> {

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AuditEntry, OwnerPushRecord } from '../../shared/push-schema';
 import { wholeLink } from '../lib/link-keys';
-import { PAGE_SIZE, type PushApi } from '../lib/api-client';
+import type { PushApi } from '../lib/api-client';
+import { PAGE_SIZE } from '../lib/page-size';
 import { problemOf, type Problem } from '../lib/problem';
 import type { PopupEnv } from '../lib/popup-env';
 import type { RememberedPush } from '../lib/kind-memory';

@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
-import { createBackgroundEnv } from '../lib/background-env';
+import { createBackgroundEnv, recordPush } from '../lib/background-env';
+import { openFileHost, type HostPlace } from '../lib/file-host-opening';
 import {
   applyMenuVisibility,
   handleMenuClick,
@@ -55,7 +56,12 @@ export default defineBackground(() => {
 
   // The popup's server calls and QR codes (lib/relay.ts). sendResponse, not a returned
   // promise: Chromium's onMessage does not wait for a promise.
-  const relay = createRelayHandler({ createApi: described, qrPath });
+  const hostPlace = {
+    offscreen: (browser as unknown as { offscreen?: HostPlace['offscreen'] }).offscreen,
+    runtime: browser.runtime as unknown as HostPlace['runtime'],
+    document: typeof document === 'undefined' ? undefined : document,
+  };
+  const relay = createRelayHandler({ createApi: described, qrPath, openFileHost: () => openFileHost(hostPlace), pushed: recordPush });
   browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string }, sendResponse: (answer: unknown) => void) => {
     if (sender.id !== browser.runtime.id || !isRelayRequest(message)) return false;
     void relay(message).then(sendResponse);

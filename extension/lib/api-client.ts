@@ -1,3 +1,4 @@
+import { restCreateRequest } from './rest-create';
 import type {
   AuditEntry,
   OwnerPushRecord,
@@ -31,9 +32,6 @@ export interface ApiConnection {
   fetch?: typeof fetch;
 }
 
-/** Page size of the active and expired lists (fixed by the server). */
-export const PAGE_SIZE = 50;
-
 export function trpcUrl(serverUrl: string): string {
   return `${serverUrl.replace(/\/+$/, '')}/trpc`;
 }
@@ -63,7 +61,7 @@ export function createPushApi({ serverUrl, apiToken, fetch: fetchImpl }: ApiConn
     limits: () => call((c) => c.limits.query()),
     create: (input) => call((c) => c.pushes.create.mutate(input)),
     createWithFiles: async (form) => {
-      const res = await restFetch(`${serverUrl.replace(/\/+$/, '')}/api/v2/pushes`, { method: 'POST', body: form, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+      const res = await restFetch(...restCreateRequest(serverUrl, token, form));
       return (await res.json()) as OwnerPushRecord;
     },
     active: (page) => call((c) => c.pushes.active.query({ page })),

@@ -1,7 +1,9 @@
 import type { PushInput } from '../../shared/push-schema';
+import type { EncryptOptions } from '../../shared/e2e/envelope-crypto';
 import { encryptFile } from '../../shared/e2e/file-transfer';
 import { encodeLinkKey, newPushKey } from '../../shared/e2e/link-key';
 import { encryptManifestPayload, encryptTextPayload } from '../../shared/e2e/push-content';
+import { filePushForm } from './file-push-form';
 
 /**
  * End-to-end encryption of a push before it leaves the extension (docs/end-to-end-encryption.md).
@@ -12,6 +14,9 @@ export interface Sealed<T> {
   sealed: T;
   linkKey: string;
 }
+
+/** Makes a file's envelope: a Blob by default; the file host writes it to disk (file-host-push.ts). */
+export type EnvelopeMaker = (pushKey: Uint8Array, file: File, options: EncryptOptions) => Promise<Blob>;
 
 function options(input: PushInput) {
   return input.passphrase ? { passphrase: input.passphrase } : {};
@@ -33,12 +38,11 @@ export async function sealText(input: PushInput): Promise<Sealed<PushInput>> {
  * A file push as the multipart body of REST v2's create: the file as a file envelope under a
  * name that says nothing, its real name and type in the encrypted manifest (the payload).
  */
-export async function sealFile(input: PushInput, file: File, message = ''): Promise<Sealed<FormData>> {
+export async function sealFile(input: PushInput, file: File, message = '', envelopeOf: EnvelopeMaker = encryptFile): Promise<Sealed<FormData>> {
   const key = newPushKey();
   const manifest = { message, files: [{ name: file.name, type: file.type, size: file.size }] };
   const fields = { ...withoutPassphrase(input), kind: 'file', payload: await encryptManifestPayload(key, manifest, options(input)) };
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(`push[${name}]`, String(value));
-  form.append('push[files][]', new File([await encryptFile(key, file, options(input))], 'file-1.bin', { type: 'application/octet-stream' }));
+  const envelope = await envelopeOf(key, file, options(input));
+  const form = filePushForm(fields, new File([envelope], 'file-1.bin', { type: 'application/octet-stream' }), 'file-1.bin');
   return { sealed: form, linkKey: await encodeLinkKey(key) };
 }

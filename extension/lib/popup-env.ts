@@ -3,7 +3,7 @@ import type { PushApi } from './api-client';
 import { copyHere } from './clipboard';
 import { recallKinds, rememberKind, type RememberedPush } from './kind-memory';
 import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
-import { relayedFilePush, relayedPush, relayedPushApi, relayedQrPath, type QrPath, type SendMessage } from './relay';
+import { relayedPush, relayedPushApi, relayedQrPath, type QrPath, type SendMessage } from './relay';
 import { readSelection, type ScriptRunner } from './selection';
 import {
   draftItem,
@@ -37,7 +37,7 @@ export interface PopupEnv {
   qrPath(text: string): Promise<QrPath>;
   /** A text push, made (and encrypted, when `endToEnd`) by the background. */
   sendPush(settings: Settings, input: PushInput, endToEnd: boolean): Promise<OwnerPushRecord>;
-  /** A file push, the file handed to the background, which encrypts it when `endToEnd`. */
+  /** A file push, the file handed to the file host or the background, which encrypt it when `endToEnd` (file-handoff.ts). */
   sendFilePush(settings: Settings, input: PushInput, file: File, endToEnd: boolean): Promise<OwnerPushRecord>;
   /** The tab the popup acts on (see `findTargetTab`). */
   targetTab(): Promise<TargetTab | null>;
@@ -88,8 +88,9 @@ export function createPopupEnv(): PopupEnv {
     createApi: (settings) => relayedPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, send),
     qrPath: (text) => relayedQrPath(text, send),
     sendPush: (settings, input, endToEnd) => relayedPush({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, input, endToEnd, send),
+    // `.then(m => …)`: Vite wraps `(await import()).name` in its preload helper (1.8 KB).
     sendFilePush: (settings, input, file, endToEnd) =>
-      relayedFilePush({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, input, file, endToEnd, send),
+      import('./file-handoff').then((m) => m.handOverFilePush({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, input, file, endToEnd, send)),
     targetTab: () => findTargetTab(browser.tabs as unknown as TabFinder, location.search, browser.runtime.getURL('/')),
     readSelection: (tabId) => readSelection(scripting, tabId),
     copy: copyHere,

@@ -1,5 +1,6 @@
 import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
 import type { PushApi } from './api-client';
+import { plainFilePushForm } from './file-push-form';
 import { t } from './i18n';
 import { rememberLinkKey } from './link-keys';
 
@@ -7,12 +8,13 @@ import { rememberLinkKey } from './link-keys';
  * Sends a push, end to end when `endToEnd` says so (push-options.ts: endToEndWanted): text and
  * files are encrypted here and the key is added to the returned link (#…). Runs in the
  * background (for the context menu, and for the popup through relay.ts), so the popup ships no
- * cryptography.
+ * cryptography. A file the popup hands to the file host (file-handoff.ts) is encrypted and
+ * uploaded there; only its link is finished here (withKey).
  */
 const loadCrypto = () => import('./end-to-end');
 
 /** The link with the key: only here does the key meet the link, never on the server. */
-async function withKey(record: OwnerPushRecord, linkKey: string): Promise<OwnerPushRecord> {
+export async function withKey(record: OwnerPushRecord, linkKey: string): Promise<OwnerPushRecord> {
   // A server that ignored the flag stored ciphertext as an ordinary push: say so rather than hand out a dead link.
   if (record.end_to_end !== true) throw new Error(t('e2e_not_taken'));
   // For History's "Copy link"; the push itself succeeded whether or not this is kept.
@@ -26,13 +28,9 @@ export async function sendPush(api: PushApi, input: PushInput, endToEnd: boolean
   return withKey(await api.create(sealed), linkKey);
 }
 
+/** The fallback where the file host is unavailable: the envelope is built as a Blob, held in memory. */
 export async function sendFilePush(api: PushApi, input: PushInput, file: File, endToEnd: boolean): Promise<OwnerPushRecord> {
-  if (endToEnd) {
-    const { sealed, linkKey } = await (await loadCrypto()).sealFile(input, file);
-    return withKey(await api.createWithFiles(sealed), linkKey);
-  }
-  const form = new FormData();
-  for (const [name, value] of Object.entries({ ...input, kind: 'file' })) if (value !== undefined) form.append(`push[${name}]`, String(value));
-  form.append('push[files][]', file, file.name);
-  return api.createWithFiles(form);
+  if (!endToEnd) return api.createWithFiles(plainFilePushForm(input, file));
+  const { sealed, linkKey } = await (await loadCrypto()).sealFile(input, file);
+  return withKey(await api.createWithFiles(sealed), linkKey);
 }

@@ -1,12 +1,27 @@
 import type { ApiConnection, PushApi } from './api-client';
-import { sendFilePush, sendPush } from './push-sending';
+import type { OwnerPushRecord } from '../../shared/push-schema';
+import type { UploadReport } from './file-host-protocol';
+import { sendFilePush, sendPush, withKey } from './push-sending';
 import { problemOf } from './problem';
 import type { ApiMethod, QrPath, RelayAnswer, RelayRequest } from './relay';
 
 export interface RelayEnv {
   /** A described API (described-api.ts): its failures carry their problem. */
-  createApi(connection: Omit<ApiConnection, 'fetch'>): PushApi;
+  createApi(connection: ApiConnection): PushApi;
   qrPath(text: string): QrPath;
+  /** Opens the file host (file-host-opening.ts): whether there is one. */
+  openFileHost(): Promise<boolean>;
+  /** Keeps a push the file host made, for a popup that closed before it ended (background-env.ts: recordPush). */
+  pushed(record: OwnerPushRecord, kind: 'file', hint?: string): Promise<void>;
+}
+
+/** The file host's upload answered again, as a fetch would, so that the API client reads it as its own. */
+function replay(report: UploadReport): typeof fetch {
+  return async () => {
+    if ('failed' in report) throw new Error(report.failed);
+    if ('networkError' in report) throw new TypeError(report.networkError);
+    return new Response(report.body, { status: report.status, headers: report.retryAfter ? { 'Retry-After': report.retryAfter } : {} });
+  };
 }
 
 /**
@@ -15,7 +30,7 @@ export interface RelayEnv {
  */
 const methods: Record<ApiMethod, boolean> = { version: true, limits: true, create: true, active: true, expired: true, audit: true, expire: true, createWithFiles: false };
 
-const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file']);
+const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-pushed']);
 
 export function isRelayRequest(message: unknown): message is RelayRequest {
   const relay = typeof message === 'object' && message !== null ? (message as { relay?: unknown }).relay : undefined;
@@ -53,6 +68,14 @@ export function createRelayHandler(env: RelayEnv): (request: RelayRequest) => Pr
         }
         uploads.get(request.upload)!.push(new Blob([bytes]));
         return { ok: true, value: null };
+      }
+      if (request.relay === 'file-host') return { ok: true, value: await env.openFileHost() };
+      if (request.relay === 'file-pushed') {
+        // A fresh client: the answer is the host's, not a request of its own.
+        const record = await env.createApi({ ...request.connection, fetch: replay(request.report) }).createWithFiles(new FormData());
+        const finished = request.linkKey ? await withKey(record, request.linkKey) : record;
+        await env.pushed(finished, 'file', request.hint);
+        return { ok: true, value: finished };
       }
       if (request.relay === 'push-file') {
         const parts = uploads.get(request.upload) ?? [];

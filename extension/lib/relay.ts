@@ -1,5 +1,6 @@
 import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
 import type { ApiConnection, PushApi } from './api-client';
+import type { UploadReport } from './file-host-protocol';
 import { t } from './i18n';
 import { DescribedError, type Problem } from './problem';
 
@@ -22,7 +23,11 @@ export type RelayRequest =
   /** A slice of a file being handed to the background (base64: Chromium's messages are JSON). */
   | { relay: 'file-part'; upload: string; data: string }
   /** The file whose slices were sent under `upload`, pushed (end to end when `endToEnd`). */
-  | { relay: 'push-file'; connection: Connection; upload: string; name: string; type: string; input: PushInput; endToEnd: boolean };
+  | { relay: 'push-file'; connection: Connection; upload: string; name: string; type: string; input: PushInput; endToEnd: boolean }
+  /** Opens the file host (file-host-opening.ts); answers whether there is one. */
+  | { relay: 'file-host' }
+  /** The file host's upload, for the background to read as its own (the link's key added, failures worded). */
+  | { relay: 'file-pushed'; connection: Connection; report: UploadReport; linkKey?: string; hint: string };
 
 export type RelayAnswer = { ok: true; value: unknown } | { ok: false; problem: Problem };
 
@@ -34,12 +39,16 @@ export interface QrPath {
 
 export type SendMessage = (message: RelayRequest) => Promise<RelayAnswer | undefined>;
 
-async function ask<T>(send: SendMessage, message: RelayRequest): Promise<T> {
-  const answer = await send(message);
+/** What an answer carries; a failure thrown as the `DescribedError` the background described. */
+export function answered<T>(answer: RelayAnswer | undefined): T {
   // No answer: the background did not load (a broken install); say so rather than hang.
   if (!answer) throw new DescribedError({ kind: 'unknown', message: t('background_silent'), fields: {} });
   if (!answer.ok) throw new DescribedError(answer.problem);
   return answer.value as T;
+}
+
+export async function ask<T>(send: SendMessage, message: RelayRequest): Promise<T> {
+  return answered<T>(await send(message));
 }
 
 /** A `PushApi` whose calls the background makes; failures are thrown as `DescribedError`s. */
@@ -64,24 +73,6 @@ export function relayedPushApi({ serverUrl, apiToken }: Omit<ApiConnection, 'fet
 /** A text push made by the background (which holds the cryptography, so the popup does not). */
 export function relayedPush(connection: Connection, input: PushInput, endToEnd: boolean, send: SendMessage): Promise<OwnerPushRecord> {
   return ask<OwnerPushRecord>(send, { relay: 'push', connection, input, endToEnd });
-}
-
-const FILE_SLICE_BYTES = 1_048_576;
-
-/**
- * A file push made by the background: the file is handed over in 1 MiB slices (a message
- * cannot carry a File in Chromium), then pushed, encrypted there when `endToEnd`.
- */
-export async function relayedFilePush(connection: Connection, input: PushInput, file: File, endToEnd: boolean, send: SendMessage): Promise<OwnerPushRecord> {
-  const upload = crypto.randomUUID();
-  for (let at = 0; at < file.size; at += FILE_SLICE_BYTES) {
-    const bytes = new Uint8Array(await file.slice(at, at + FILE_SLICE_BYTES).arrayBuffer());
-    let binary = '';
-    for (let i = 0; i < bytes.length; i += 32_768) binary += String.fromCharCode(...bytes.subarray(i, i + 32_768));
-    const data = btoa(binary);
-    await ask<null>(send, { relay: 'file-part', upload, data });
-  }
-  return ask<OwnerPushRecord>(send, { relay: 'push-file', connection, upload, name: file.name, type: file.type, input, endToEnd });
 }
 
 /** The QR code of `text`, drawn by the background. */

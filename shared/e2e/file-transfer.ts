@@ -6,7 +6,7 @@ import { createDecryptStream, createEncryptStream, EnvelopeError, type EncryptOp
  * to Blobs every few MiB, which keeps them out of the script's heap but not out of memory:
  * Chromium's blob storage holds up to 2 GB in memory on a 64-bit desktop (a 1 GiB file cost the
  * browser ~1.1 GB, docs/end-to-end-encryption.md). The pages use this only where the streaming
- * paths are unavailable (upload-spool.ts, the recipient's save worker); the extension uses it.
+ * paths are unavailable (upload-spool.ts, the recipient's save worker); so does the extension.
  * Blob and Response are in browsers and in Node 20 alike.
  */
 const FOLD_BYTES = 8 * 1_048_576;

@@ -2,7 +2,7 @@ import { createEncryptStream, type EncryptOptions } from './envelope-crypto.js';
 
 /**
  * The upload spool: file envelopes written to the origin private file system (OPFS) as they are
- * encrypted, so that the create page can upload a disk-backed File. The Blob path
+ * encrypted, so that the create page (and the extension's file host) can upload a disk-backed File. The Blob path
  * (file-transfer.ts) keeps the whole envelope in the browser's blob storage, which Chromium holds
  * in memory up to 2 GB on a 64-bit desktop: a 1 GiB upload cost the browser a further ~1.1 GB
  * (docs/end-to-end-encryption.md, "Measured"). An HTTP/1.1 request body cannot be a stream
@@ -10,14 +10,15 @@ import { createEncryptStream, type EncryptOptions } from './envelope-crypto.js';
  * somewhere before it is sent; here that is the disk.
  *
  * The envelope is written through a synchronous access handle, which exists only in dedicated
- * workers (pages/browser/e2e-spool-worker.ts runs `writeSpooledEnvelope`): it writes straight to
+ * workers (spool-worker-messages.ts runs `writeSpooledEnvelope`, in the server page's spool worker and the extension's): it writes straight to
  * the file. The page-side `createWritable` stream hands every write to the browser process and
  * commits through a swap file: 2.5× slower with 64 KiB writes, and in an off-the-record profile,
  * where Chromium keeps OPFS in memory, a 1 GiB upload peaked at +2 GB against the Blob's +1.1 GB.
  *
  * Spooled envelopes are removed by the page that follows a successful submission, by name
- * (another tab may be uploading its own); those an abandoned upload left are removed by the
- * create page once they are a day old. They hold ciphertext only: the key never touches the disk.
+ * (another tab may be uploading its own), or by the extension's file host once its upload has
+ * ended; those an abandoned upload left are removed by the create page, or the file host when it
+ * opens, once they are a day old. They hold ciphertext only: the key never touches the disk.
  */
 export const SPOOL_DIR = 'secret-push-uploads';
 const ABANDONED_MS = 24 * 3600 * 1000;

@@ -114,7 +114,12 @@ describe('extension components and entrypoints', () => {
 
   it('lib/ writes no sentence as a literal either (error messages, menu titles, notifications)', () => {
     // Words in a string: two words of letters side by side. Developer-facing errors are listed here.
-    const developerOnly = new Set(['extension/lib/storage-item.ts: is not available in this browser']);
+    const developerOnly = new Set([
+      'extension/lib/storage-item.ts: is not available in this browser',
+      // The offscreen document's justification (read by reviewers, never shown), and a failure that only makes openFileHost answer false.
+      'extension/lib/file-host-opening.ts: Encrypts files to disk and uploads them after the popup has closed.',
+      'extension/lib/file-host-opening.ts: the file host did not load',
+    ]);
     const found: string[] = [];
     for (const file of filesUnder(join(root, 'extension/lib'))) {
       const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);

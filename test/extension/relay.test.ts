@@ -18,9 +18,10 @@ const failure = (call: Promise<unknown>): Promise<Problem> =>
 /** The popup's side and the background's, joined as runtime messages join them (copied as JSON). */
 function wire(api = fakeApi()) {
   const createApi = vi.fn((c: { serverUrl: string; apiToken?: string }) => describedApi(api, c.serverUrl, Boolean(c.apiToken)));
-  const handle = createRelayHandler({ createApi, qrPath });
+  const pushed = vi.fn(async () => undefined);
+  const handle = createRelayHandler({ createApi, qrPath, openFileHost: async () => false, pushed });
   const send: SendMessage = async (message) => JSON.parse(JSON.stringify(await handle(JSON.parse(JSON.stringify(message)) as RelayRequest)));
-  return { api, createApi, send };
+  return { api, createApi, send, pushed };
 }
 
 describe('relay (the popup asks, the background calls the server)', () => {

@@ -24,7 +24,7 @@ import {
   type ExtensionHarness,
   type Theme,
 } from './extension-harness';
-import { flakyProxy, listen, pageServer, untrustedHttps } from './local-http';
+import { flakyProxy, heldUploadProxy, listen, pageServer, untrustedHttps } from './local-http';
 
 /**
  * The extension's end-to-end suite, run by extension-chromium.test.ts and
@@ -102,6 +102,58 @@ export function extensionSuite(b: BrowserUnderTest) {
         return { local: await api.storage.local.get(null), sync: await api.storage.sync.get(null) };
       }, null);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
+
+    /** Notes, in `page` (an extension page), where the file host kept each envelope it answered for (lib/file-host-protocol.ts). */
+    const watchFileHost = (page: DrivenPage) =>
+      page.evaluate(() => {
+        const seen: string[] = [];
+        (globalThis as Ext).hostAnswers = seen;
+        new BroadcastChannel('secret-push-files').onmessage = ({ data }) => void ('answer' in data && seen.push(data.envelope));
+      });
+    const hostAnswers = (page: DrivenPage) => page.evaluate(() => (globalThis as Ext).hostAnswers as string[]);
+    /** The envelopes in the extension's upload spool (OPFS), with their sizes. */
+    const spooled = (page: DrivenPage) =>
+      page.evaluate(async () => {
+        const root = await navigator.storage.getDirectory();
+        const dir = (await root.getDirectoryHandle('secret-push-uploads', { create: true })) as FileSystemDirectoryHandle & { entries(): AsyncIterable<[string, FileSystemFileHandle]> };
+        const found: Array<[string, number]> = [];
+        for await (const [name, handle] of dir.entries()) found.push([name, (await handle.getFile()).size]);
+        return found;
+      });
+    /** Chooses a file of `size` bytes (made in the page, the same bytes as `sameBytes` makes) in the popup's file input. */
+    const chooseFile = (popup: DrivenPage, size: number, name: string) =>
+      popup.evaluate(
+        ({ size, name }) => {
+          const bytes = new Uint8Array(size);
+          for (let i = 0; i < size; i++) bytes[i] = Math.imul(i, 2654435761) >>> 24;
+          const input = document.getElementById('file') as HTMLInputElement;
+          const files = new DataTransfer();
+          files.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+          input.files = files.files;
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+        },
+        { size, name },
+      );
+    const sameBytes = (size: number) => {
+      const expected = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
+      return expected;
+    };
+    /** The file behind an end-to-end link, as a recipient in another browser saves it. */
+    async function recipientDownload(link: string): Promise<{ name: string; bytes: Buffer }> {
+      const recipient = await launchChromium();
+      try {
+        const context = await recipient.newContext({ acceptDownloads: true });
+        const page = await context.newPage();
+        await page.goto(link);
+        await page.click('#reveal');
+        await page.waitForSelector('[data-e2e-download="0"]');
+        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.click('[data-e2e-download="0"]')]);
+        return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+      } finally {
+        await recipient.close();
+      }
+    }
 
     async function selectSecret(page: DrivenPage) {
       await page.evaluate(() => {
@@ -300,10 +352,14 @@ export function extensionSuite(b: BrowserUnderTest) {
         },
         { size: FILE_BYTES, name: fileName },
       );
+      await watchFileHost(popup);
       await click(popup, { button: 'Push file' });
       await expect.poll(() => pageText(popup), { timeout: 90_000 }).toMatch(/File push/);
       const fileLink = await valueOf(popup, 'Secret link');
       expect(fileLink).toMatch(/#[A-Za-z0-9_-]{48}$/);
+      // The file host encrypted it to disk (not into a Blob), and removed the envelope after the upload.
+      expect(await hostAnswers(popup)).toEqual(['disk']);
+      expect(await spooled(popup)).toEqual([]);
       // The file's name stays in the extension's own memory of its pushes.
       const remembered = JSON.stringify((await storage()).local.pushKinds);
       expect(remembered).toContain(fileName);
@@ -353,6 +409,100 @@ export function extensionSuite(b: BrowserUnderTest) {
       }
       expect(await storedContaining(server, expected.subarray(10_000_000, 10_000_064)), 'file bytes').toEqual([]);
     }, 240_000);
+
+    it('finishes a file push whose popup closed during the upload; the push is kept for the next popup; the spool is emptied', async () => {
+      const { token: ownToken } = await createUserWithToken(server, `e2e-closed-${b.build}@example.org`);
+      const session = () => ext.inExtension(async () => (((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext).storage.session.get('lastPush'), null) as Promise<Ext>;
+      // The earlier file push (from a popup that stayed open) is the last push so far.
+      await ext.inExtension(async () => (((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext).storage.session.remove('lastPush'), null);
+      // The upload is held at the server's door (a proxy that waits to be let through), so that the popup closes before it ends.
+      const gate = await heldUploadProxy(server.url);
+      try {
+        await useServer(gate.url, ownToken);
+        const FILE_BYTES = 6 * 1_048_576;
+        const fileName = `closed-${b.build}.bin`;
+        const popup = await ext.openPopup('');
+        await waitForText(popup, /What to push/);
+        await click(popup, { label: 'A file' });
+        await chooseFile(popup, FILE_BYTES, fileName);
+        await click(popup, { button: 'Push file' });
+        // The envelope is on disk and its upload has begun: the popup goes, as when the user clicks elsewhere.
+        await gate.uploadStarted;
+        const watcher = await ext.openPopup('?tab=settings');
+        const [[, envelopeSize]] = await spooled(watcher);
+        expect(envelopeSize).toBeGreaterThan(FILE_BYTES);
+        await popup.close();
+        gate.release();
+        // The background kept the push (with its whole link) for the next popup.
+        await expect.poll(async () => (await session()).lastPush?.html_url ?? '', { timeout: 60_000 }).toMatch(/#[A-Za-z0-9_-]{48}$/);
+        const { lastPush: last } = await session();
+        expect(last.kind).toBe('file');
+        expect(await spooled(watcher)).toEqual([]);
+        await watcher.close();
+        if (hasChromium) {
+          const got = await recipientDownload(last.html_url.replace(gate.url, server.url));
+          expect(got.name).toBe(fileName);
+          expect(got.bytes.equals(sameBytes(FILE_BYTES))).toBe(true);
+        }
+      } finally {
+        await gate.close();
+        await useServer(server.url, token);
+      }
+    }, 120_000);
+
+    it('falls back where the spool or the file host is missing: the envelope in memory, or the file in slices to the background', async () => {
+      const { token: ownToken } = await createUserWithToken(server, `e2e-fallback-${b.build}@example.org`);
+      await useServer(server.url, ownToken);
+      const FILE_BYTES = 3 * 1_048_576 + 17;
+      const pushFile = async (name: string) => {
+        const popup = await ext.openPopup('');
+        await waitForText(popup, /What to push/);
+        await click(popup, { label: 'A file' });
+        await chooseFile(popup, FILE_BYTES, name);
+        await watchFileHost(popup);
+        await click(popup, { button: 'Push file' });
+        await expect.poll(() => pageText(popup), { timeout: 60_000 }).toMatch(/File push/);
+        const link = await valueOf(popup, 'Secret link');
+        const answers = await hostAnswers(popup);
+        await popup.close();
+        return { link, answers };
+      };
+      const received = async (link: string, name: string) => {
+        if (!hasChromium) return;
+        const got = await recipientDownload(link);
+        expect(got.name).toBe(name);
+        expect(got.bytes.equals(sameBytes(FILE_BYTES))).toBe(true);
+      };
+      try {
+        // The spool cannot be made: a file stands where its directory would be.
+        const helper = await ext.openPopup('?tab=settings');
+        await helper.evaluate(async () => {
+          const root = await navigator.storage.getDirectory();
+          await root.removeEntry('secret-push-uploads', { recursive: true }).catch(() => undefined);
+          await root.getFileHandle('secret-push-uploads', { create: true });
+        });
+        const inMemory = await pushFile(`in-memory-${b.build}.bin`);
+        expect(inMemory.answers).toEqual(['memory']);
+        await received(inMemory.link, `in-memory-${b.build}.bin`);
+        await helper.evaluate(async () => (await navigator.storage.getDirectory()).removeEntry('secret-push-uploads'));
+        await helper.close();
+
+        if (b.build === 'chrome') {
+          // An extension has one offscreen document at a time: with another one open, the file host cannot be.
+          await ext.inExtension(async () => {
+            const api = (globalThis as Ext).chrome as Ext;
+            await api.offscreen.closeDocument().catch(() => undefined);
+            await api.offscreen.createDocument({ url: 'popup.html?tab=settings', reasons: ['BLOBS'], justification: 'test: the slot taken' });
+          }, null);
+          const sliced = await pushFile(`sliced-${b.build}.bin`);
+          expect(sliced.answers).toEqual([]);
+          await received(sliced.link, `sliced-${b.build}.bin`);
+        }
+      } finally {
+        if (b.build === 'chrome') await ext.inExtension(async () => ((globalThis as Ext).chrome as Ext).offscreen.closeDocument().catch(() => undefined), null);
+        await useServer(server.url, token);
+      }
+    }, 120_000);
 
     it("pushes the tab's URL and a QR code of it from the popup; focus goes to the result", async () => {
       const pageUrl = `${article.url}/notes.html`;
@@ -712,6 +862,58 @@ export function extensionSuite(b: BrowserUnderTest) {
     const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-${theme}-${name}`);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
 
+    /** Notes, in `page` (an extension page), where the file host kept each envelope it answered for (lib/file-host-protocol.ts). */
+    const watchFileHost = (page: DrivenPage) =>
+      page.evaluate(() => {
+        const seen: string[] = [];
+        (globalThis as Ext).hostAnswers = seen;
+        new BroadcastChannel('secret-push-files').onmessage = ({ data }) => void ('answer' in data && seen.push(data.envelope));
+      });
+    const hostAnswers = (page: DrivenPage) => page.evaluate(() => (globalThis as Ext).hostAnswers as string[]);
+    /** The envelopes in the extension's upload spool (OPFS), with their sizes. */
+    const spooled = (page: DrivenPage) =>
+      page.evaluate(async () => {
+        const root = await navigator.storage.getDirectory();
+        const dir = (await root.getDirectoryHandle('secret-push-uploads', { create: true })) as FileSystemDirectoryHandle & { entries(): AsyncIterable<[string, FileSystemFileHandle]> };
+        const found: Array<[string, number]> = [];
+        for await (const [name, handle] of dir.entries()) found.push([name, (await handle.getFile()).size]);
+        return found;
+      });
+    /** Chooses a file of `size` bytes (made in the page, the same bytes as `sameBytes` makes) in the popup's file input. */
+    const chooseFile = (popup: DrivenPage, size: number, name: string) =>
+      popup.evaluate(
+        ({ size, name }) => {
+          const bytes = new Uint8Array(size);
+          for (let i = 0; i < size; i++) bytes[i] = Math.imul(i, 2654435761) >>> 24;
+          const input = document.getElementById('file') as HTMLInputElement;
+          const files = new DataTransfer();
+          files.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+          input.files = files.files;
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+        },
+        { size, name },
+      );
+    const sameBytes = (size: number) => {
+      const expected = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
+      return expected;
+    };
+    /** The file behind an end-to-end link, as a recipient in another browser saves it. */
+    async function recipientDownload(link: string): Promise<{ name: string; bytes: Buffer }> {
+      const recipient = await launchChromium();
+      try {
+        const context = await recipient.newContext({ acceptDownloads: true });
+        const page = await context.newPage();
+        await page.goto(link);
+        await page.click('#reveal');
+        await page.waitForSelector('[data-e2e-download="0"]');
+        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.click('[data-e2e-download="0"]')]);
+        return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+      } finally {
+        await recipient.close();
+      }
+    }
+
     beforeAll(async () => {
       [server] = await Promise.all([startServer(), built()]);
       ({ token } = await createUserWithToken(server, `tour-${theme}@example.org`));
@@ -788,6 +990,58 @@ export function extensionSuite(b: BrowserUnderTest) {
     let ext: ExtensionHarness;
     const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-de-${name}`);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
+
+    /** Notes, in `page` (an extension page), where the file host kept each envelope it answered for (lib/file-host-protocol.ts). */
+    const watchFileHost = (page: DrivenPage) =>
+      page.evaluate(() => {
+        const seen: string[] = [];
+        (globalThis as Ext).hostAnswers = seen;
+        new BroadcastChannel('secret-push-files').onmessage = ({ data }) => void ('answer' in data && seen.push(data.envelope));
+      });
+    const hostAnswers = (page: DrivenPage) => page.evaluate(() => (globalThis as Ext).hostAnswers as string[]);
+    /** The envelopes in the extension's upload spool (OPFS), with their sizes. */
+    const spooled = (page: DrivenPage) =>
+      page.evaluate(async () => {
+        const root = await navigator.storage.getDirectory();
+        const dir = (await root.getDirectoryHandle('secret-push-uploads', { create: true })) as FileSystemDirectoryHandle & { entries(): AsyncIterable<[string, FileSystemFileHandle]> };
+        const found: Array<[string, number]> = [];
+        for await (const [name, handle] of dir.entries()) found.push([name, (await handle.getFile()).size]);
+        return found;
+      });
+    /** Chooses a file of `size` bytes (made in the page, the same bytes as `sameBytes` makes) in the popup's file input. */
+    const chooseFile = (popup: DrivenPage, size: number, name: string) =>
+      popup.evaluate(
+        ({ size, name }) => {
+          const bytes = new Uint8Array(size);
+          for (let i = 0; i < size; i++) bytes[i] = Math.imul(i, 2654435761) >>> 24;
+          const input = document.getElementById('file') as HTMLInputElement;
+          const files = new DataTransfer();
+          files.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+          input.files = files.files;
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+        },
+        { size, name },
+      );
+    const sameBytes = (size: number) => {
+      const expected = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
+      return expected;
+    };
+    /** The file behind an end-to-end link, as a recipient in another browser saves it. */
+    async function recipientDownload(link: string): Promise<{ name: string; bytes: Buffer }> {
+      const recipient = await launchChromium();
+      try {
+        const context = await recipient.newContext({ acceptDownloads: true });
+        const page = await context.newPage();
+        await page.goto(link);
+        await page.click('#reveal');
+        await page.waitForSelector('[data-e2e-download="0"]');
+        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.click('[data-e2e-download="0"]')]);
+        return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+      } finally {
+        await recipient.close();
+      }
+    }
     /** Nothing sticks out sideways: the popup never scrolls horizontally, no element is wider than the page. */
     const overflow = (page: DrivenPage) =>
       page.evaluate(() => {

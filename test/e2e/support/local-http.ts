@@ -60,3 +60,27 @@ export async function untrustedHttps(): Promise<{ url: string; close(): Promise<
   const { port } = server.address() as AddressInfo;
   return { url: `https://127.0.0.1:${port}`, close: () => new Promise<void>((done) => server.close(() => done())) };
 }
+
+/**
+ * A reverse proxy in front of a real server that holds the first file upload (a POST to REST
+ * v2's create) until `release()`: `uploadStarted` resolves when its request has arrived.
+ */
+export async function heldUploadProxy(target: string) {
+  let started!: () => void;
+  const uploadStarted = new Promise<void>((resolve) => (started = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const http = await listen(async (req, res) => {
+    if (req.method === 'POST' && req.url === '/api/v2/pushes' && /multipart/.test(req.headers['content-type'] ?? '')) {
+      started();
+      await released;
+    }
+    const upstream = new URL(req.url ?? '/', target);
+    const forward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forward);
+  });
+  return { ...http, uploadStarted, release };
+}

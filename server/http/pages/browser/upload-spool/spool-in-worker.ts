@@ -1,47 +1,12 @@
 // The create page's side of the upload spool: each file is encrypted into OPFS by the spool
-// worker (e2e-spool-worker.ts) and read back as a disk-backed File to upload.
+// worker (e2e-spool-worker.ts) and read back as a disk-backed File to upload. The logic is
+// shared with the extension's file host (shared/e2e/spool-in-worker.ts).
 import type { EncryptOptions } from '../../../../../shared/e2e/envelope-crypto.js';
-import { spoolDirectory } from '../../../../../shared/e2e/upload-spool.js';
-import { SPOOL_WORKER_SCRIPT, type SpoolAnswer, type SpoolRequest } from './spool-protocol.js';
+import { spoolEncryptedFile as spoolWith, type SpooledEnvelope } from '../../../../../shared/e2e/spool-in-worker.js';
+import { SPOOL_WORKER_SCRIPT } from './spool-protocol.js';
 
-export interface SpooledEnvelope {
-  /** The envelope, read from disk when uploaded. */
-  file: File;
-  /** Its name in the spool, for discardSpooled once the upload has ended. */
-  name: string;
-}
+export type { SpooledEnvelope };
 
-/**
- * The file's envelope on disk, or null where the spool is unavailable or could not be written
- * (no OPFS or no synchronous handles, the quota, a file that could not be read): the caller then
- * builds the envelope as a Blob, which reports a failure that is not the disk's.
- */
-export async function spoolEncryptedFile(pushKey: Uint8Array, file: File, options: EncryptOptions): Promise<SpooledEnvelope | null> {
-  const dir = await spoolDirectory();
-  if (!dir || typeof Worker !== 'function') return null;
-  const name = `${crypto.randomUUID()}.bin`;
-  let worker: Worker;
-  try {
-    worker = new Worker(SPOOL_WORKER_SCRIPT);
-  } catch {
-    return null;
-  }
-  try {
-    const answer = await new Promise<SpoolAnswer>((resolve) => {
-      worker.onmessage = (e: MessageEvent<SpoolAnswer>) => resolve(e.data);
-      // A worker that could not load (blocked, a network error) says so here.
-      worker.onerror = () => resolve({ ok: false });
-      // The key is copied into the worker (structured clone) and zeroed there when it is done.
-      worker.postMessage({ key: pushKey, file, options, name } satisfies SpoolRequest);
-    });
-    if (!answer.ok) return null;
-    const spooled = await (await dir.getFileHandle(name)).getFile();
-    if (spooled.size === answer.bytes) return { file: spooled, name };
-    throw new Error('the spooled envelope is not the size the worker wrote');
-  } catch {
-    await dir.removeEntry(name).catch(() => undefined);
-    return null;
-  } finally {
-    worker.terminate();
-  }
+export function spoolEncryptedFile(pushKey: Uint8Array, file: File, options: EncryptOptions): Promise<SpooledEnvelope | null> {
+  return spoolWith(SPOOL_WORKER_SCRIPT, pushKey, file, options);
 }

@@ -1,16 +1,3 @@
-// What the create page and its spool worker (e2e-spool-worker.ts) say to each other: one request
-// per file, one answer.
-import type { EncryptOptions } from '../../../../../shared/e2e/envelope-crypto.js';
-
+// Where the create page finds its spool worker (e2e-spool-worker.ts); what they say to each
+// other is shared with the extension (shared/e2e/spool-protocol.ts).
 export const SPOOL_WORKER_SCRIPT = '/assets/e2e-spool-worker.js';
-
-export interface SpoolRequest {
-  key: Uint8Array;
-  file: File;
-  options: EncryptOptions;
-  /** The envelope's name in the spool, chosen by the page (it removes it later by name). */
-  name: string;
-}
-
-/** `ok: false` when the spool could not be written: the page then builds a Blob. */
-export type SpoolAnswer = { ok: true; bytes: number } | { ok: false };

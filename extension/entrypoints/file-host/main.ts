@@ -1,0 +1,30 @@
+import type { FileChannelName, FilePushAnswer, FilePushRequest } from '../../lib/file-host-protocol';
+import { hostFilePush, sweepAbandonedSpool, type HostedUpload } from '../../lib/file-host-push';
+import type { RelayAnswer, RelayRequest } from '../../lib/relay';
+
+// The file host: a page without a window that encrypts and uploads the files the popup hands it
+// (lib/file-handoff.ts), so that a large upload neither sits in memory nor ends when the popup
+// closes. Chromium: an offscreen document (its service worker cannot start the spool worker);
+// Firefox: a frame in the background page. Opened by the background (lib/file-host-opening.ts).
+
+// The runtime API without wxt/browser, which the popup would then load as a chunk of its own.
+type Runtime = { sendMessage(message: RelayRequest): Promise<RelayAnswer | undefined> };
+const { browser, chrome } = globalThis as { browser?: { runtime: Runtime }; chrome?: { runtime: Runtime } };
+const runtime = (browser ?? chrome)!.runtime;
+const channel = new BroadcastChannel('secret-push-files' satisfies FileChannelName);
+void sweepAbandonedSpool();
+
+channel.addEventListener('message', async (event: MessageEvent<FilePushRequest | FilePushAnswer>) => {
+  if (!('file' in event.data)) return;
+  const { id, connection, input, file, endToEnd } = event.data;
+  let hosted: HostedUpload;
+  try {
+    hosted = await hostFilePush({ connection, input, file, endToEnd });
+  } catch (err) {
+    hosted = { report: { failed: err instanceof Error ? err.message : String(err) }, envelope: 'none' };
+  }
+  // The background reads the answer with the extension's APIs (words, storage) this page lacks.
+  const request: RelayRequest = { relay: 'file-pushed', connection, report: hosted.report, linkKey: hosted.linkKey, hint: file.name };
+  const answer: RelayAnswer | undefined = await runtime.sendMessage(request).catch(() => undefined);
+  channel.postMessage({ id, answer, envelope: hosted.envelope } satisfies FilePushAnswer);
+});
