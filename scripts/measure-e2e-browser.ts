@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext, type Download, type Page } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { browserMemory, memoryPeak, type MemoryFigures } from './measure/browser-memory.js';
+import { browserMemory, memoryPeak } from './measure/browser-memory.js';
+import { MiB, memory, mib, rate as rateOf, settled, stage } from './measure/report-figures.js';
 import { startMeasuredServer, type MeasuredServer } from './measure/measured-server.js';
 import { makeFile as makeFileOf, sha256 } from './measure/test-file.js';
 
@@ -27,21 +28,9 @@ const { values } = parseArgs({
   options: { mib: { type: 'string', default: '1024' }, paths: { type: 'string', default: 'worker,blob' }, profile: { type: 'string', default: 'normal' }, firefox: { type: 'string', default: 'false' } },
 });
 if (values.profile !== 'normal' && values.profile !== 'incognito') throw new Error('--profile is normal or incognito');
-const MiB = 1024 ** 2;
 const FILE_BYTES = Math.round(Number(values.mib) * MiB);
 if (!(FILE_BYTES > 0)) throw new Error('--mib is the file size in MiB, more than 0');
-
-/** Where the script is, on stderr (a 1 GiB run takes minutes). */
-const stage = (what: string) => process.stderr.write(`  … ${what}\n`);
-const mib = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
-const memory = (m: MemoryFigures) => `RSS ${mib(m.rss).padStart(9)}  PSS ${mib(m.pss).padStart(9)}  (${m.processes} processes)`;
-const rate = (ms: number) => `${(FILE_BYTES / MiB / (ms / 1000)).toFixed(1)} MiB/s (${(ms / 1000).toFixed(1)} s)`;
-
-/** Memory once the browser has had a moment to let go of what a phase used. */
-async function settled(exclude: number[]): Promise<MemoryFigures> {
-  await new Promise((r) => setTimeout(r, 2000));
-  return browserMemory(exclude);
-}
+const rate = (ms: number) => rateOf(FILE_BYTES, ms);
 
 interface Launched {
   context: BrowserContext;

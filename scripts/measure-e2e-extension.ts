@@ -18,7 +18,8 @@ import type { Page as PuppeteerPage } from 'puppeteer-core';
 import { chromiumHarness } from '../test/e2e/support/chromium.js';
 import { click, pageText, valueOf, type DrivenPage, type ExtensionHarness } from '../test/e2e/support/extension-harness.js';
 import { firefoxHarness } from '../test/e2e/support/firefox.js';
-import { browserMemory, memoryPeak, type MemoryFigures } from './measure/browser-memory.js';
+import { browserMemory, memoryPeak } from './measure/browser-memory.js';
+import { MiB, memory, mib, rate as rateOf, settled, stage } from './measure/report-figures.js';
 import { startMeasuredServer, type MeasuredServer } from './measure/measured-server.js';
 import { makeFile, sha256 } from './measure/test-file.js';
 
@@ -32,19 +33,9 @@ const { values } = parseArgs({
     'timeout-minutes': { type: 'string', default: '20' },
   },
 });
-const MiB = 1024 ** 2;
 const FILE_BYTES = Math.round(Number(values.mib) * MiB);
 if (!(FILE_BYTES > 0)) throw new Error('--mib is the file size in MiB, more than 0');
-
-const stage = (what: string) => process.stderr.write(`  … ${what}\n`);
-const mib = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
-const memory = (m: MemoryFigures) => `RSS ${mib(m.rss).padStart(9)}  PSS ${mib(m.pss).padStart(9)}  (${m.processes} processes)`;
-const rate = (ms: number) => `${(FILE_BYTES / MiB / (ms / 1000)).toFixed(1)} MiB/s (${(ms / 1000).toFixed(1)} s)`;
-
-async function settled(exclude: number[]): Promise<MemoryFigures> {
-  await new Promise((r) => setTimeout(r, 2000));
-  return browserMemory(exclude);
-}
+const rate = (ms: number) => rateOf(FILE_BYTES, ms);
 
 type Ext = { [api: string]: any };
 

@@ -54,6 +54,58 @@ type Ext = { [api: string]: any };
 /** The extension API inside `inExtension` callbacks (Firefox: `browser`, Chromium: `chrome`). */
 declare const secretPush: { onMenuClick(info: unknown, tab: unknown): Promise<any>; lookForOpened(): Promise<number> };
 
+/** Notes, in `page` (an extension page), where the file host kept each envelope it answered for (lib/file-host-protocol.ts). */
+const watchFileHost = (page: DrivenPage) =>
+  page.evaluate(() => {
+    const seen: string[] = [];
+    (globalThis as Ext).hostAnswers = seen;
+    new BroadcastChannel('secret-push-files').onmessage = ({ data }) => void ('answer' in data && seen.push(data.envelope));
+  });
+const hostAnswers = (page: DrivenPage) => page.evaluate(() => (globalThis as Ext).hostAnswers as string[]);
+/** The envelopes in the extension's upload spool (OPFS), with their sizes. */
+const spooled = (page: DrivenPage) =>
+  page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const dir = (await root.getDirectoryHandle('secret-push-uploads', { create: true })) as FileSystemDirectoryHandle & { entries(): AsyncIterable<[string, FileSystemFileHandle]> };
+    const found: Array<[string, number]> = [];
+    for await (const [name, handle] of dir.entries()) found.push([name, (await handle.getFile()).size]);
+    return found;
+  });
+/** Chooses a file of `size` bytes (made in the page, the same bytes as `sameBytes` makes) in the popup's file input. */
+const chooseFile = (popup: DrivenPage, size: number, name: string) =>
+  popup.evaluate(
+    ({ size, name }) => {
+      const bytes = new Uint8Array(size);
+      for (let i = 0; i < size; i++) bytes[i] = Math.imul(i, 2654435761) >>> 24;
+      const input = document.getElementById('file') as HTMLInputElement;
+      const files = new DataTransfer();
+      files.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+      input.files = files.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    },
+    { size, name },
+  );
+const sameBytes = (size: number) => {
+  const expected = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
+  return expected;
+};
+/** The file behind an end-to-end link, as a recipient in another browser saves it. */
+async function recipientDownload(link: string): Promise<{ name: string; bytes: Buffer }> {
+  const recipient = await launchChromium();
+  try {
+    const context = await recipient.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.waitForSelector('[data-e2e-download="0"]');
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.click('[data-e2e-download="0"]')]);
+    return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+  } finally {
+    await recipient.close();
+  }
+}
+
 export function extensionSuite(b: BrowserUnderTest) {
   const title = `browser extension in ${b.name} (end to end)`;
   let extensionDir: string;
@@ -103,57 +155,6 @@ export function extensionSuite(b: BrowserUnderTest) {
       }, null);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
 
-    /** Notes, in `page` (an extension page), where the file host kept each envelope it answered for (lib/file-host-protocol.ts). */
-    const watchFileHost = (page: DrivenPage) =>
-      page.evaluate(() => {
-        const seen: string[] = [];
-        (globalThis as Ext).hostAnswers = seen;
-        new BroadcastChannel('secret-push-files').onmessage = ({ data }) => void ('answer' in data && seen.push(data.envelope));
-      });
-    const hostAnswers = (page: DrivenPage) => page.evaluate(() => (globalThis as Ext).hostAnswers as string[]);
-    /** The envelopes in the extension's upload spool (OPFS), with their sizes. */
-    const spooled = (page: DrivenPage) =>
-      page.evaluate(async () => {
-        const root = await navigator.storage.getDirectory();
-        const dir = (await root.getDirectoryHandle('secret-push-uploads', { create: true })) as FileSystemDirectoryHandle & { entries(): AsyncIterable<[string, FileSystemFileHandle]> };
-        const found: Array<[string, number]> = [];
-        for await (const [name, handle] of dir.entries()) found.push([name, (await handle.getFile()).size]);
-        return found;
-      });
-    /** Chooses a file of `size` bytes (made in the page, the same bytes as `sameBytes` makes) in the popup's file input. */
-    const chooseFile = (popup: DrivenPage, size: number, name: string) =>
-      popup.evaluate(
-        ({ size, name }) => {
-          const bytes = new Uint8Array(size);
-          for (let i = 0; i < size; i++) bytes[i] = Math.imul(i, 2654435761) >>> 24;
-          const input = document.getElementById('file') as HTMLInputElement;
-          const files = new DataTransfer();
-          files.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
-          input.files = files.files;
-          input.dispatchEvent(new Event('change', { bubbles: true }));
-        },
-        { size, name },
-      );
-    const sameBytes = (size: number) => {
-      const expected = Buffer.alloc(size);
-      for (let i = 0; i < size; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
-      return expected;
-    };
-    /** The file behind an end-to-end link, as a recipient in another browser saves it. */
-    async function recipientDownload(link: string): Promise<{ name: string; bytes: Buffer }> {
-      const recipient = await launchChromium();
-      try {
-        const context = await recipient.newContext({ acceptDownloads: true });
-        const page = await context.newPage();
-        await page.goto(link);
-        await page.click('#reveal');
-        await page.waitForSelector('[data-e2e-download="0"]');
-        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.click('[data-e2e-download="0"]')]);
-        return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
-      } finally {
-        await recipient.close();
-      }
-    }
 
     async function selectSecret(page: DrivenPage) {
       await page.evaluate(() => {
@@ -340,18 +341,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       const fileName = `report-${b.build}.bin`;
       await click(popup, { button: 'Push another' });
       await click(popup, { label: 'A file' });
-      await popup.evaluate(
-        ({ size, name }) => {
-          const bytes = new Uint8Array(size);
-          for (let i = 0; i < size; i++) bytes[i] = Math.imul(i, 2654435761) >>> 24;
-          const input = document.getElementById('file') as HTMLInputElement;
-          const files = new DataTransfer();
-          files.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
-          input.files = files.files;
-          input.dispatchEvent(new Event('change', { bubbles: true }));
-        },
-        { size: FILE_BYTES, name: fileName },
-      );
+      await chooseFile(popup, FILE_BYTES, fileName);
       await watchFileHost(popup);
       await click(popup, { button: 'Push file' });
       await expect.poll(() => pageText(popup), { timeout: 90_000 }).toMatch(/File push/);
@@ -366,8 +356,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       await popup.close();
       await useServer(server.url, token);
 
-      const expected = Buffer.alloc(FILE_BYTES);
-      for (let i = 0; i < FILE_BYTES; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
+      const expected = sameBytes(FILE_BYTES);
       expect(createHash('sha256').update(expected).digest('hex')).not.toBe('');
 
       // The recipient in this same browser (its own WebCrypto decrypts), on a tab of its own.
@@ -862,57 +851,6 @@ export function extensionSuite(b: BrowserUnderTest) {
     const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-${theme}-${name}`);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
 
-    /** Notes, in `page` (an extension page), where the file host kept each envelope it answered for (lib/file-host-protocol.ts). */
-    const watchFileHost = (page: DrivenPage) =>
-      page.evaluate(() => {
-        const seen: string[] = [];
-        (globalThis as Ext).hostAnswers = seen;
-        new BroadcastChannel('secret-push-files').onmessage = ({ data }) => void ('answer' in data && seen.push(data.envelope));
-      });
-    const hostAnswers = (page: DrivenPage) => page.evaluate(() => (globalThis as Ext).hostAnswers as string[]);
-    /** The envelopes in the extension's upload spool (OPFS), with their sizes. */
-    const spooled = (page: DrivenPage) =>
-      page.evaluate(async () => {
-        const root = await navigator.storage.getDirectory();
-        const dir = (await root.getDirectoryHandle('secret-push-uploads', { create: true })) as FileSystemDirectoryHandle & { entries(): AsyncIterable<[string, FileSystemFileHandle]> };
-        const found: Array<[string, number]> = [];
-        for await (const [name, handle] of dir.entries()) found.push([name, (await handle.getFile()).size]);
-        return found;
-      });
-    /** Chooses a file of `size` bytes (made in the page, the same bytes as `sameBytes` makes) in the popup's file input. */
-    const chooseFile = (popup: DrivenPage, size: number, name: string) =>
-      popup.evaluate(
-        ({ size, name }) => {
-          const bytes = new Uint8Array(size);
-          for (let i = 0; i < size; i++) bytes[i] = Math.imul(i, 2654435761) >>> 24;
-          const input = document.getElementById('file') as HTMLInputElement;
-          const files = new DataTransfer();
-          files.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
-          input.files = files.files;
-          input.dispatchEvent(new Event('change', { bubbles: true }));
-        },
-        { size, name },
-      );
-    const sameBytes = (size: number) => {
-      const expected = Buffer.alloc(size);
-      for (let i = 0; i < size; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
-      return expected;
-    };
-    /** The file behind an end-to-end link, as a recipient in another browser saves it. */
-    async function recipientDownload(link: string): Promise<{ name: string; bytes: Buffer }> {
-      const recipient = await launchChromium();
-      try {
-        const context = await recipient.newContext({ acceptDownloads: true });
-        const page = await context.newPage();
-        await page.goto(link);
-        await page.click('#reveal');
-        await page.waitForSelector('[data-e2e-download="0"]');
-        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.click('[data-e2e-download="0"]')]);
-        return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
-      } finally {
-        await recipient.close();
-      }
-    }
 
     beforeAll(async () => {
       [server] = await Promise.all([startServer(), built()]);
@@ -991,57 +929,6 @@ export function extensionSuite(b: BrowserUnderTest) {
     const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-de-${name}`);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
 
-    /** Notes, in `page` (an extension page), where the file host kept each envelope it answered for (lib/file-host-protocol.ts). */
-    const watchFileHost = (page: DrivenPage) =>
-      page.evaluate(() => {
-        const seen: string[] = [];
-        (globalThis as Ext).hostAnswers = seen;
-        new BroadcastChannel('secret-push-files').onmessage = ({ data }) => void ('answer' in data && seen.push(data.envelope));
-      });
-    const hostAnswers = (page: DrivenPage) => page.evaluate(() => (globalThis as Ext).hostAnswers as string[]);
-    /** The envelopes in the extension's upload spool (OPFS), with their sizes. */
-    const spooled = (page: DrivenPage) =>
-      page.evaluate(async () => {
-        const root = await navigator.storage.getDirectory();
-        const dir = (await root.getDirectoryHandle('secret-push-uploads', { create: true })) as FileSystemDirectoryHandle & { entries(): AsyncIterable<[string, FileSystemFileHandle]> };
-        const found: Array<[string, number]> = [];
-        for await (const [name, handle] of dir.entries()) found.push([name, (await handle.getFile()).size]);
-        return found;
-      });
-    /** Chooses a file of `size` bytes (made in the page, the same bytes as `sameBytes` makes) in the popup's file input. */
-    const chooseFile = (popup: DrivenPage, size: number, name: string) =>
-      popup.evaluate(
-        ({ size, name }) => {
-          const bytes = new Uint8Array(size);
-          for (let i = 0; i < size; i++) bytes[i] = Math.imul(i, 2654435761) >>> 24;
-          const input = document.getElementById('file') as HTMLInputElement;
-          const files = new DataTransfer();
-          files.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
-          input.files = files.files;
-          input.dispatchEvent(new Event('change', { bubbles: true }));
-        },
-        { size, name },
-      );
-    const sameBytes = (size: number) => {
-      const expected = Buffer.alloc(size);
-      for (let i = 0; i < size; i++) expected[i] = Math.imul(i, 2654435761) >>> 24;
-      return expected;
-    };
-    /** The file behind an end-to-end link, as a recipient in another browser saves it. */
-    async function recipientDownload(link: string): Promise<{ name: string; bytes: Buffer }> {
-      const recipient = await launchChromium();
-      try {
-        const context = await recipient.newContext({ acceptDownloads: true });
-        const page = await context.newPage();
-        await page.goto(link);
-        await page.click('#reveal');
-        await page.waitForSelector('[data-e2e-download="0"]');
-        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.click('[data-e2e-download="0"]')]);
-        return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
-      } finally {
-        await recipient.close();
-      }
-    }
     /** Nothing sticks out sideways: the popup never scrolls horizontally, no element is wider than the page. */
     const overflow = (page: DrivenPage) =>
       page.evaluate(() => {
