@@ -58,13 +58,13 @@ export async function fillPostgres(url: string, count: number): Promise<void> {
       const batch = Array.from({ length: Math.min(10_000, count - from) }, (_, k) => pushRecord(from + k));
       await c.query(
         `INSERT INTO pushes (token, owner_id, created_at, expires_at, record)
-         SELECT r->>'token', r->>'ownerId', (r->>'createdAt')::timestamptz, (r->>'expiresAt')::timestamptz, r FROM unnest($1::jsonb[]) AS r`,
+         SELECT r->>'token', r->>'ownerId', (r->>'createdAt')::timestamptz, (r->>'expiresAt')::timestamptz, r FROM unnest($1::json[]) AS r`,
         [batch.map((p) => JSON.stringify(p))],
       );
       await c.query(
         `INSERT INTO audit (token, entry)
-         SELECT r->>'token', jsonb_build_object('kind', 'creation', 'ip', '192.0.2.1', 'userAgent', 'bench/1.0', 'referrer', '', 'at', r->>'createdAt')
-         FROM unnest($1::jsonb[]) AS r`,
+         SELECT r->>'token', json_build_object('kind', 'creation', 'ip', '192.0.2.1', 'userAgent', 'bench/1.0', 'referrer', '', 'at', r->>'createdAt')
+         FROM unnest($1::json[]) AS r`,
         [batch.map((p) => JSON.stringify(p))],
       );
     }

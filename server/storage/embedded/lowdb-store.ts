@@ -210,8 +210,11 @@ export class LowdbStore implements Store {
     });
   }
 
-  async appendAudit(token: string, entry: AuditRecord): Promise<void> {
-    await this.journal.commit([{ c: 'audit', k: token, a: entry, max: UNBOUNDED }]);
+  appendAudit(token: string, entry: AuditRecord): Promise<void> {
+    return this.withLock(token, async () => {
+      // A push deleted by retention meanwhile has no trail to append to: nothing to record.
+      if (Object.hasOwn(this.db.pushes, token)) await this.journal.commit([{ c: 'audit', k: token, a: entry, max: UNBOUNDED }]);
+    });
   }
 
   async listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]> {

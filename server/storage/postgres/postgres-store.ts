@@ -165,7 +165,7 @@ export class PostgresStore implements Store {
            UPDATE pushes SET owner_id = $2, created_at = $3, expires_at = $4, expired_at = $5, files_purge_at = $6, record = $7
            WHERE token = $1 AND xmin = $9::xid RETURNING token
          ), a AS (
-           INSERT INTO audit (token, entry) SELECT token, $8 FROM p WHERE $8::jsonb IS NOT NULL
+           INSERT INTO audit (token, entry) SELECT token, $8 FROM p WHERE $8::json IS NOT NULL
          )
          SELECT 1 FROM p`,
         [...pushColumns(next), audit ?? null, version],
@@ -173,7 +173,12 @@ export class PostgresStore implements Store {
       return rowCount === 1;
     }
     if (audit) {
-      const { rowCount } = await this.db.query('INSERT INTO audit (token, entry) SELECT token, $2 FROM pushes WHERE token = $1 AND xmin = $3::xid', [token, audit, version]);
+      // FOR KEY SHARE: a retention delete of this push waits for the entry, then deletes it too.
+      const { rowCount } = await this.db.query('INSERT INTO audit (token, entry) SELECT token, $2 FROM pushes WHERE token = $1 AND xmin = $3::xid FOR KEY SHARE', [
+        token,
+        audit,
+        version,
+      ]);
       return rowCount === 1;
     }
     // Nothing to write: the answer stands for the record as read.
@@ -186,7 +191,7 @@ export class PostgresStore implements Store {
    */
   private async writeAllIfUnchanged(token: string, version: string, next: StoredPush | undefined, entries: AuditRecord[], events: WebhookEvent[]): Promise<boolean> {
     const rest = (a: number, e: number) => `,
-       a AS (INSERT INTO audit (token, entry) SELECT p.token, t.e FROM p CROSS JOIN unnest($${a}::jsonb[]) WITH ORDINALITY AS t(e, n) ORDER BY t.n),
+       a AS (INSERT INTO audit (token, entry) SELECT p.token, t.e FROM p CROSS JOIN unnest($${a}::json[]) WITH ORDINALITY AS t(e, n) ORDER BY t.n),
        o AS (${outboxInsert(`$${e}`, 'CROSS JOIN p')})
        SELECT 1 FROM p`;
     const list = [entries.map((a) => JSON.stringify(a)), JSON.stringify(events)];
@@ -198,7 +203,7 @@ export class PostgresStore implements Store {
            )${rest(9, 10)}`,
           [...pushColumns(next), version, ...list],
         )
-      : await this.db.query(`WITH p AS (SELECT token FROM pushes WHERE token = $1 AND xmin = $2::xid)${rest(3, 4)}`, [token, version, ...list]);
+      : await this.db.query(`WITH p AS (SELECT token FROM pushes WHERE token = $1 AND xmin = $2::xid FOR KEY SHARE)${rest(3, 4)}`, [token, version, ...list]);
     return rowCount === 1;
   }
 
@@ -224,7 +229,7 @@ export class PostgresStore implements Store {
       await tx.query('INSERT INTO audit (token, entry) VALUES ($1, $2)', [current.token, audit]);
     }
     if (moreAudit.length) {
-      await tx.query('INSERT INTO audit (token, entry) SELECT $1, e FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(e, n) ORDER BY n', [
+      await tx.query('INSERT INTO audit (token, entry) SELECT $1, e FROM unnest($2::json[]) WITH ORDINALITY AS t(e, n) ORDER BY n', [
         current.token,
         moreAudit.map((a) => JSON.stringify(a)),
       ]);
@@ -337,8 +342,9 @@ export class PostgresStore implements Store {
   }
 
   async appendAudit(token: string, entry: AuditRecord): Promise<void> {
-    // A push deleted by retention meanwhile has no trail to append to: nothing to record.
-    await this.db.query('INSERT INTO audit (token, entry) SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM pushes WHERE token = $1)', [token, entry]);
+    // A push deleted by retention meanwhile has no trail to append to: nothing to record. The
+    // row lock makes a retention delete running now wait for this entry and delete it too.
+    await this.db.query('INSERT INTO audit (token, entry) SELECT token, $2 FROM pushes WHERE token = $1 FOR KEY SHARE', [token, entry]);
   }
 
   async listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]> {
@@ -376,7 +382,11 @@ export class PostgresStore implements Store {
         [expiredBefore.toISOString(), limit],
       );
       const tokens = rows.map((r) => r.token as string);
-      if (tokens.length) await tx.query('DELETE FROM blobs WHERE push_token = ANY($1)', [tokens]);
+      if (tokens.length) {
+        // Each trail goes with its push (the audit table has no foreign key: see migration 0006).
+        await tx.query('DELETE FROM audit WHERE token = ANY($1)', [tokens]);
+        await tx.query('DELETE FROM blobs WHERE push_token = ANY($1)', [tokens]);
+      }
       return tokens.length;
     });
   }
@@ -390,11 +400,12 @@ export class PostgresStore implements Store {
       for (const row of rows) {
         const next = rename(parsePush(row));
         if (!next || next.token === row.token) continue;
-        // The audit trail follows the key (ON UPDATE CASCADE, migration 0002), the blobs'
-        // chunks follow their blob; one transaction per push.
+        // The audit trail and the blobs follow the key (the blobs' chunks follow their blob, ON
+        // UPDATE CASCADE); one transaction per push.
         moved += await this.db.transaction(async (tx) => {
           const { rowCount } = await tx.query('UPDATE pushes SET token = $2, record = $3 WHERE token = $1', [row.token, next.token, next]);
           if (!rowCount) return 0;
+          await tx.query('UPDATE audit SET token = $2 WHERE token = $1', [row.token, next.token]);
           await tx.query('UPDATE blobs SET push_token = $2 WHERE push_token = $1', [row.token, next.token]);
           return 1;
         });
@@ -513,7 +524,7 @@ export class PostgresStore implements Store {
         pushColumns(push),
       );
       if (!rowCount) return false;
-      if (trail.length) await tx.query('INSERT INTO audit (token, entry) SELECT $1, e FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(e, n) ORDER BY n', [push.token, trail.map((a) => JSON.stringify(a))]);
+      if (trail.length) await tx.query('INSERT INTO audit (token, entry) SELECT $1, e FROM unnest($2::json[]) WITH ORDINALITY AS t(e, n) ORDER BY n', [push.token, trail.map((a) => JSON.stringify(a))]);
       return true;
     });
   }
@@ -625,7 +636,7 @@ async function writeOutbox(tx: Queryable, events: WebhookEvent[]): Promise<void>
 function outboxInsert(param: string, join = ''): string {
   return `INSERT INTO webhook_deliveries (id, webhook_id, user_id, type, body, created_at, next_attempt_at)
      SELECT e.id || '_' || w.id, w.id, w.user_id, e.type, e.body, e.at, e.at
-     FROM jsonb_to_recordset(${param}::jsonb) AS e(id text, type text, "userId" text, body text, at timestamptz) ${join}
+     FROM json_to_recordset(${param}::json) AS e(id text, type text, "userId" text, body text, at timestamptz) ${join}
      JOIN webhooks w ON w.user_id = e."userId" AND e.type = ANY (w.events)`;
 }
 

@@ -187,6 +187,14 @@ describe('odd Unicode round-trips exactly', () => {
     expect(filesContaining(server.dataDir, payload)).toEqual([]);
   });
 
+  it('a name with NUL and control characters is kept exactly (PostgreSQL json refuses none of them)', async () => {
+    const name = 'a\u0000b\u0001c \\u0000';
+    const p = await createPush(server, { payload: 'x', name });
+    expect(p.name).toBe(name);
+    const shown = await api.get(server, `/api/v2/pushes/${p.url_token}`);
+    expect([shown.status, shown.body.payload]).toEqual([200, 'x']);
+  });
+
   it('lone surrogates (JSON escapes) are refused with 422 instead of being mangled', async () => {
     for (const raw of ['{"push": {"payload": "a\\ud800b"}}', '{"push": {"payload": "\\udc00"}}', '{"push": {"payload": "ok", "note": "\\ud83d"}}', '{"push": {"payload": "ok", "passphrase": "x\\udfff"}}']) {
       const res = await post(raw);

@@ -144,7 +144,7 @@ describe('three instances on one PostgreSQL database', () => {
     const ids = await storageIds();
     const urlTokens = tokens.splice(0, tokens.length, ...tokens.map((t) => ids.of(t)));
     const past = new Date(Date.now() - 1000).toISOString();
-    await sql(`UPDATE pushes SET expires_at = $2::timestamptz, record = jsonb_set(record, '{expiresAt}', to_jsonb($3::text)) WHERE token = ANY($1)`, [tokens, past, past]);
+    await sql(`UPDATE pushes SET expires_at = $2::timestamptz, record = jsonb_set(record::jsonb, '{expiresAt}', to_jsonb($3::text))::json WHERE token = ANY($1)`, [tokens, past, past]);
     await waitFor(async () => (await sql('SELECT count(*)::int AS n FROM pushes WHERE token = ANY($1) AND expired_at IS NULL', [tokens]))[0].n === 0, 10_000, 'the sweepers');
     for (const t of urlTokens) {
       const logs = (await api.get(at(0), `/api/v2/pushes/${t}/audit`, from(freshIp(), { token: ownerToken }))).body.logs.map((l: any) => l.kind);

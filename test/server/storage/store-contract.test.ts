@@ -267,15 +267,19 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
         return p.token;
       }),
     );
-    // Views (failed views write the record too) keep coming while the sweep's deletion is under
-    // way: written before it, they are deleted with the push; after it, they find no push.
+    // Views (failed views write the record too) and entries added to a trail alone keep coming
+    // while the sweep's deletion is under way: written before it, they are deleted with the push;
+    // after it, they find no push. No entry outlives its push.
     const deletion = store.deleteExpiredBefore(new Date(cutoff), 100);
     let settled = false;
     void deletion.finally(() => (settled = true));
     const views: Promise<unknown>[] = [];
     for (let round = 0; !settled && round < 1000; round++) {
       for (const [i, t] of tokens.entries()) {
-        views.push(store.updatePush(t, (p) => ({ next: { ...p, views: p.views + 1 }, audit: audit('failed_view', i), result: true })));
+        const write = (round + i) % 3;
+        if (write === 0) views.push(store.updatePush(t, (p) => ({ next: { ...p, views: p.views + 1 }, audit: audit('failed_view', i), result: true })));
+        else if (write === 1) views.push(store.updatePush(t, () => ({ audit: audit('failed_view', i), result: true })));
+        else views.push(store.appendAudit(t, audit('failed_view', i)));
       }
       await new Promise((r) => setImmediate(r));
     }
