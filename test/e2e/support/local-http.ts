@@ -80,6 +80,9 @@ export async function heldUploadProxy(target: string) {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
+    // A held upload whose browser side went away (its page closed) is cut off upstream too.
+    forward.on('error', () => res.destroy());
+    req.on('close', () => req.complete || forward.destroy());
     req.pipe(forward);
   });
   return { ...http, uploadStarted, release };
