@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { LimitCounters } from '../storage/store.js';
 import type { PushService } from '../pushes/push-service.js';
+import type { SlicedUploads } from '../pushes/sliced-upload.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import { webhookRoutes } from './rest/webhook-routes.js';
 import type { RequestService } from '../requests/request-service.js';
@@ -30,6 +31,7 @@ import { bodyCutOff, bodyTooLarge } from './request-body.js';
 import { urlToken } from './rest/api-guards.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { v1Routes } from './rest/v1-routes.js';
+import { uploadRoutes } from './rest/upload-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
 import { streamDownload } from './stream-download.js';
@@ -40,6 +42,8 @@ import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
 export interface AppDeps {
   config: Config;
   pushes: PushService;
+  /** Sliced uploads of end-to-end file pushes (rest/upload-routes.ts). */
+  uploads: SlicedUploads;
   accounts: AccountService;
   webhooks: WebhookService;
   requests: RequestService;
@@ -78,6 +82,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => c.json({ error: 'not-found' }, 404));
 
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
+  app.route('/api/v2/uploads', uploadRoutes(deps.uploads, pushes, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
   app.route('/api/v2/secret-requests', requestRoutes(deps.requests, pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));

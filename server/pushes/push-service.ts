@@ -196,7 +196,7 @@ export class PushService {
     return this.newUpload();
   }
 
-  private assertMayAttachFiles(actor: Actor) {
+  assertMayAttachFiles(actor: Actor) {
     if (this.features.filesRequireAuth && !actor.user) {
       throw new ServiceError('unauthorized', 'You must be signed in to attach files.');
     }

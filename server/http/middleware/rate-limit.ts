@@ -6,6 +6,8 @@ import type { AppEnv } from '../app-env.js';
 import { tooManyRequestsPage } from '../pages/too-many-requests-page.js';
 
 const WINDOW_MS = 60_000;
+/** A slice of a sliced upload (rest/upload-routes.ts). */
+const SLICE_PATH = /^\/api\/v2\/uploads\/[^/]+\/files\/[^/]+$/;
 
 /** A person's browser asking for a page (not an API client, not a script). */
 function wantsPage(path: string, accept: string | undefined): boolean {
@@ -59,6 +61,10 @@ export function rateLimit(perMinute: number, counters: LimitCounters, onRejected
   return async (c, next) => {
     const extra = callsInRequest(c.req.path, c.req.query('batch')) - 1;
     if (extra > 0) await counters.hit(`rate:${rateKey(c)}`, WINDOW_MS, Date.now(), extra);
-    return limiter(c, next);
+    const answer = await limiter(c, next);
+    // A stored slice of a sliced upload is free: its upload was counted, and its bytes checked,
+    // when it started (a 1 GiB push is 128 slices). A refused one counts, as any request.
+    if (c.req.method === 'PUT' && c.res.status === 200 && SLICE_PATH.test(c.req.path)) await counters.unhit(`rate:${rateKey(c)}`, WINDOW_MS, Date.now());
+    return answer;
   };
 }
