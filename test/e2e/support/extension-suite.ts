@@ -148,6 +148,8 @@ export function extensionSuite(b: BrowserUnderTest) {
       return { ...body, kind: stored?.kind };
     }
     const tokenOf = (htmlUrl: string) => new URL(htmlUrl).pathname.split('/')[2];
+    /** Slices of sliced uploads the server has answered (its request log names routes, never paths). */
+    const slicesLogged = () => server.logs.filter((l) => l.includes('/api/v2/uploads/:upload/files/:file')).length;
     const storage = () =>
       ext.inExtension(async () => {
         const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
@@ -343,8 +345,11 @@ export function extensionSuite(b: BrowserUnderTest) {
       await click(popup, { label: 'A file' });
       await chooseFile(popup, FILE_BYTES, fileName);
       await watchFileHost(popup);
+      const slicesBefore = slicesLogged();
       await click(popup, { button: 'Push file' });
       await expect.poll(() => pageText(popup), { timeout: 90_000 }).toMatch(/File push/);
+      // In 8 MiB slices, no request larger (Firefox holds a request's body in memory): 50 MiB and the envelope's tags are 7.
+      expect(slicesLogged() - slicesBefore).toBe(7);
       const fileLink = await valueOf(popup, 'Secret link');
       expect(fileLink).toMatch(/#[A-Za-z0-9_-]{48}$/);
       // The file host encrypted it to disk (not into a Blob), and removed the envelope after the upload.

@@ -62,8 +62,9 @@ export async function untrustedHttps(): Promise<{ url: string; close(): Promise<
 }
 
 /**
- * A reverse proxy in front of a real server that holds the first file upload (a POST to REST
- * v2's create) until `release()`: `uploadStarted` resolves when its request has arrived.
+ * A reverse proxy in front of a real server that holds file uploads (a multipart POST to REST
+ * v2's create, or a slice of a sliced upload) until `release()`: `uploadStarted` resolves when
+ * the first has arrived.
  */
 export async function heldUploadProxy(target: string) {
   let started!: () => void;
@@ -71,7 +72,8 @@ export async function heldUploadProxy(target: string) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const http = await listen(async (req, res) => {
-    if (req.method === 'POST' && req.url === '/api/v2/pushes' && /multipart/.test(req.headers['content-type'] ?? '')) {
+    const slice = req.method === 'PUT' && req.url?.startsWith('/api/v2/uploads/');
+    if (slice || (req.method === 'POST' && req.url === '/api/v2/pushes' && /multipart/.test(req.headers['content-type'] ?? ''))) {
       started();
       await released;
     }
