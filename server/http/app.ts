@@ -28,7 +28,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { Readiness } from '../observability/readiness.js';
 import { errorResponse } from './rest/error-response.js';
 import { bodyCutOff, bodyTooLarge } from './request-body.js';
-import { urlToken } from './rest/api-guards.js';
+import { apiAccess, urlToken } from './rest/api-guards.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { v1Routes } from './rest/v1-routes.js';
 import { uploadRoutes } from './rest/upload-routes.js';
@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => c.json({ error: 'not-found' }, 404));
 
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
-  app.route('/api/v2/uploads', uploadRoutes(deps.uploads, pushes, config.maxJsonBodyBytes));
+  app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
   app.route('/api/v2/secret-requests', requestRoutes(deps.requests, pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
@@ -122,7 +122,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, accounts, webhooks: deps.webhooks, requests: deps.requests, logger }));
+  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, logger }));
   return app;
 }
 

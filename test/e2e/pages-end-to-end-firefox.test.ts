@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -60,6 +60,34 @@ describe.skipIf(!hasFirefox)('end-to-end files saved by the recipient page (Fire
 
   const saved = (name: string) => join(downloads, name);
   const partial = (name: string) => readdirSync(downloads).filter((n) => n.startsWith(name) && n !== name);
+
+  it('the create page sends a file in slices (no request holds the whole envelope), and it arrives byte for byte', async () => {
+    const size = 9 * 1_048_576 + 321;
+    const bytes = fileBytes(size, secret('firefox-create'));
+    const path = join(downloads, '..', `firefox-create-${process.pid}.bin`);
+    writeFileSync(path, bytes);
+    const slices = () => server.logs.filter((l) => l.includes('"/uploads/:upload/files/:file"')).length;
+    const before = slices();
+    const sender = await browser.newPage();
+    await sender.goto(server.url + '/');
+    await sender.waitForSelector('[data-e2e-create-note]:not([hidden])');
+    await sender.click('input[data-kind-choice][value="file"]');
+    await (await sender.$('#files'))!.uploadFile(path);
+    await sender.click('#create-submit');
+    await sender.waitForSelector('[data-e2e-link-note]', { timeout: 60_000 });
+    const link = (await sender.$eval('#secret-link', (e) => e.textContent))!;
+    await sender.close();
+    rmSync(path);
+    // 9 MiB of envelope: two slices of at most 8 MiB each.
+    expect(slices() - before).toBe(2);
+    const page = await clickDownload(link);
+    const name = `firefox-create-${process.pid}.bin`;
+    await expect.poll(() => page.$eval('[data-e2e-download="0"]', (b) => (b as HTMLElement).dataset.e2eSaved ?? null), { timeout: 30_000 }).toBe('streamed');
+    await expect.poll(() => existsSync(saved(name)) && partial(name).length === 0, { timeout: 30_000 }).toBe(true);
+    const got = readFileSync(saved(name));
+    expect([got.length, got.equals(bytes)]).toEqual([size, true]);
+    await page.close();
+  });
 
   it('a file is streamed to disk through the save worker, byte for byte', async () => {
     const size = 3 * 1_048_576 + 777;
