@@ -1,5 +1,5 @@
 import { encryptFile } from '../../shared/e2e/file-transfer';
-import { finishSlices, sendSlices, type SlicesSent } from '../../shared/e2e/sliced-upload-client';
+import { finishSlices, sendSlices } from '../../shared/e2e/sliced-upload-client';
 import { spoolEncryptedFile, type SpooledEnvelope } from '../../shared/e2e/spool-in-worker';
 import { discardSpooled, removeAbandonedSpool } from '../../shared/e2e/upload-spool';
 import { envelopeForm, sealFileParts, type EnvelopeMaker } from './end-to-end';
@@ -28,9 +28,7 @@ export interface HostedUpload {
  * with the popup, which would then load them as chunks of their own. Its answer is kept whatever
  * it is; the background reads it with the client (relay-handler.ts).
  */
-async function upload({ serverUrl, apiToken }: Connection, form: FormData): Promise<UploadReport> {
-  return reported(() => fetch(...restCreateRequest(serverUrl, apiToken?.trim(), form)));
-}
+const create = ({ serverUrl, apiToken }: Connection, form: FormData) => fetch(...restCreateRequest(serverUrl, apiToken?.trim(), form));
 
 async function reported(request: () => Promise<Response>): Promise<UploadReport> {
   try {
@@ -44,18 +42,15 @@ async function reported(request: () => Promise<Response>): Promise<UploadReport>
 /** An end-to-end file push in slices; in one request where the server has no sliced uploads. */
 async function uploadSliced(connection: Connection, fields: Record<string, unknown>, envelope: Blob): Promise<UploadReport> {
   const target = { uploadsUrl: restUrl(connection.serverUrl, '/api/v2/uploads'), headers: restHeaders(connection.apiToken?.trim()) };
-  let sent: SlicesSent;
-  try {
-    sent = await sendSlices(target, fields, [envelope]);
-  } catch (err) {
-    return { networkError: err instanceof Error ? err.message : String(err) };
-  }
-  if ('unsupported' in sent) return upload(connection, envelopeForm(fields, envelope));
-  return reported(async () => ('refused' in sent ? sent.refused : finishSlices(target, sent.upload)));
+  return reported(async () => {
+    const sent = await sendSlices(target, fields, [envelope]);
+    if ('unsupported' in sent) return create(connection, envelopeForm(fields, envelope));
+    return 'refused' in sent ? sent.refused : finishSlices(target, sent.upload);
+  });
 }
 
 export async function hostFilePush({ connection, input, file, endToEnd }: Omit<FilePushRequest, 'id'>): Promise<HostedUpload> {
-  if (!endToEnd) return { report: await upload(connection, plainFilePushForm(input, file)), envelope: 'none' };
+  if (!endToEnd) return { report: await reported(() => create(connection, plainFilePushForm(input, file))), envelope: 'none' };
   let spooled: SpooledEnvelope | null = null;
   const spoolOrBlob: EnvelopeMaker = async (key, f, options) => {
     spooled = await spoolEncryptedFile(SPOOL_WORKER_SCRIPT, key, f, options);

@@ -24,7 +24,7 @@ import {
   type ExtensionHarness,
   type Theme,
 } from './extension-harness';
-import { flakyProxy, heldUploadProxy, listen, pageServer, untrustedHttps } from './local-http';
+import { flakyProxy, heldUploadProxy, listen, pageServer, proxyWithout, untrustedHttps } from './local-http';
 
 /**
  * The extension's end-to-end suite, run by extension-chromium.test.ts and
@@ -513,7 +513,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       }
     }, 120_000);
 
-    it('falls back where the spool or the file host is missing: the envelope in memory, or the file in slices to the background', async () => {
+    it('falls back where sliced uploads, the spool or the file host are missing: one multipart request, the envelope in memory, or the file in slices to the background', async () => {
       const { token: ownToken } = await createUserWithToken(server, `e2e-fallback-${b.build}@example.org`);
       await useServer(server.url, ownToken);
       const FILE_BYTES = 3 * 1_048_576 + 17;
@@ -537,6 +537,18 @@ export function extensionSuite(b: BrowserUnderTest) {
         expect(got.bytes.equals(sameBytes(FILE_BYTES))).toBe(true);
       };
       try {
+        // A server without sliced uploads (older): the envelope goes in one multipart create.
+        const older = await proxyWithout(server.url, '/api/v2/uploads');
+        try {
+          await useServer(older.url, ownToken);
+          const single = await pushFile(`single-${b.build}.bin`);
+          expect(single.answers).toEqual(['disk']);
+          expect(older.seen.filter((r) => /uploads|POST \/api\/v2\/pushes$/.test(r))).toEqual(['POST /api/v2/uploads', 'POST /api/v2/pushes']);
+          await received(single.link.replace(older.url, server.url), `single-${b.build}.bin`);
+        } finally {
+          await older.close();
+          await useServer(server.url, ownToken);
+        }
         // The spool cannot be made: a file stands where its directory would be.
         const helper = await ext.openPopup('?tab=settings');
         await helper.evaluate(async () => {

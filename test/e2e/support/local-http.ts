@@ -89,3 +89,28 @@ export async function heldUploadProxy(target: string) {
   });
   return { ...http, uploadStarted, release };
 }
+
+/**
+ * A reverse proxy in front of a real server that answers 404 under `missing` (an older server
+ * without that API), and counts what it forwarded there and elsewhere.
+ */
+export async function proxyWithout(target: string, missing: string) {
+  const seen: string[] = [];
+  const http = await listen((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    if (req.url?.startsWith(missing)) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":"not-found"}');
+      return;
+    }
+    const upstream = new URL(req.url ?? '/', target);
+    const forward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  return { ...http, seen };
+}
