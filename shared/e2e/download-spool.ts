@@ -1,0 +1,138 @@
+import { createDecryptStream, EnvelopeError } from './envelope-crypto.js';
+
+/**
+ * The download spool, for Firefox: a downloaded file envelope decrypted by a dedicated worker
+ * into the origin private file system (OPFS) through a synchronous access handle, then offered
+ * to the browser's downloads as that disk-backed File (an object URL). Firefox reads a
+ * service worker's response as fast as it is produced and holds it (a 1 GiB download through
+ * the save worker peaked at +2.3 GB), where the download of an OPFS File's object URL stayed
+ * flat (512 MiB: PSS 498 → 513 MiB). The whole file is authenticated before anything is saved,
+ * so a damaged download saves nothing at all.
+ *
+ * The cost: the plaintext sits in the browser's OPFS (the profile, on disk) until the page goes
+ * (pagehide removes it) or, if the page never said so (a crash), until a recipient page of this
+ * server opens an hour later or more. Docs: docs/end-to-end-encryption.md, "Files in the browser".
+ */
+export const DOWNLOAD_SPOOL_DIR = 'secret-push-downloads';
+const LEFT_BEHIND_MS = 3_600_000;
+
+export interface DownloadSpoolRequest {
+  /** The file envelope's address (same origin: the view's download link). */
+  url: string;
+  key: Uint8Array;
+  passphrase?: string;
+  /** Its name in the spool, chosen by the page. */
+  name: string;
+}
+/** `damaged`: the envelope failed authentication (or is not a file); else the spool or the network failed. */
+export type DownloadSpoolAnswer = { ok: true; bytes: number } | { ok: false; damaged: boolean };
+
+type Directory = FileSystemDirectoryHandle & { entries?(): AsyncIterable<[string, FileSystemHandle]> };
+interface SyncAccessHandle {
+  write(data: Uint8Array, options: { at: number }): number;
+  flush(): void;
+  close(): void;
+}
+
+async function directory(): Promise<Directory | null> {
+  try {
+    return (await (await navigator.storage.getDirectory()).getDirectoryHandle(DOWNLOAD_SPOOL_DIR, { create: true })) as Directory;
+  } catch {
+    return null;
+  }
+}
+
+/** In the worker: decrypts the download into the spool; its plaintext size. A file left half written is removed. */
+async function writeDecrypted({ url, key, passphrase, name }: DownloadSpoolRequest): Promise<number> {
+  const dir = await directory();
+  if (!dir) throw new Error('no origin private file system here');
+  const handle = (await dir.getFileHandle(name, { create: true })) as FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle> };
+  let access: SyncAccessHandle | undefined;
+  try {
+    access = await handle.createSyncAccessHandle();
+    const res = await fetch(url, { credentials: 'same-origin' });
+    if (!res.ok || !res.body) throw new Error(`download answered ${res.status}`);
+    const { stream, header } = createDecryptStream(key, passphrase);
+    const reader = res.body.pipeThrough(stream).getReader();
+    let at = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      at += access.write(value, { at });
+    }
+    if ((await header).content !== 'file') throw new EnvelopeError('format', 'This download is not a file envelope.');
+    access.flush();
+    return at;
+  } catch (e) {
+    access?.close();
+    access = undefined;
+    await dir.removeEntry(name).catch(() => undefined);
+    throw e;
+  } finally {
+    access?.close();
+  }
+}
+
+/** The download worker's side (one request, one answer each); the key is zeroed when done. */
+export function answerDownloadSpoolRequests(): void {
+  addEventListener('message', async (event: Event) => {
+    const request = (event as MessageEvent<DownloadSpoolRequest>).data;
+    let answer: DownloadSpoolAnswer;
+    try {
+      answer = { ok: true, bytes: await writeDecrypted(request) };
+    } catch (e) {
+      answer = { ok: false, damaged: e instanceof EnvelopeError };
+    } finally {
+      request.key.fill(0);
+    }
+    postMessage(answer);
+  });
+}
+
+/**
+ * The page's side: the decrypted file from the spool (removed when the page goes), `damaged`,
+ * or null where the spool could not be used (no OPFS or workers, the quota, the network): the
+ * caller then takes another way.
+ */
+export async function spoolDecryptedDownload(workerScript: string, request: Omit<DownloadSpoolRequest, 'name'>): Promise<File | 'damaged' | null> {
+  const dir = await directory();
+  if (!dir || typeof Worker !== 'function') return null;
+  const name = `${crypto.randomUUID()}.bin`;
+  let worker: Worker;
+  try {
+    worker = new Worker(workerScript);
+  } catch {
+    return null;
+  }
+  try {
+    const answer = await new Promise<DownloadSpoolAnswer>((resolve) => {
+      worker.onmessage = (e: MessageEvent<DownloadSpoolAnswer>) => resolve(e.data);
+      worker.onerror = () => resolve({ ok: false, damaged: false });
+      // The key is copied into the worker (structured clone) and zeroed there when it is done.
+      worker.postMessage({ ...request, name } satisfies DownloadSpoolRequest);
+    });
+    if (!answer.ok) return answer.damaged ? 'damaged' : null;
+    addEventListener('pagehide', () => void dir.removeEntry(name).catch(() => undefined), { once: true });
+    return await (await dir.getFileHandle(name)).getFile();
+  } catch {
+    await dir.removeEntry(name).catch(() => undefined);
+    return null;
+  } finally {
+    worker.terminate();
+  }
+}
+
+/** Removes decrypted files an hour old or more (a page that went without saying so: a crash). */
+export async function removeLeftDownloads(): Promise<void> {
+  const dir = await directory();
+  if (!dir?.entries) return;
+  try {
+    for await (const [name, handle] of dir.entries()) {
+      if (handle.kind !== 'file') continue;
+      const file = await (handle as FileSystemFileHandle).getFile();
+      if (Date.now() - file.lastModified >= LEFT_BEHIND_MS) await dir.removeEntry(name).catch(() => undefined);
+    }
+  } catch {
+    // Best effort: the next recipient page tries again.
+  }
+}
