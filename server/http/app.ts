@@ -109,14 +109,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/p/:token/files/:fileId', async (c) => {
     const token = urlToken(c.req.param('token'));
-    const file = await pushes.downloadFile(token, c.req.param('fileId'), c.req.query('exp'), c.req.query('ticket'));
-    const headers = {
+    // One range (`bytes=a-b` or `bytes=a-`): end-to-end files are fetched so by Firefox's recipient page (shared/e2e/download-spool.ts).
+    const asked = /^bytes=(\d{1,15})-(\d{1,15})?$/.exec(c.req.header('range') ?? '');
+    const range = asked && (asked[2] === undefined || Number(asked[2]) >= Number(asked[1])) ? { start: Number(asked[1]), end: asked[2] === undefined ? undefined : Number(asked[2]) } : undefined;
+    const file = await pushes.downloadFile(token, c.req.param('fileId'), c.req.query('exp'), c.req.query('ticket'), range);
+    const headers: Record<string, string> = {
       'Content-Type': 'application/octet-stream',
-      'Content-Length': String(file.size),
+      'Content-Length': String(file.range ? file.range.end - file.range.start : file.size),
       // The name a browser saves under: no bidirectional controls (a disguised extension).
       'Content-Disposition': attachmentDisposition(neutraliseBidi(file.filename, '_')),
     };
-    return streamDownload(c, file.stream, headers, logger);
+    if (file.range) headers['Content-Range'] = `bytes ${file.range.start}-${file.range.end - 1}/${file.size}`;
+    return streamDownload(c, file.stream, headers, logger, file.range ? 206 : 200);
   });
 
   app.route('/', staticAssets());

@@ -1,19 +1,21 @@
 import { createDecryptStream, EnvelopeError } from './envelope-crypto.js';
 
 /**
- * The download spool, for Firefox: a downloaded file envelope decrypted by a dedicated worker
- * into the origin private file system (OPFS) through a synchronous access handle, then offered
- * to the browser's downloads as that disk-backed File (an object URL). Firefox reads a
- * service worker's response as fast as it is produced and holds it (a 1 GiB download through
- * the save worker peaked at +2.3 GB), where the download of an OPFS File's object URL stayed
- * flat (512 MiB: PSS 498 → 513 MiB). The whole file is authenticated before anything is saved,
- * so a damaged download saves nothing at all.
+ * The download spool, for Firefox: a file envelope fetched in 8 MiB ranges and decrypted by a
+ * dedicated worker into the origin private file system (OPFS) through a synchronous access
+ * handle, then offered to the browser's downloads as that disk-backed File (an object URL).
+ * Firefox holds a response in memory whatever reads it, and as it arrives: a service worker's
+ * (the save worker's 1 GiB download peaked at +2.3 GB), or a worker's own fetch (1 GiB into
+ * OPFS: +1.36 GB in one response, +0.59 GB in 8 MiB ranges, +0.56 GB for 512 MiB: bounded);
+ * the download of an OPFS File's object URL stayed flat (512 MiB: PSS 498 → 513 MiB). The
+ * whole file is authenticated before anything is saved, so a damaged download saves nothing.
  *
  * The cost: the plaintext sits in the browser's OPFS (the profile, on disk) until the page goes
  * (pagehide removes it) or, if the page never said so (a crash), until a recipient page of this
  * server opens an hour later or more. Docs: docs/end-to-end-encryption.md, "Files in the browser".
  */
 export const DOWNLOAD_SPOOL_DIR = 'secret-push-downloads';
+const RANGE_BYTES = 8 * 1_048_576;
 const LEFT_BEHIND_MS = 3_600_000;
 
 export interface DownloadSpoolRequest {
@@ -50,10 +52,8 @@ async function writeDecrypted({ url, key, passphrase, name }: DownloadSpoolReque
   let access: SyncAccessHandle | undefined;
   try {
     access = await handle.createSyncAccessHandle();
-    const res = await fetch(url, { credentials: 'same-origin' });
-    if (!res.ok || !res.body) throw new Error(`download answered ${res.status}`);
     const { stream, header } = createDecryptStream(key, passphrase);
-    const reader = res.body.pipeThrough(stream).getReader();
+    const reader = inRanges(url).pipeThrough(stream).getReader();
     let at = 0;
     for (;;) {
       const { done, value } = await reader.read();
@@ -71,6 +71,37 @@ async function writeDecrypted({ url, key, passphrase, name }: DownloadSpoolReque
   } finally {
     access?.close();
   }
+}
+
+/**
+ * The envelope at `url`, fetched a range at a time (206 with `Content-Range`), each asked for
+ * only when the decryption has taken the last; from a server that answers a range with the
+ * whole file (200), that one response.
+ */
+function inRanges(url: string): ReadableStream<Uint8Array> {
+  let at = 0;
+  let total = Infinity;
+  let body: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (!body) {
+          if (at >= total) return controller.close();
+          const res = await fetch(url, { credentials: 'same-origin', headers: { Range: `bytes=${at}-${at + RANGE_BYTES - 1}` } });
+          if (!res.body || (res.status !== 206 && !(res.status === 200 && at === 0))) throw new Error(`download answered ${res.status}`);
+          total = res.status === 200 ? -1 : Number(/\/(\d+)$/.exec(res.headers.get('Content-Range') ?? '')?.[1] ?? NaN);
+          if (Number.isNaN(total)) throw new Error('a range came without the file size');
+          body = res.body.getReader();
+        }
+        const { done, value } = await body.read();
+        if (!done) {
+          at += value.length;
+          return controller.enqueue(value);
+        }
+        body = undefined;
+      }
+    },
+  });
 }
 
 /** The download worker's side (one request, one answer each); the key is zeroed when done. */
