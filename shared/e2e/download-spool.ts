@@ -1,4 +1,5 @@
 import { createDecryptStream, EnvelopeError } from './envelope-crypto.js';
+import { askWorker, opfsDirectory, removeOlderThan, writeThroughSyncHandle } from './opfs-file.js';
 
 /**
  * The download spool, for Firefox: a file envelope fetched in 8 MiB ranges and decrypted by a
@@ -29,48 +30,19 @@ export interface DownloadSpoolRequest {
 /** `damaged`: the envelope failed authentication (or is not a file); else the spool or the network failed. */
 export type DownloadSpoolAnswer = { ok: true; bytes: number } | { ok: false; damaged: boolean };
 
-type Directory = FileSystemDirectoryHandle & { entries?(): AsyncIterable<[string, FileSystemHandle]> };
-interface SyncAccessHandle {
-  write(data: Uint8Array, options: { at: number }): number;
-  flush(): void;
-  close(): void;
-}
-
-async function directory(): Promise<Directory | null> {
-  try {
-    return (await (await navigator.storage.getDirectory()).getDirectoryHandle(DOWNLOAD_SPOOL_DIR, { create: true })) as Directory;
-  } catch {
-    return null;
-  }
-}
+const directory = () => opfsDirectory(DOWNLOAD_SPOOL_DIR);
 
 /** In the worker: decrypts the download into the spool; its plaintext size. A file left half written is removed. */
 async function writeDecrypted({ url, key, passphrase, name }: DownloadSpoolRequest): Promise<number> {
   const dir = await directory();
   if (!dir) throw new Error('no origin private file system here');
-  const handle = (await dir.getFileHandle(name, { create: true })) as FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle> };
-  let access: SyncAccessHandle | undefined;
-  try {
-    access = await handle.createSyncAccessHandle();
-    const { stream, header } = createDecryptStream(key, passphrase);
-    const reader = inRanges(url).pipeThrough(stream).getReader();
-    let at = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      at += access.write(value, { at });
-    }
-    if ((await header).content !== 'file') throw new EnvelopeError('format', 'This download is not a file envelope.');
-    access.flush();
-    return at;
-  } catch (e) {
-    access?.close();
-    access = undefined;
+  const { stream, header } = createDecryptStream(key, passphrase);
+  const bytes = await writeThroughSyncHandle(dir, name, inRanges(url).pipeThrough(stream));
+  if ((await header).content !== 'file') {
     await dir.removeEntry(name).catch(() => undefined);
-    throw e;
-  } finally {
-    access?.close();
+    throw new EnvelopeError('format', 'This download is not a file envelope.');
   }
+  return bytes;
 }
 
 /**
@@ -129,41 +101,19 @@ export async function spoolDecryptedDownload(workerScript: string, request: Omit
   const dir = await directory();
   if (!dir || typeof Worker !== 'function') return null;
   const name = `${crypto.randomUUID()}.bin`;
-  let worker: Worker;
   try {
-    worker = new Worker(workerScript);
-  } catch {
-    return null;
-  }
-  try {
-    const answer = await new Promise<DownloadSpoolAnswer>((resolve) => {
-      worker.onmessage = (e: MessageEvent<DownloadSpoolAnswer>) => resolve(e.data);
-      worker.onerror = () => resolve({ ok: false, damaged: false });
-      // The key is copied into the worker (structured clone) and zeroed there when it is done.
-      worker.postMessage({ ...request, name } satisfies DownloadSpoolRequest);
-    });
-    if (!answer.ok) return answer.damaged ? 'damaged' : null;
+    // The key is copied into the worker (structured clone) and zeroed there when it is done.
+    const answer = await askWorker<DownloadSpoolAnswer>(workerScript, { ...request, name } satisfies DownloadSpoolRequest, { ok: false, damaged: false });
+    if (!answer?.ok) return answer?.damaged ? 'damaged' : null;
     addEventListener('pagehide', () => void dir.removeEntry(name).catch(() => undefined), { once: true });
     return await (await dir.getFileHandle(name)).getFile();
   } catch {
     await dir.removeEntry(name).catch(() => undefined);
     return null;
-  } finally {
-    worker.terminate();
   }
 }
 
 /** Removes decrypted files an hour old or more (a page that went without saying so: a crash). */
 export async function removeLeftDownloads(): Promise<void> {
-  const dir = await directory();
-  if (!dir?.entries) return;
-  try {
-    for await (const [name, handle] of dir.entries()) {
-      if (handle.kind !== 'file') continue;
-      const file = await (handle as FileSystemFileHandle).getFile();
-      if (Date.now() - file.lastModified >= LEFT_BEHIND_MS) await dir.removeEntry(name).catch(() => undefined);
-    }
-  } catch {
-    // Best effort: the next recipient page tries again.
-  }
+  await removeOlderThan(await directory(), LEFT_BEHIND_MS);
 }

@@ -16,6 +16,18 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
   };
 }
 
+/** Passes a request on to `target` and its answer back; a request whose client went away (a page closed mid-upload) is cut off upstream too. */
+function forward(req: IncomingMessage, res: ServerResponse, target: string) {
+  const upstream = new URL(req.url ?? '/', target);
+  const onward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  onward.on('error', () => res.destroy());
+  req.on('close', () => req.complete || onward.destroy());
+  req.pipe(onward);
+}
+
 /** A web page to select text on and push the address of. */
 export function pageServer(html: string) {
   return listen((_req, res) => {
@@ -36,12 +48,7 @@ export async function flakyProxy(target: string) {
       res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
       return;
     }
-    const upstream = new URL(req.url ?? '/', target);
-    const forward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(forward);
+    forward(req, res, target);
   });
   return { ...http, state };
 }
@@ -77,15 +84,7 @@ export async function heldUploadProxy(target: string) {
       started();
       await released;
     }
-    const upstream = new URL(req.url ?? '/', target);
-    const forward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    // A held upload whose browser side went away (its page closed) is cut off upstream too.
-    forward.on('error', () => res.destroy());
-    req.on('close', () => req.complete || forward.destroy());
-    req.pipe(forward);
+    forward(req, res, target);
   });
   return { ...http, uploadStarted, release };
 }
@@ -104,13 +103,7 @@ export async function proxyWithout(target: string, missing: string) {
       res.end('{"error":"not-found"}');
       return;
     }
-    const upstream = new URL(req.url ?? '/', target);
-    const forward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    forward(req, res, target);
   });
   return { ...http, seen };
 }
