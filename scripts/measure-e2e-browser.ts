@@ -164,7 +164,8 @@ async function firefoxDownload(server: MeasuredServer, link: string) {
     await page.waitForSelector('[data-e2e-download="0"][data-e2e-saved]', { timeout: 0 });
     const via = await page.$eval('[data-e2e-download="0"]', (b) => (b as HTMLElement).dataset.e2eSaved);
     const name = 'original.bin';
-    while (!readdirSync(dir).every((n) => n === name) || !readdirSync(dir).includes(name)) await new Promise((r) => setTimeout(r, 20));
+    // Firefox reserves the name with an empty file, writes a .part beside it, and renames that at the end.
+    while (!readdirSync(dir).every((n) => n === name) || !readdirSync(dir).includes(name) || statSync(join(dir, name)).size !== FILE_BYTES) await new Promise((r) => setTimeout(r, 20));
     const totalMs = performance.now() - started;
     const during = peak();
     const after = await settled(exclude);

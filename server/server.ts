@@ -10,6 +10,7 @@ import { loadMasterKey, parseKey, verifyKeyRing } from './crypto/master-key.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
 import { PushService } from './pushes/push-service.js';
+import { SlicedUploads } from './pushes/sliced-upload.js';
 import { hashStoredUrlTokens, loadUrlTokenIds } from './pushes/url-token-id.js';
 import { startExpirySweeper } from './pushes/expiry-sweeper.js';
 import { FileVault } from './storage/file-vault.js';
@@ -58,10 +59,11 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const hashing = new HashingQueue(config.hashing);
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
+    const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, ids, config, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
-    return { keys, store, pushes, accounts, webhooks, requests, close: () => store.close() };
+    return { keys, store, pushes, uploads, accounts, webhooks, requests, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -96,6 +98,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const app = createApp({
       config,
       pushes: services.pushes,
+      uploads: services.uploads,
       accounts: services.accounts,
       webhooks: services.webhooks,
       requests: services.requests,

@@ -8,6 +8,7 @@ export type ServiceErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'validation'
+  | 'conflict'
   | 'too_many_requests'
   | 'payload_too_large'
   | 'unavailable'
@@ -19,6 +20,7 @@ const statusOf: Record<ServiceErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   validation: 422,
+  conflict: 409,
   too_many_requests: 429,
   payload_too_large: 413,
   unavailable: 503,

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { createBackgroundEnv, recordPush } from '../lib/background-env';
-import { openFileHost, type HostPlace } from '../lib/file-host-opening';
+import { closeIdleFileHost, openFileHost, type HostPlace } from '../lib/file-host-opening';
 import {
   applyMenuVisibility,
   handleMenuClick,
@@ -61,7 +61,7 @@ export default defineBackground(() => {
     runtime: browser.runtime as unknown as HostPlace['runtime'],
     document: typeof document === 'undefined' ? undefined : document,
   };
-  const relay = createRelayHandler({ createApi: described, qrPath, openFileHost: () => openFileHost(hostPlace), pushed: recordPush });
+  const relay = createRelayHandler({ createApi: described, qrPath, openFileHost: () => openFileHost(hostPlace), closeIdleFileHost: () => closeIdleFileHost(hostPlace), pushed: recordPush });
   browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string }, sendResponse: (answer: unknown) => void) => {
     if (sender.id !== browser.runtime.id || !isRelayRequest(message)) return false;
     void relay(message).then(sendResponse);

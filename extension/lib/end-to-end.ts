@@ -35,14 +35,23 @@ export async function sealText(input: PushInput): Promise<Sealed<PushInput>> {
 }
 
 /**
- * A file push as the multipart body of REST v2's create: the file as a file envelope under a
- * name that says nothing, its real name and type in the encrypted manifest (the payload).
+ * A file push's create fields and its file's envelope: its real name and type only in the
+ * encrypted manifest (the payload).
  */
-export async function sealFile(input: PushInput, file: File, message = '', envelopeOf: EnvelopeMaker = encryptFile): Promise<Sealed<FormData>> {
+export async function sealFileParts(input: PushInput, file: File, message = '', envelopeOf: EnvelopeMaker = encryptFile): Promise<Sealed<{ fields: PushInput & { kind: 'file' }; envelope: Blob }>> {
   const key = newPushKey();
   const manifest = { message, files: [{ name: file.name, type: file.type, size: file.size }] };
-  const fields = { ...withoutPassphrase(input), kind: 'file', payload: await encryptManifestPayload(key, manifest, options(input)) };
+  const fields = { ...withoutPassphrase(input), kind: 'file' as const, payload: await encryptManifestPayload(key, manifest, options(input)) };
   const envelope = await envelopeOf(key, file, options(input));
-  const form = filePushForm(fields, new File([envelope], 'file-1.bin', { type: 'application/octet-stream' }), 'file-1.bin');
-  return { sealed: form, linkKey: await encodeLinkKey(key) };
+  return { sealed: { fields, envelope }, linkKey: await encodeLinkKey(key) };
+}
+
+/** A file push as the multipart body of REST v2's create: the envelope under a name that says nothing. */
+export async function sealFile(input: PushInput, file: File, message = '', envelopeOf: EnvelopeMaker = encryptFile): Promise<Sealed<FormData>> {
+  const { sealed, linkKey } = await sealFileParts(input, file, message, envelopeOf);
+  return { sealed: envelopeForm(sealed.fields, sealed.envelope), linkKey };
+}
+
+export function envelopeForm(fields: Record<string, unknown>, envelope: Blob): FormData {
+  return filePushForm(fields, new File([envelope], 'file-1.bin', { type: 'application/octet-stream' }), 'file-1.bin');
 }

@@ -1,12 +1,16 @@
 import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
-import { type FileChannelName, type Connection, type FilePushAnswer, type FilePushRequest } from './file-host-protocol';
+import type { FileChannelMessage, FileChannelName, Connection, FilePushAnswer, FilePushRequest, HostSilenceMs } from './file-host-protocol';
+import { t } from './i18n';
 import { answered, ask, type SendMessage } from './relay';
+
+const HOST_SILENCE_MS = 15_000 satisfies HostSilenceMs;
 
 /**
  * How the popup hands a file over to be pushed; loaded when a file is pushed (its own chunk).
  * To the file host where there is one (entrypoints/file-host): the file goes over a
  * BroadcastChannel, which passes a reference to its bytes, and the host encrypts it to disk and
- * uploads it, and finishes even when the popup has closed. Else to the background in slices (a
+ * uploads it, and finishes even when the popup has closed; a host gone silent in the middle
+ * (crashed, or closed) is given up on with a clear error. Else to the background in slices (a
  * runtime message cannot carry a File in Chromium), which builds the envelope in memory.
  */
 export async function handOverFilePush(connection: Connection, input: PushInput, file: File, endToEnd: boolean, send: SendMessage): Promise<OwnerPushRecord> {
@@ -15,9 +19,16 @@ export async function handOverFilePush(connection: Connection, input: PushInput,
   const id = crypto.randomUUID();
   try {
     const answer = await new Promise<FilePushAnswer['answer']>((resolve) => {
-      channel.onmessage = ({ data }: MessageEvent<FilePushAnswer | FilePushRequest>) => {
-        if (data.id === id && 'answer' in data) resolve(data.answer);
+      // Every message of the host about this request (its heartbeat) resets the watchdog.
+      let watchdog: ReturnType<typeof setTimeout>;
+      const listen = () => (watchdog = setTimeout(resolve, HOST_SILENCE_MS, { ok: false, problem: { kind: 'unknown', message: t('file_host_silent'), fields: {} } }));
+      channel.onmessage = ({ data }: MessageEvent<FileChannelMessage>) => {
+        if (data.id !== id) return;
+        clearTimeout(watchdog);
+        if ('answer' in data) resolve(data.answer);
+        else listen();
       };
+      listen();
       channel.postMessage({ id, connection, input, file, endToEnd } satisfies FilePushRequest);
     });
     return answered<OwnerPushRecord>(answer);

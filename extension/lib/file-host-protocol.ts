@@ -21,6 +21,22 @@ export interface Connection {
   apiToken?: string;
 }
 
+/**
+ * While it works on a request the host says so every HeartbeatMs (`FileHostAlive`), until it
+ * answers; a popup that has heard nothing for several of those gives up (file-handoff.ts): the
+ * host crashed or was closed in the middle of the upload, and the popup must not stay busy.
+ * Types, not constants, for the reason above; each side writes its number `satisfies` them.
+ */
+export type HeartbeatMs = 2_000;
+/** Silence after which the popup gives up: several heartbeats missed, not one late. */
+export type HostSilenceMs = 15_000;
+
+/** The host is still at work on request `id`. */
+export interface FileHostAlive {
+  id: string;
+  alive: true;
+}
+
 /** The popup's request: push this file (end to end when `endToEnd`). */
 export interface FilePushRequest {
   id: string;
@@ -43,6 +59,9 @@ export interface FilePushAnswer {
   answer: RelayAnswer | undefined;
   envelope: EnvelopeStore;
 }
+
+/** What goes over the channel. */
+export type FileChannelMessage = FilePushRequest | FileHostAlive | FilePushAnswer;
 
 /** The server's answer to the host's upload, or why there was none, for the background to read (relay-handler.ts). */
 export type UploadReport =

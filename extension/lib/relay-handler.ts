@@ -11,6 +11,8 @@ export interface RelayEnv {
   qrPath(text: string): QrPath;
   /** Opens the file host (file-host-opening.ts): whether there is one. */
   openFileHost(): Promise<boolean>;
+  /** Closes the file host, which said it is idle, unless a popup has just asked for it: whether it did. */
+  closeIdleFileHost(): Promise<boolean>;
   /** Keeps a push the file host made, for a popup that closed before it ended (background-env.ts: recordPush). */
   pushed(record: OwnerPushRecord, kind: 'file', hint?: string): Promise<void>;
 }
@@ -30,7 +32,7 @@ function replay(report: UploadReport): typeof fetch {
  */
 const methods: Record<ApiMethod, boolean> = { version: true, limits: true, create: true, active: true, expired: true, audit: true, expire: true, createWithFiles: false };
 
-const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-pushed']);
+const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-host-idle', 'file-pushed']);
 
 export function isRelayRequest(message: unknown): message is RelayRequest {
   const relay = typeof message === 'object' && message !== null ? (message as { relay?: unknown }).relay : undefined;
@@ -70,6 +72,7 @@ export function createRelayHandler(env: RelayEnv): (request: RelayRequest) => Pr
         return { ok: true, value: null };
       }
       if (request.relay === 'file-host') return { ok: true, value: await env.openFileHost() };
+      if (request.relay === 'file-host-idle') return { ok: true, value: await env.closeIdleFileHost() };
       if (request.relay === 'file-pushed') {
         // A fresh client: the answer is the host's, not a request of its own.
         const record = await env.createApi({ ...request.connection, fetch: replay(request.report) }).createWithFiles(new FormData());

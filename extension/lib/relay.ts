@@ -26,6 +26,8 @@ export type RelayRequest =
   | { relay: 'push-file'; connection: Connection; upload: string; name: string; type: string; input: PushInput; endToEnd: boolean }
   /** Opens the file host (file-host-opening.ts); answers whether there is one. */
   | { relay: 'file-host' }
+  /** The file host has had nothing to do for a while; answers whether it is closed (file-host-opening.ts). */
+  | { relay: 'file-host-idle' }
   /** The file host's upload, for the background to read as its own (the link's key added, failures worded). */
   | { relay: 'file-pushed'; connection: Connection; report: UploadReport; linkKey?: string; hint: string };
 

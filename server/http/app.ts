@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { LimitCounters } from '../storage/store.js';
 import type { PushService } from '../pushes/push-service.js';
+import type { SlicedUploads } from '../pushes/sliced-upload.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import { webhookRoutes } from './rest/webhook-routes.js';
 import type { RequestService } from '../requests/request-service.js';
@@ -27,9 +28,10 @@ import type { Metrics } from '../observability/metrics.js';
 import type { Readiness } from '../observability/readiness.js';
 import { errorResponse } from './rest/error-response.js';
 import { bodyCutOff, bodyTooLarge } from './request-body.js';
-import { urlToken } from './rest/api-guards.js';
+import { apiAccess, urlToken } from './rest/api-guards.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { v1Routes } from './rest/v1-routes.js';
+import { uploadRoutes } from './rest/upload-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
 import { streamDownload } from './stream-download.js';
@@ -40,6 +42,8 @@ import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
 export interface AppDeps {
   config: Config;
   pushes: PushService;
+  /** Sliced uploads of end-to-end file pushes (rest/upload-routes.ts). */
+  uploads: SlicedUploads;
   accounts: AccountService;
   webhooks: WebhookService;
   requests: RequestService;
@@ -78,6 +82,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => c.json({ error: 'not-found' }, 404));
 
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
+  app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
   app.route('/api/v2/secret-requests', requestRoutes(deps.requests, pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
@@ -104,20 +109,24 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/p/:token/files/:fileId', async (c) => {
     const token = urlToken(c.req.param('token'));
-    const file = await pushes.downloadFile(token, c.req.param('fileId'), c.req.query('exp'), c.req.query('ticket'));
-    const headers = {
+    // One range (`bytes=a-b` or `bytes=a-`): end-to-end files are fetched so by Firefox's recipient page (shared/e2e/download-spool.ts).
+    const asked = /^bytes=(\d{1,15})-(\d{1,15})?$/.exec(c.req.header('range') ?? '');
+    const range = asked && (asked[2] === undefined || Number(asked[2]) >= Number(asked[1])) ? { start: Number(asked[1]), end: asked[2] === undefined ? undefined : Number(asked[2]) } : undefined;
+    const file = await pushes.downloadFile(token, c.req.param('fileId'), c.req.query('exp'), c.req.query('ticket'), range);
+    const headers: Record<string, string> = {
       'Content-Type': 'application/octet-stream',
-      'Content-Length': String(file.size),
+      'Content-Length': String(file.range ? file.range.end - file.range.start : file.size),
       // The name a browser saves under: no bidirectional controls (a disguised extension).
       'Content-Disposition': attachmentDisposition(neutraliseBidi(file.filename, '_')),
     };
-    return streamDownload(c, file.stream, headers, logger);
+    if (file.range) headers['Content-Range'] = `bytes ${file.range.start}-${file.range.end - 1}/${file.size}`;
+    return streamDownload(c, file.stream, headers, logger, file.range ? 206 : 200);
   });
 
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, accounts, webhooks: deps.webhooks, requests: deps.requests, logger }));
+  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, logger }));
   return app;
 }
 

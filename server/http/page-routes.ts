@@ -3,6 +3,7 @@ import type { AccountService } from '../accounts/account-service.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PushService } from '../pushes/push-service.js';
+import type { SlicedUploads } from '../pushes/sliced-upload.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import { webhookPageRoutes } from './pages/webhook-routes.js';
 import type { RequestService } from '../requests/request-service.js';
@@ -13,10 +14,12 @@ import { createRoutes } from './pages/create-routes.js';
 import { pageErrorResponse } from './pages/page-errors.js';
 import { previewRoutes } from './pages/preview-routes.js';
 import { recipientRoutes } from './pages/recipient-routes.js';
+import { uploadPageRoutes } from './pages/upload-page-routes.js';
 
 export interface PageDeps {
   config: Config;
   pushes: PushService;
+  uploads: SlicedUploads;
   accounts: AccountService;
   webhooks: WebhookService;
   requests: RequestService;
@@ -27,7 +30,7 @@ export interface PageDeps {
 /**
  * The server-rendered HTML pages: recipient pages (/p/:token/r, /p/:token), the sender's
  * preview (/p/:token/preview), the create page
- * (/), account pages (/users/*) and the dashboard. Each handler reads the session cookie,
+ * (/, with its sliced uploads at /uploads), account pages (/users/*) and the dashboard. Each handler reads the session cookie,
  * calls a service and renders; errors become HTML pages, never JSON or a stack trace.
  */
 export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
@@ -36,7 +39,8 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.onError((error, c) => pageErrorResponse(c, error, deps.logger));
   app.route('/', previewRoutes(pushes, accounts));
   app.route('/', recipientRoutes(pushes, accounts));
-  app.route('/', createRoutes(config, pushes, accounts));
+  app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
+  app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));
   app.route('/', accountRoutes(config, pushes, accounts));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
   app.route('/', requestPageRoutes(config, accounts, deps.requests, pushes));

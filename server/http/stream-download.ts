@@ -14,10 +14,10 @@ import type { AppEnv } from './app-env.js';
  * once, properly, and the connection is cut, so the client sees an incomplete download and
  * never a file with an error message inside it.
  */
-export function streamDownload(c: Context<AppEnv>, stream: Readable, headers: Record<string, string>, logger: Logger): Response {
+export function streamDownload(c: Context<AppEnv>, stream: Readable, headers: Record<string, string>, logger: Logger, status: 200 | 206 = 200): Response {
   const outgoing = c.env?.outgoing as ServerResponse | undefined;
-  if (!outgoing) return c.body(Readable.toWeb(stream) as ReadableStream, 200, headers);
-  outgoing.writeHead(200, headers);
+  if (!outgoing) return c.body(Readable.toWeb(stream) as ReadableStream, status, headers);
+  outgoing.writeHead(status, headers);
   pipeline(stream, outgoing).catch((e: NodeJS.ErrnoException) => {
     // The client hanging up is not the server's failure.
     if (e.code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error('A download failed after it had started; the connection was cut', e);

@@ -60,6 +60,14 @@ export interface FileDownload {
   contentType: string;
   size: number;
   stream: Readable;
+  /** The bytes `stream` holds when a range of the file was asked for and given (end exclusive). */
+  range?: { start: number; end: number };
+}
+
+/** A range of bytes asked for (`Range: bytes=start-end`; `end` inclusive, as HTTP writes it, or open). */
+export interface ByteRangeRequest {
+  start: number;
+  end?: number;
 }
 
 /**
@@ -196,7 +204,7 @@ export class PushService {
     return this.newUpload();
   }
 
-  private assertMayAttachFiles(actor: Actor) {
+  assertMayAttachFiles(actor: Actor) {
     if (this.features.filesRequireAuth && !actor.user) {
       throw new ServiceError('unauthorized', 'You must be signed in to attach files.');
     }
@@ -468,9 +476,12 @@ export class PushService {
 
   /**
    * A file download: needs the ticket a view handed out (so knowing the link is not enough to
-   * skip the passphrase or the view count) and a push that still holds its files.
+   * skip the passphrase or the view count) and a push that still holds its files. An end-to-end
+   * file may be asked for in ranges (its records are authenticated by the recipient, so no
+   * whole-file check is skipped); a range it cannot satisfy, or any range of another file, is
+   * answered with the whole file, as HTTP allows.
    */
-  async downloadFile(token: string, fileId: string, exp: unknown, ticket: unknown): Promise<FileDownload> {
+  async downloadFile(token: string, fileId: string, exp: unknown, ticket: unknown, asked?: ByteRangeRequest): Promise<FileDownload> {
     // The ticket is checked before the push is looked up: without one, an unknown token and a
     // real one get the same answer, so this address does not tell which tokens exist.
     if (!this.validTicket(token, fileId, exp, ticket)) throw new ServiceError('forbidden', 'This download link is invalid or has expired. Open the secret link again.');
@@ -478,6 +489,13 @@ export class PushService {
     const file = push.files.find((f) => f.id === fileId);
     const purged = push.expiredAt && (!push.filesPurgeAt || push.filesPurgeAt <= this.now().toISOString());
     if (!file || purged) throw new ServiceError('not_found', 'not-found');
+    if (push.endToEnd && asked && asked.start < file.size) {
+      const range = { start: asked.start, end: Math.min(file.size, (asked.end ?? file.size - 1) + 1) };
+      if (range.end > range.start) {
+        const stream = await this.decrypting(() => this.deps.vault.readRange(push.token, fileId, range.start, range.end));
+        return { filename: this.keys.openText(file.name), contentType: file.contentType, size: file.size, stream, range };
+      }
+    }
     return {
       filename: this.keys.openText(file.name),
       contentType: file.contentType,

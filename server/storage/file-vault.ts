@@ -42,6 +42,22 @@ export class FileVault {
     return this.decrypting(pushToken, fileId);
   }
 
+  /**
+   * Bytes `start` (inclusive) to `end` (exclusive) of the decrypted file, unauthenticated at
+   * rest (KeyRing.createRangeDecryptStream): for end-to-end files only, whose records the
+   * recipient authenticates. A ranged download lets a browser that holds a response in memory
+   * (Firefox) fetch a large file in bounded pieces.
+   */
+  async readRange(pushToken: string, fileId: string, start: number, end: number): Promise<Readable> {
+    const headerBytes = KeyRing.fileHeaderBytes;
+    const header = await this.readAll(pushToken, fileId, 0, headerBytes);
+    if (header.length < headerBytes) throw Object.assign(new Error(`no file ${fileId}`), { code: 'ENOENT' });
+    const body = await this.blobs.read(pushToken, fileId, headerBytes + start, headerBytes + end);
+    const decrypt = this.keys.createRangeDecryptStream(header, start);
+    body.on('error', (e) => decrypt.destroy(e));
+    return body.pipe(decrypt);
+  }
+
   private async decrypting(pushToken: string, fileId: string): Promise<Readable> {
     const size = await this.blobs.size(pushToken, fileId);
     const headerBytes = KeyRing.fileHeaderBytes;

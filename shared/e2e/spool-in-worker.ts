@@ -2,6 +2,7 @@
 // file is encrypted into OPFS by a spool worker (spool-worker-messages.ts) and read back as a
 // disk-backed File to upload.
 import type { EncryptOptions } from './envelope-crypto.js';
+import { askWorker } from './opfs-file.js';
 import { spoolDirectory } from './upload-spool.js';
 import type { SpoolAnswer, SpoolRequest } from './spool-protocol.js';
 
@@ -22,28 +23,15 @@ export async function spoolEncryptedFile(workerScript: string, pushKey: Uint8Arr
   const dir = await spoolDirectory();
   if (!dir || typeof Worker !== 'function') return null;
   const name = `${crypto.randomUUID()}.bin`;
-  let worker: Worker;
   try {
-    worker = new Worker(workerScript);
-  } catch {
-    return null;
-  }
-  try {
-    const answer = await new Promise<SpoolAnswer>((resolve) => {
-      worker.onmessage = (e: MessageEvent<SpoolAnswer>) => resolve(e.data);
-      // A worker that could not load (blocked, a network error) says so here.
-      worker.onerror = () => resolve({ ok: false });
-      // The key is copied into the worker (structured clone) and zeroed there when it is done.
-      worker.postMessage({ key: pushKey, file, options, name } satisfies SpoolRequest);
-    });
-    if (!answer.ok) return null;
+    // The key is copied into the worker (structured clone) and zeroed there when it is done.
+    const answer = await askWorker<SpoolAnswer>(workerScript, { key: pushKey, file, options, name } satisfies SpoolRequest, { ok: false });
+    if (!answer?.ok) return null;
     const spooled = await (await dir.getFileHandle(name)).getFile();
     if (spooled.size === answer.bytes) return { file: spooled, name };
     throw new Error('the spooled envelope is not the size the worker wrote');
   } catch {
     await dir.removeEntry(name).catch(() => undefined);
     return null;
-  } finally {
-    worker.terminate();
   }
 }

@@ -1,4 +1,5 @@
 import { createEncryptStream, type EncryptOptions } from './envelope-crypto.js';
+import { opfsDirectory, removeOlderThan, writeThroughSyncHandle, type OpfsDirectory } from './opfs-file.js';
 
 /**
  * The upload spool: file envelopes written to the origin private file system (OPFS) as they are
@@ -23,21 +24,8 @@ import { createEncryptStream, type EncryptOptions } from './envelope-crypto.js';
 export const SPOOL_DIR = 'secret-push-uploads';
 const ABANDONED_MS = 24 * 3600 * 1000;
 
-type Directory = FileSystemDirectoryHandle & { entries?(): AsyncIterable<[string, FileSystemHandle]> };
-interface SyncAccessHandle {
-  write(data: Uint8Array, options: { at: number }): number;
-  truncate(size: number): void;
-  flush(): void;
-  close(): void;
-}
-
-export async function spoolDirectory(): Promise<Directory | null> {
-  try {
-    return (await (await navigator.storage.getDirectory()).getDirectoryHandle(SPOOL_DIR, { create: true })) as Directory;
-  } catch {
-    // No OPFS in this context (Firefox's private windows, an insecure origin, storage refused, an older browser).
-    return null;
-  }
+export function spoolDirectory(): Promise<OpfsDirectory | null> {
+  return opfsDirectory(SPOOL_DIR);
 }
 
 /**
@@ -48,28 +36,7 @@ export async function spoolDirectory(): Promise<Directory | null> {
 export async function writeSpooledEnvelope(pushKey: Uint8Array, file: Blob, options: EncryptOptions, name: string): Promise<number> {
   const dir = await spoolDirectory();
   if (!dir) throw new Error('no origin private file system here');
-  const handle = (await dir.getFileHandle(name, { create: true })) as FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle> };
-  let access: SyncAccessHandle | undefined;
-  try {
-    access = await handle.createSyncAccessHandle();
-    access.truncate(0);
-    let at = 0;
-    const reader = file.stream().pipeThrough(await createEncryptStream(pushKey, 'file', options)).getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      at += access.write(value, { at });
-    }
-    access.flush();
-    return at;
-  } catch (e) {
-    access?.close();
-    access = undefined;
-    await dir.removeEntry(name).catch(() => undefined);
-    throw e;
-  } finally {
-    access?.close();
-  }
+  return writeThroughSyncHandle(dir, name, file.stream().pipeThrough(await createEncryptStream(pushKey, 'file', options)));
 }
 
 /** Removes spooled envelopes by name (those an earlier page of this tab uploaded). */
@@ -82,15 +49,5 @@ export async function discardSpooled(names: string[]): Promise<void> {
 
 /** Removes spooled envelopes a day old (an upload abandoned before the page that follows could remove it). */
 export async function removeAbandonedSpool(): Promise<void> {
-  const dir = await spoolDirectory();
-  if (!dir?.entries) return;
-  try {
-    for await (const [name, handle] of dir.entries()) {
-      if (handle.kind !== 'file') continue;
-      const file = await (handle as FileSystemFileHandle).getFile();
-      if (Date.now() - file.lastModified > ABANDONED_MS) await dir.removeEntry(name).catch(() => undefined);
-    }
-  } catch {
-    // Best effort: what is left is ciphertext, and the next visit tries again.
-  }
+  await removeOlderThan(await spoolDirectory(), ABANDONED_MS);
 }

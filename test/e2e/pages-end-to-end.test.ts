@@ -37,6 +37,8 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
 
   const tokenOf = (link: string) => new URL(link).pathname.split('/')[2]!;
   const views = async (link: string) => (await server.server.pushes.peek(tokenOf(link)))!.views;
+  /** Slices of the create page's sliced uploads the server answered (its log names routes, never paths). */
+  const pageSlices = () => server.logs.filter((l) => l.includes('"/uploads/:upload/files/:file"')).length;
 
   async function expectNeverOnServer(...needles: string[]) {
     for (const n of needles) {
@@ -157,10 +159,13 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const sender = await newVisitor(browser, server.url);
     const workers: string[] = [];
     sender.page.on('worker', (w) => workers.push(new URL(w.url()).pathname));
+    const slicesBefore = pageSlices();
     const link = await create(sender.page, async (p) => {
       await p.check('input[data-kind-choice][value="file"]');
       await p.setInputFiles('#files', path);
     });
+    // The envelope went up as a sliced upload (the form then carried only its id): 3 MiB is one slice.
+    expect(pageSlices() - slicesBefore).toBe(1);
     // The envelope was written by the spool worker into the upload spool, and the link page removed it.
     expect(workers).toEqual(['/assets/e2e-spool-worker.js']);
     const spooled = await sender.page.evaluate(async () => {

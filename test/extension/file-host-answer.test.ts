@@ -17,6 +17,7 @@ function background() {
     createApi: (c) => describedApi(createPushApi(c), c.serverUrl, Boolean(c.apiToken)),
     qrPath,
     openFileHost: async () => true,
+    closeIdleFileHost: async () => false,
     pushed,
   });
   const answer = (report: UploadReport, linkKey?: string) => handle({ relay: 'file-pushed', connection: { serverUrl: SERVER, apiToken: 'tok' }, report, linkKey, hint: 'q3.pdf' });

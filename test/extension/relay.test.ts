@@ -19,7 +19,7 @@ const failure = (call: Promise<unknown>): Promise<Problem> =>
 function wire(api = fakeApi()) {
   const createApi = vi.fn((c: { serverUrl: string; apiToken?: string }) => describedApi(api, c.serverUrl, Boolean(c.apiToken)));
   const pushed = vi.fn(async () => undefined);
-  const handle = createRelayHandler({ createApi, qrPath, openFileHost: async () => false, pushed });
+  const handle = createRelayHandler({ createApi, qrPath, openFileHost: async () => false, closeIdleFileHost: async () => false, pushed });
   const send: SendMessage = async (message) => JSON.parse(JSON.stringify(await handle(JSON.parse(JSON.stringify(message)) as RelayRequest)));
   return { api, createApi, send, pushed };
 }

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimiter, type Store as RateLimitStore } from 'hono-rate-limiter';
 import { clientKey } from '../../security/client-key.js';
@@ -6,6 +7,10 @@ import type { AppEnv } from '../app-env.js';
 import { tooManyRequestsPage } from '../pages/too-many-requests-page.js';
 
 const WINDOW_MS = 60_000;
+/** A slice of a sliced upload (rest/upload-routes.ts). */
+const SLICE_PATH = /^\/api\/v2\/uploads\/[^/]+\/files\/[^/]+$/;
+/** A file download (app.ts). */
+const FILE_PATH = /^\/p\/[^/]+\/files\/[^/]+$/;
 
 /** A person's browser asking for a page (not an API client, not a script). */
 function wantsPage(path: string, accept: string | undefined): boolean {
@@ -59,6 +64,13 @@ export function rateLimit(perMinute: number, counters: LimitCounters, onRejected
   return async (c, next) => {
     const extra = callsInRequest(c.req.path, c.req.query('batch')) - 1;
     if (extra > 0) await counters.hit(`rate:${rateKey(c)}`, WINDOW_MS, Date.now(), extra);
-    return limiter(c, next);
+    const answer = await limiter(c, next);
+    // A stored slice of a sliced upload is free: its upload was counted, and its bytes checked,
+    // when it started (a 1 GiB push is 128 slices). A refused one counts, as any request.
+    // So is a range of an end-to-end file, answered (206, written straight to Node's response) to
+    // a download ticket its view handed out: Firefox's recipient page fetches 1 GiB as 128 ranges.
+    const ranged = (c.env?.outgoing as ServerResponse | undefined)?.statusCode === 206 && FILE_PATH.test(c.req.path);
+    if (ranged || (c.req.method === 'PUT' && c.res.status === 200 && SLICE_PATH.test(c.req.path))) await counters.unhit(`rate:${rateKey(c)}`, WINDOW_MS, Date.now());
+    return answer;
   };
 }

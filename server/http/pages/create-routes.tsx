@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import type { AccountService } from '../../accounts/account-service.js';
 import type { Config } from '../../config.js';
 import type { PushService } from '../../pushes/push-service.js';
+import type { SlicedUploads } from '../../pushes/sliced-upload.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import { getPageSession, pageActor, pageSession, sameOriginRequest, verifyPageCsrf } from '../middleware/session.js';
@@ -16,7 +17,7 @@ import { sendPage } from './render.js';
 import { languageOf } from '../middleware/page-language.js';
 
 /** The create page for people without the extension; the push service decides everything. */
-export function createRoutes(config: Config, pushes: PushService, accounts: AccountService): Hono<AppEnv> {
+export function createRoutes(config: Config, pushes: PushService, uploads: SlicedUploads, accounts: AccountService): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
 
@@ -82,7 +83,10 @@ export function createRoutes(config: Config, pushes: PushService, accounts: Acco
     const input = params.push && typeof params.push === 'object' && !Array.isArray(params.push) ? params.push : ({} as Params);
     const values = valuesFrom(input, pushes);
     try {
-      const push = await pushes.create(actor, input, upload);
+      // The script sent the files' envelopes as a sliced upload (browser/e2e-create.ts, upload-page-routes.ts): this creates its push.
+      const sliced = typeof input.sliced_upload === 'string' ? input.sliced_upload : undefined;
+      if (sliced !== undefined) await upload?.discard();
+      const push = sliced !== undefined ? await uploads.finish(actor, sliced) : await pushes.create(actor, input, upload);
       // An end-to-end push's link is completed with its key by the script that encrypted it.
       return sendPage(c, 200, 'title.linkReady', <CreatedPage push={push} />, { scripts: push.end_to_end ? ['e2e-create.js'] : [] });
     } catch (e) {

@@ -1,9 +1,11 @@
 import { createdWebhookSchema, webhookDeliverySchema, webhookInputSchema, webhookSchema } from '../../../shared/webhook-schema.js';
 import { ownerRequestSchema, publicRequestSchema, requestAnswerSchema, requestInputSchema } from '../../../shared/request-schema.js';
+import { sliceReceiptSchema, sliceUploadStartSchema, sliceUploadStateSchema } from '../../../shared/sliced-upload-schema.js';
 
 /**
- * The OpenAPI part of Secret Push's own account features (webhooks, secret requests), from the
- * same shared zod schemas the services validate with; openapi.ts merges it into the document.
+ * The OpenAPI part of Secret Push's own features beyond Password Pusher's API (webhooks, secret
+ * requests, sliced uploads), from the same shared zod schemas the services validate with;
+ * openapi.ts merges it into the document.
  */
 export const accountFeatureSchemas = {
   WebhookInput: webhookInputSchema,
@@ -14,10 +16,13 @@ export const accountFeatureSchemas = {
   OwnerRequest: ownerRequestSchema,
   PublicRequest: publicRequestSchema,
   RequestAnswer: requestAnswerSchema,
+  SliceUploadStart: sliceUploadStartSchema,
+  SliceUploadState: sliceUploadStateSchema,
+  SliceReceipt: sliceReceiptSchema,
 };
 
 /** Schemas read as request bodies (their input shape goes in the document). */
-export const accountFeatureInputs = new Set(['WebhookInput', 'RequestInput', 'RequestAnswer']);
+export const accountFeatureInputs = new Set(['WebhookInput', 'RequestInput', 'RequestAnswer', 'SliceUploadStart']);
 
 type Name = keyof typeof accountFeatureSchemas | 'Error' | 'ValidationErrors';
 const ref = (name: Name) => ({ $ref: `#/components/schemas/${name}` });
@@ -26,6 +31,7 @@ const list = (name: Name, description: string) => ({ description, content: { 'ap
 const body = (name: Name) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
 const err = (description: string) => json('Error', description);
 const tokenParam = { name: 'url_token', in: 'path', required: true, schema: { type: 'string' } };
+const uploadParam = { name: 'upload', in: 'path', required: true, schema: { type: 'string' } };
 const common = { 401: err('Authentication required, or token invalid'), 429: err('Rate limited') };
 
 export const accountFeaturePaths = {
@@ -64,6 +70,32 @@ export const accountFeaturePaths = {
       parameters: [tokenParam],
       requestBody: body('RequestAnswer'),
       responses: { 201: { description: 'Answered', content: { 'application/json': { schema: { type: 'object', properties: { answered: { const: true } } } } } }, 404: err('Unknown, answered, expired or closed'), 422: json('ValidationErrors', 'Field errors') },
+    },
+  },
+  '/uploads': {
+    post: {
+      summary: 'Start a sliced upload of an end-to-end file push: its create fields and each envelope size, checked as a create',
+      requestBody: body('SliceUploadStart'),
+      responses: { 201: json('SliceUploadState', 'Started'), 400: err('Not the expected JSON'), 413: err('A file over MAX_FILE_BYTES'), 422: json('ValidationErrors', 'Field errors'), ...common },
+    },
+  },
+  '/uploads/{upload}': {
+    get: { summary: 'Where a sliced upload stands', parameters: [uploadParam], responses: { 200: json('SliceUploadState', 'Bytes received per file'), 403: err('Not yours'), 404: err('Unknown, finished, given up or expired'), ...common } },
+    delete: { summary: 'Give a sliced upload up (its slices are removed)', parameters: [uploadParam], responses: { 204: { description: 'Given up' }, 403: err('Not yours'), 404: err('Unknown'), ...common } },
+  },
+  '/uploads/{upload}/files/{index}': {
+    put: {
+      summary: 'One slice of a file envelope, in order: slice_bytes long (the last: the rest); a slice sent again is answered as before',
+      parameters: [uploadParam, { name: 'index', in: 'path', required: true, schema: { type: 'integer' } }, { name: 'offset', in: 'query', required: true, schema: { type: 'integer' } }],
+      requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+      responses: { 200: json('SliceReceipt', 'Stored (now or before)'), 400: err('A wrong offset or a short slice'), 404: err('Unknown upload or file'), 409: err('Out of order: says where the file stands'), 413: err('A slice too long'), ...common },
+    },
+  },
+  '/uploads/{upload}/finish': {
+    post: {
+      summary: 'Join the slices and create the push (as POST /pushes answers); the upload is gone after',
+      parameters: [uploadParam],
+      responses: { 201: { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/OwnerPushRecord' } } } }, 409: err('A file is not complete'), 422: json('ValidationErrors', 'Field errors'), ...common },
     },
   },
 };

@@ -9,6 +9,7 @@ const codeOf = {
   forbidden: 'FORBIDDEN',
   not_found: 'NOT_FOUND',
   validation: 'UNPROCESSABLE_CONTENT',
+  conflict: 'CONFLICT',
   too_many_requests: 'TOO_MANY_REQUESTS',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   unavailable: 'SERVICE_UNAVAILABLE',

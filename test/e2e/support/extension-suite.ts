@@ -24,7 +24,7 @@ import {
   type ExtensionHarness,
   type Theme,
 } from './extension-harness';
-import { flakyProxy, heldUploadProxy, listen, pageServer, untrustedHttps } from './local-http';
+import { flakyProxy, heldUploadProxy, listen, pageServer, proxyWithout, untrustedHttps } from './local-http';
 
 /**
  * The extension's end-to-end suite, run by extension-chromium.test.ts and
@@ -148,6 +148,8 @@ export function extensionSuite(b: BrowserUnderTest) {
       return { ...body, kind: stored?.kind };
     }
     const tokenOf = (htmlUrl: string) => new URL(htmlUrl).pathname.split('/')[2];
+    /** Slices of sliced uploads the server has answered (its request log names routes, never paths). */
+    const slicesLogged = () => server.logs.filter((l) => l.includes('/api/v2/uploads/:upload/files/:file')).length;
     const storage = () =>
       ext.inExtension(async () => {
         const api = ((globalThis as Ext).browser ?? (globalThis as Ext).chrome) as Ext;
@@ -343,8 +345,11 @@ export function extensionSuite(b: BrowserUnderTest) {
       await click(popup, { label: 'A file' });
       await chooseFile(popup, FILE_BYTES, fileName);
       await watchFileHost(popup);
+      const slicesBefore = slicesLogged();
       await click(popup, { button: 'Push file' });
       await expect.poll(() => pageText(popup), { timeout: 90_000 }).toMatch(/File push/);
+      // In 8 MiB slices, no request larger (Firefox holds a request's body in memory): 50 MiB and the envelope's tags are 7.
+      expect(slicesLogged() - slicesBefore).toBe(7);
       const fileLink = await valueOf(popup, 'Secret link');
       expect(fileLink).toMatch(/#[A-Za-z0-9_-]{48}$/);
       // The file host encrypted it to disk (not into a Blob), and removed the envelope after the upload.
@@ -439,7 +444,76 @@ export function extensionSuite(b: BrowserUnderTest) {
       }
     }, 120_000);
 
-    it('falls back where the spool or the file host is missing: the envelope in memory, or the file in slices to the background', async () => {
+    /** Whether the file host is open: Chromium's offscreen document, Firefox's frame in the background page. */
+    const fileHostOpen = () =>
+      b.build === 'chrome'
+        ? ext.inExtension(async () => ((await ((globalThis as Ext).chrome as Ext).runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })) as unknown[]).length > 0, null)
+        : ext.inExtension(async () => ((globalThis as Ext).backgroundGlobal as Window).document.querySelectorAll('iframe').length > 0, null);
+    /** Closes the file host as the browser would if it crashed: the offscreen document closed, the frame removed. */
+    const closeFileHost = () =>
+      b.build === 'chrome'
+        ? ext.inExtension(async () => ((globalThis as Ext).chrome as Ext).offscreen.closeDocument(), null)
+        : ext.inExtension(async () => ((globalThis as Ext).backgroundGlobal as Window).document.querySelector('iframe')!.remove(), null);
+
+    it('gives up on a file host closed in the middle of an upload: says so within seconds, and the popup pushes again', async () => {
+      const { token: ownToken } = await createUserWithToken(server, `e2e-silent-${b.build}@example.org`);
+      const gate = await heldUploadProxy(server.url);
+      try {
+        await useServer(gate.url, ownToken);
+        const fileName = `silent-${b.build}.bin`;
+        const popup = await ext.openPopup('');
+        await waitForText(popup, /What to push/);
+        await click(popup, { label: 'A file' });
+        await chooseFile(popup, 2 * 1_048_576, fileName);
+        await click(popup, { button: 'Push file' });
+        await gate.uploadStarted;
+        expect(await pageText(popup)).toMatch(/Pushing/);
+        const closedAt = Date.now();
+        await closeFileHost();
+        // The host's heartbeat stops; the popup waits a bounded time (15 s of silence), then says why.
+        await expect.poll(() => pageText(popup), { timeout: 30_000 }).toMatch(/file upload stopped answering/);
+        expect(Date.now() - closedAt).toBeLessThan(25_000);
+        expect(await pageText(popup)).not.toMatch(/Pushing/);
+        // Usable again: the same file, pushed again, goes through a host opened anew.
+        gate.release();
+        await click(popup, { button: 'Push file' });
+        await expect.poll(() => pageText(popup), { timeout: 60_000 }).toMatch(/File push/);
+        expect(await valueOf(popup, 'Secret link')).toMatch(/#[A-Za-z0-9_-]{48}$/);
+        await popup.close();
+      } finally {
+        await gate.close();
+        await useServer(server.url, token);
+      }
+    }, 120_000);
+
+    it('closes the file host once it has been idle a while, and opens it again for the next file push', async () => {
+      const { token: ownToken } = await createUserWithToken(server, `e2e-idle-${b.build}@example.org`);
+      await useServer(server.url, ownToken);
+      const pushFile = async (name: string) => {
+        const popup = await ext.openPopup('');
+        await waitForText(popup, /What to push/);
+        await click(popup, { label: 'A file' });
+        await chooseFile(popup, 1_048_576, name);
+        await watchFileHost(popup);
+        await click(popup, { button: 'Push file' });
+        await expect.poll(() => pageText(popup), { timeout: 60_000 }).toMatch(/File push/);
+        const answers = await hostAnswers(popup);
+        await popup.close();
+        return answers;
+      };
+      try {
+        expect(await pushFile(`before-idle-${b.build}.bin`)).toEqual(['disk']);
+        expect(await fileHostOpen()).toBe(true);
+        // 20 s without an upload: the host asks the background to close it.
+        await expect.poll(fileHostOpen, { timeout: 45_000, interval: 1_000 }).toBe(false);
+        expect(await pushFile(`after-idle-${b.build}.bin`)).toEqual(['disk']);
+        expect(await fileHostOpen()).toBe(true);
+      } finally {
+        await useServer(server.url, token);
+      }
+    }, 120_000);
+
+    it('falls back where sliced uploads, the spool or the file host are missing: one multipart request, the envelope in memory, or the file in slices to the background', async () => {
       const { token: ownToken } = await createUserWithToken(server, `e2e-fallback-${b.build}@example.org`);
       await useServer(server.url, ownToken);
       const FILE_BYTES = 3 * 1_048_576 + 17;
@@ -463,6 +537,18 @@ export function extensionSuite(b: BrowserUnderTest) {
         expect(got.bytes.equals(sameBytes(FILE_BYTES))).toBe(true);
       };
       try {
+        // A server without sliced uploads (older): the envelope goes in one multipart create.
+        const older = await proxyWithout(server.url, '/api/v2/uploads');
+        try {
+          await useServer(older.url, ownToken);
+          const single = await pushFile(`single-${b.build}.bin`);
+          expect(single.answers).toEqual(['disk']);
+          expect(older.seen.filter((r) => /uploads|POST \/api\/v2\/pushes$/.test(r))).toEqual(['POST /api/v2/uploads', 'POST /api/v2/pushes']);
+          await received(single.link.replace(older.url, server.url), `single-${b.build}.bin`);
+        } finally {
+          await older.close();
+          await useServer(server.url, ownToken);
+        }
         // The spool cannot be made: a file stands where its directory would be.
         const helper = await ext.openPopup('?tab=settings');
         await helper.evaluate(async () => {

@@ -16,6 +16,18 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
   };
 }
 
+/** Passes a request on to `target` and its answer back; a request whose client went away (a page closed mid-upload) is cut off upstream too. */
+function forward(req: IncomingMessage, res: ServerResponse, target: string) {
+  const upstream = new URL(req.url ?? '/', target);
+  const onward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  onward.on('error', () => res.destroy());
+  req.on('close', () => req.complete || onward.destroy());
+  req.pipe(onward);
+}
+
 /** A web page to select text on and push the address of. */
 export function pageServer(html: string) {
   return listen((_req, res) => {
@@ -36,12 +48,7 @@ export async function flakyProxy(target: string) {
       res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
       return;
     }
-    const upstream = new URL(req.url ?? '/', target);
-    const forward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(forward);
+    forward(req, res, target);
   });
   return { ...http, state };
 }
@@ -62,8 +69,9 @@ export async function untrustedHttps(): Promise<{ url: string; close(): Promise<
 }
 
 /**
- * A reverse proxy in front of a real server that holds the first file upload (a POST to REST
- * v2's create) until `release()`: `uploadStarted` resolves when its request has arrived.
+ * A reverse proxy in front of a real server that holds file uploads (a multipart POST to REST
+ * v2's create, or a slice of a sliced upload) until `release()`: `uploadStarted` resolves when
+ * the first has arrived.
  */
 export async function heldUploadProxy(target: string) {
   let started!: () => void;
@@ -71,16 +79,31 @@ export async function heldUploadProxy(target: string) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const http = await listen(async (req, res) => {
-    if (req.method === 'POST' && req.url === '/api/v2/pushes' && /multipart/.test(req.headers['content-type'] ?? '')) {
+    const slice = req.method === 'PUT' && req.url?.startsWith('/api/v2/uploads/');
+    if (slice || (req.method === 'POST' && req.url === '/api/v2/pushes' && /multipart/.test(req.headers['content-type'] ?? ''))) {
       started();
       await released;
     }
-    const upstream = new URL(req.url ?? '/', target);
-    const forward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(forward);
+    forward(req, res, target);
   });
   return { ...http, uploadStarted, release };
+}
+
+/**
+ * A reverse proxy in front of a real server that answers 404 under `missing` (an older server
+ * without that API), and counts what it forwarded there and elsewhere.
+ */
+export async function proxyWithout(target: string, missing: string) {
+  const seen: string[] = [];
+  const http = await listen((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    if (req.url?.startsWith(missing)) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":"not-found"}');
+      return;
+    }
+    forward(req, res, target);
+  });
+  return { ...http, seen };
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encryptBytes } from '../../../shared/e2e/envelope-crypto.js';
+import { newPushKey } from '../../../shared/e2e/link-key.js';
+import { encryptManifestPayload } from '../../../shared/e2e/push-content.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { Browser, csrfFrom, textOf } from './browser.js';
 
@@ -167,5 +170,41 @@ describe('POST /', () => {
     expect(site.status).toBe(403);
     const same = await b.postMultipart('/', createForm(csrf, { 'push[payload]': 'x' }), { origin: server.url, 'sec-fetch-site': 'same-origin' });
     expect(same.status).toBe(200);
+  });
+});
+
+describe('the create page’s sliced uploads (/uploads)', () => {
+  it('need the page’s CSRF token in a header; the form then creates the push from the upload’s id', async () => {
+    const browser = new Browser(server);
+    await browser.signUp('sliced-page@example.com');
+    const page = await browser.get('/');
+    const csrf = csrfFrom(page.text, '/');
+    const key = newPushKey();
+    const envelope = await encryptBytes(key, 'file', new Uint8Array(5000).fill(7));
+    const push = { kind: 'file', end_to_end: 'true', payload: await encryptManifestPayload(key, { message: '', files: [{ name: 'a.bin', type: '', size: 5000 }] }), expire_after_views: '2' };
+    const body = JSON.stringify({ push, files: [{ size: envelope.length }] });
+    const json = { 'content-type': 'application/json' };
+
+    // No token, a wrong one, or another site: refused before anything is stored, in JSON (the script reads it).
+    for (const headers of [json, { ...json, 'x-csrf-token': 'forged' }, { ...json, 'x-csrf-token': csrf, 'sec-fetch-site': 'cross-site' }]) {
+      const refused = await browser.request('POST', '/uploads', { body, headers });
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.text).error).toMatch(/CSRF token/);
+    }
+    const started = await browser.request('POST', '/uploads', { body, headers: { ...json, 'x-csrf-token': csrf } });
+    expect(started.status).toBe(201);
+    const { upload } = JSON.parse(started.text);
+    const slice = await browser.request('PUT', `/uploads/${upload}/files/0?offset=0`, { body: envelope, headers: { 'x-csrf-token': csrf } });
+    expect(slice.status).toBe(200);
+
+    // The form carries the upload's id and no file; its own push fields only refill it after a refusal.
+    const created = await browser.request('POST', '/', { body: createForm(csrf, { 'push[kind]': 'file', 'push[sliced_upload]': upload, 'push[end_to_end]': 'true' }) });
+    expect(created.status).toBe(200);
+    const { token } = await tokenOf(created.text);
+    expect(await server.server.pushes.peek(token)).toMatchObject({ kind: 'file', endToEnd: true, expireAfterViews: 2 });
+    // Used up: the same id again is refused on the form, in words.
+    const again = await browser.request('POST', '/', { body: createForm(csrf, { 'push[kind]': 'file', 'push[sliced_upload]': upload }) });
+    expect(again.status).toBe(400);
+    expect(again.text).toContain('No such upload');
   });
 });

@@ -81,6 +81,11 @@ describe('GET /api/v2/openapi.json', () => {
         'GET /secret-requests/{url_token}',
         'DELETE /secret-requests/{url_token}',
         'POST /secret-requests/{url_token}/answer',
+        'POST /uploads',
+        'GET /uploads/{upload}',
+        'DELETE /uploads/{upload}',
+        'PUT /uploads/{upload}/files/{index}',
+        'POST /uploads/{upload}/finish',
       ].sort(),
     );
     // Path parameters are declared where used.

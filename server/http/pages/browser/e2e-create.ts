@@ -3,8 +3,13 @@
 // tab's sessionStorage for that one step). Without scripts, or without WebCrypto, the form is
 // posted as it is (an ordinary push, encrypted at rest by the server). A file's envelope is
 // written to disk as it is encrypted (the origin private file system) where the browser allows,
-// so that a large file is not held in memory until it has been sent.
+// so that a large file is not held in memory until it has been sent, and sent in 8 MiB slices
+// (upload-page-routes.ts; Firefox holds a request's whole body in memory) before the form, which
+// then carries only the upload's id and creates the push. Where the sliced upload is refused or
+// fails, the form carries the envelopes itself as before, and the server's answer to it (its
+// refusal, worded on the page) is what the user sees.
 import { encryptFile } from '../../../../shared/e2e/file-transfer.js';
+import { sendSlices } from '../../../../shared/e2e/sliced-upload-client.js';
 import { discardSpooled, removeAbandonedSpool } from '../../../../shared/e2e/upload-spool.js';
 import { spoolEncryptedFile } from './upload-spool/spool-in-worker.js';
 import { encodeLinkKey, newPushKey } from '../../../../shared/e2e/link-key.js';
@@ -69,6 +74,7 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
   const fileInput = form.querySelector<HTMLInputElement>('#files');
   let payload: string;
   let sealed: DataTransfer | undefined;
+  let slicedUpload: string | undefined;
   const spooledNames: string[] = [];
   if (kind === 'text') payload = await encryptTextPayload(key, textArea?.value ?? '', options);
   else {
@@ -85,13 +91,17 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
       sealed.items.add(new File([envelope], `file-${i + 1}.bin`, { type: 'application/octet-stream' }));
     }
     payload = await encryptManifestPayload(key, { message: '', files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })) }, options);
+    slicedUpload = await sendInSlices(form, payload, [...sealed.files]);
   }
   const linkKey = await encodeLinkKey(key);
 
   if (kind === 'text' && textArea) textArea.value = payload;
   else {
     hiddenInput(form, 'push[payload]', payload);
-    if (fileInput && sealed) fileInput.files = sealed.files;
+    if (slicedUpload) {
+      hiddenInput(form, 'push[sliced_upload]', slicedUpload);
+      if (fileInput) fileInput.files = new DataTransfer().files;
+    } else if (fileInput && sealed) fileInput.files = sealed.files;
   }
   // The passphrase is mixed into the key here; it must not reach the server.
   if (passphraseInput) {
@@ -101,6 +111,27 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
   hiddenInput(form, 'push[end_to_end]', 'true');
   sessionStorage.setItem(KEY_ITEM, linkKey);
   form.submit();
+}
+
+/**
+ * The envelopes sent as a sliced upload with the form's push fields (the passphrase, mixed into
+ * the key, never): the upload's id for the form to finish, or undefined where it was refused or
+ * failed (the form then carries the envelopes).
+ */
+async function sendInSlices(form: HTMLFormElement, payload: string, envelopes: File[]): Promise<string | undefined> {
+  const push: Record<string, string> = {};
+  for (const [name, value] of new FormData(form)) {
+    const field = /^push\[(\w+)\]$/.exec(name)?.[1];
+    if (field && field !== 'passphrase' && typeof value === 'string') push[field] = value;
+  }
+  Object.assign(push, { kind: 'file', payload, end_to_end: 'true' });
+  const csrf = form.querySelector<HTMLInputElement>('input[name="csrf_token"]')?.value ?? '';
+  try {
+    const sent = await sendSlices({ uploadsUrl: '/uploads', headers: { 'X-CSRF-Token': csrf } }, push, envelopes);
+    return 'upload' in sent ? sent.upload : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function completeLink(note: HTMLElement) {

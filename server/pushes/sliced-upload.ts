@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { envelopeLengthProblem } from '../../shared/e2e/envelope-format.js';
+import type { OwnerPushRecord } from '../../shared/push-schema.js';
+import { sliceUploadStartSchema, type SliceReceipt, type SliceUploadState } from '../../shared/sliced-upload-schema.js';
+import type { Config } from '../config.js';
+import type { StorageQuota } from '../security/storage-quota.js';
+import { ServiceError } from '../service-error.js';
+import type { FileVault } from '../storage/file-vault.js';
+import type { BlobStore } from '../storage/store.js';
+import type { Actor, PushService } from './push-service.js';
+import { validatePushInput } from './push-input.js';
+import type { UrlTokenIds } from './url-token-id.js';
+
+/**
+ * Sliced uploads of end-to-end file pushes (docs/end-to-end-encryption.md, "Sliced uploads").
+ * Firefox holds a request's whole body in memory whatever its source, so a 1 GiB envelope sent
+ * in one request costs the sender's browser gigabytes; sent as 8 MiB slices it costs a slice.
+ *
+ * An upload is started with the push (as create takes it) and each file's envelope size; it is
+ * checked then as a create would be, so that nothing is sent for a push that would be refused.
+ * Slices arrive in order, each at an offset that is a multiple of SLICE_BYTES and exactly that
+ * long but for a file's last; a slice sent again (a retry) is answered as before and not
+ * rewritten. Finishing joins each file's slices into one stored file and creates the push
+ * through PushService.create, with every rule of a create (framing, quotas, audit, webhooks):
+ * before that nothing is viewable. Everything lives as blobs (slices and the upload's own record,
+ * encrypted with the key ring like any file) under the upload's storage id, which no push has:
+ * an upload never finished is purged by the sweep of orphaned blobs a day after it started, and
+ * is refused after UPLOAD_TTL_MS. Both stores work the same (the BlobStore contract).
+ */
+export const SLICE_BYTES = 8 * 1_048_576;
+const UPLOAD_TTL_MS = 6 * 3_600_000;
+/** The upload's record among its blobs. */
+const RECORD = 'upload';
+const UPLOAD_ID = /^[A-Za-z0-9_-]{24}$/;
+
+/** What an upload keeps between its requests (in its RECORD blob, encrypted at rest). */
+interface UploadRecord {
+  ownerId: string | null;
+  /** The push as the start took it; created as such at the finish. */
+  push: Record<string, unknown>;
+  sizes: number[];
+  sliceBytes: number;
+  startedAt: string;
+}
+
+export interface SlicedUploadDeps {
+  pushes: PushService;
+  vault: FileVault;
+  blobs: BlobStore;
+  ids: UrlTokenIds;
+  config: Pick<Config, 'features' | 'limits'>;
+  quota?: StorageQuota;
+}
+
+const partId = (file: number, seq: number) => `f${file}-${String(seq).padStart(6, '0')}`;
+
+/** Passes exactly `bytes` bytes: more is refused (413); fewer (a body cut short) fails at its end. */
+function exactly(bytes: number, tooLong: () => ServiceError): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
+      seen += chunk.length;
+      done(seen > bytes ? tooLong() : null, seen > bytes ? undefined : chunk);
+    },
+    flush(done: TransformCallback) {
+      done(seen === bytes ? null : new ServiceError('bad_request', `The slice ended after ${seen} of its ${bytes} bytes.`));
+    },
+  });
+}
+
+export class SlicedUploads {
+  /** Requests of one upload, one at a time (in this process): a retried slice never races its first try. */
+  private readonly turns = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: SlicedUploadDeps) {}
+
+  async start(actor: Actor, raw: unknown): Promise<SliceUploadState> {
+    const { pushes, config } = this.deps;
+    pushes.assertApiAccess(actor);
+    pushes.assertMayAttachFiles(actor);
+    const parsed = sliceUploadStartSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new ServiceError('bad_request', 'A sliced upload starts with {"push": {...}, "files": [{"size": <envelope bytes>}, ...]}.');
+    }
+    const { push, files } = parsed.data;
+    const fields = validatePushInput(push, { limits: config.limits, features: config.features, hasFiles: true });
+    if (!fields.endToEnd) throw ServiceError.validation({ end_to_end: ['must be true: sliced uploads carry end-to-end file pushes only'] });
+    if (files.length > config.limits.maxFilesPerPush) throw ServiceError.validation({ files: [`too many files (maximum is ${config.limits.maxFilesPerPush})`] });
+    files.forEach(({ size }, i) => {
+      if (size > config.limits.maxFileBytes) throw new ServiceError('payload_too_large', `A file is larger than the limit of ${config.limits.maxFileBytes} bytes.`);
+      const problem = envelopeLengthProblem(size);
+      if (problem) throw ServiceError.validation({ files: [`file ${i + 1} is not a well-formed end-to-end envelope: ${problem}`] });
+    });
+    // The quotas are claimed by the finish (a create); a client already over them is told now, before it sends a byte.
+    await pushes.assertStorageRoom();
+    const total = files.reduce((sum, f) => sum + f.size, 0);
+    await (await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, total))?.release();
+
+    const upload = randomBytes(18).toString('base64url');
+    const record: UploadRecord = { ownerId: actor.user?.id ?? null, push, sizes: files.map((f) => f.size), sliceBytes: SLICE_BYTES, startedAt: new Date().toISOString() };
+    await this.deps.vault.write(this.storageId(upload), RECORD, Readable.from([Buffer.from(JSON.stringify(record))]));
+    return this.stateOf(upload, record, record.sizes.map(() => 0));
+  }
+
+  async state(actor: Actor, upload: string): Promise<SliceUploadState> {
+    const record = await this.load(actor, upload);
+    const received = await Promise.all(record.sizes.map((_, i) => this.received(upload, record, i)));
+    return this.stateOf(upload, record, received);
+  }
+
+  /**
+   * Stores a slice of file `file` at `offset` from `body`, which the client declared
+   * `declaredBytes` long (its Content-Length). Out of order is refused (409) with where the
+   * file stands; a slice already stored is answered as it was.
+   */
+  async addSlice(actor: Actor, upload: string, fileParam: string, offsetParam: string | undefined, declaredBytes: number | undefined, body: Readable): Promise<SliceReceipt> {
+    const record = await this.load(actor, upload);
+    const file = /^\d{1,3}$/.test(fileParam) ? Number(fileParam) : -1;
+    const size = record.sizes[file];
+    if (size === undefined) throw new ServiceError('not_found', `This upload has no file ${fileParam} (its files are 0 to ${record.sizes.length - 1}).`);
+    const offset = offsetParam !== undefined && /^\d{1,16}$/.test(offsetParam) ? Number(offsetParam) : -1;
+    if (offset < 0 || offset >= size || offset % record.sliceBytes !== 0) {
+      throw new ServiceError('bad_request', `offset must be a multiple of ${record.sliceBytes} below the file's size (${size}); got ${offsetParam ?? 'none'}.`);
+    }
+    const bytes = Math.min(record.sliceBytes, size - offset);
+    const wrongLength = (kind: 'bad_request' | 'payload_too_large', got: number | string) =>
+      new ServiceError(kind, `The slice of file ${file} at offset ${offset} must be ${bytes} bytes long; this one is ${got}.`);
+    if (declaredBytes === undefined) throw new ServiceError('bad_request', 'A slice needs a Content-Length.');
+    if (declaredBytes > bytes) throw wrongLength('payload_too_large', declaredBytes);
+    if (declaredBytes < bytes) throw wrongLength('bad_request', declaredBytes);
+
+    return this.inTurn(upload, async () => {
+      const sid = this.storageId(upload);
+      const seq = offset / record.sliceBytes;
+      const receipt = { file, offset, next_offset: offset + bytes };
+      if ((await this.deps.blobs.size(sid, partId(file, seq))) !== undefined) {
+        body.resume();
+        await finished(body);
+        return receipt;
+      }
+      if (seq > 0 && (await this.deps.blobs.size(sid, partId(file, seq - 1))) === undefined) {
+        const received = await this.received(upload, record, file);
+        throw new ServiceError('conflict', `Slices of a file go in order: file ${file} has ${received} bytes so far, so its next slice starts at offset ${received}.`);
+      }
+      await this.deps.pushes.assertStorageRoom();
+      await this.deps.vault.write(sid, partId(file, seq), pipeline(body, exactly(bytes, () => wrongLength('payload_too_large', 'longer')), () => {}));
+      return receipt;
+    });
+  }
+
+  /** Joins the slices into the push's files and creates the push (PushService.create's rules); the upload is gone after. */
+  async finish(actor: Actor, upload: string): Promise<OwnerPushRecord> {
+    const record = await this.load(actor, upload);
+    return this.inTurn(upload, async () => {
+      const sid = this.storageId(upload);
+      for (const [file, size] of record.sizes.entries()) {
+        const received = await this.received(upload, record, file);
+        if (received < size) throw new ServiceError('conflict', `File ${file} is not complete: ${received} of its ${size} bytes have arrived.`);
+      }
+      const files = this.deps.pushes.openFileUpload(actor);
+      try {
+        for (const [file, size] of record.sizes.entries()) {
+          await files.add(`file-${file + 1}.bin`, 'application/octet-stream', Readable.from(this.joined(sid, file, Math.ceil(size / record.sliceBytes))));
+        }
+      } catch (e) {
+        await files.discard();
+        throw e;
+      }
+      const created = await this.deps.pushes.create(actor, record.push, files);
+      await this.deps.blobs.removeAll(sid);
+      return created;
+    });
+  }
+
+  /** Gives an upload up: its slices are removed at once. */
+  async abandon(actor: Actor, upload: string): Promise<void> {
+    await this.load(actor, upload);
+    await this.inTurn(upload, () => this.deps.blobs.removeAll(this.storageId(upload)));
+  }
+
+  private storageId(upload: string) {
+    return this.deps.ids.of(`upload:${upload}`);
+  }
+
+  /** The upload's record, for its starter (the same account, or anyone with the id when it was started anonymously). */
+  private async load(actor: Actor, upload: string): Promise<UploadRecord> {
+    this.deps.pushes.assertApiAccess(actor);
+    const gone = () => new ServiceError('not_found', 'No such upload: it was finished, given up, expired or never started.');
+    if (!UPLOAD_ID.test(upload)) throw gone();
+    const sid = this.storageId(upload);
+    if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw gone();
+    const parts: Buffer[] = [];
+    for await (const chunk of await this.deps.vault.read(sid, RECORD)) parts.push(chunk as Buffer);
+    const record = JSON.parse(Buffer.concat(parts).toString('utf8')) as UploadRecord;
+    if (Date.now() - Date.parse(record.startedAt) > UPLOAD_TTL_MS) throw gone();
+    if (record.ownerId && record.ownerId !== actor.user?.id) throw new ServiceError('forbidden', "That upload doesn't belong to you.");
+    return record;
+  }
+
+  /** Bytes of `file` stored so far, from its start (slices are stored in order). */
+  private async received(upload: string, record: UploadRecord, file: number): Promise<number> {
+    const sid = this.storageId(upload);
+    let seq = 0;
+    while (seq * record.sliceBytes < record.sizes[file]! && (await this.deps.blobs.size(sid, partId(file, seq))) !== undefined) seq++;
+    return Math.min(record.sizes[file]!, seq * record.sliceBytes);
+  }
+
+  /** A file's slices, decrypted from rest one after the other (each checked by its own tag as it ends). */
+  private async *joined(sid: string, file: number, slices: number): AsyncGenerator<Buffer> {
+    for (let seq = 0; seq < slices; seq++) yield* (await this.deps.vault.read(sid, partId(file, seq), { verifyFirst: false })) as AsyncIterable<Buffer>;
+  }
+
+  private stateOf(upload: string, record: UploadRecord, received: number[]): SliceUploadState {
+    return {
+      upload,
+      slice_bytes: record.sliceBytes,
+      files: record.sizes.map((size, i) => ({ size, received: received[i]! })),
+      expires_at: new Date(Date.parse(record.startedAt) + UPLOAD_TTL_MS).toISOString(),
+    };
+  }
+
+  private inTurn<T>(upload: string, step: () => Promise<T>): Promise<T> {
+    const next = (this.turns.get(upload) ?? Promise.resolve()).then(step, step);
+    const settled = next.catch(() => undefined);
+    this.turns.set(upload, settled);
+    void settled.then(() => this.turns.get(upload) === settled && this.turns.delete(upload));
+    return next;
+  }
+}

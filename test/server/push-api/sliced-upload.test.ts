@@ -1,0 +1,201 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createDecryptStream, encryptBytes } from '../../../shared/e2e/envelope-crypto.js';
+import { newPushKey } from '../../../shared/e2e/link-key.js';
+import { decryptPayload, encryptManifestPayload } from '../../../shared/e2e/push-content.js';
+import { api, request } from '../../support/http.js';
+import { storedBlobs } from '../../support/stored-data.js';
+import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
+
+/**
+ * Sliced uploads of end-to-end file pushes (server/pushes/sliced-upload.ts): a large envelope in
+ * 8 MiB requests, for browsers that hold a request body in memory. Real server, both stores.
+ */
+const MiB = 1_048_576;
+const SLICE = 8 * MiB;
+
+let server: TestServer;
+let owner: string;
+let other: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ token: owner } = await createUserWithToken(server, 'sliced@example.com'));
+  ({ token: other } = await createUserWithToken(server, 'sliced-other@example.com'));
+});
+afterAll(() => server.stop());
+afterEach(() => vi.useRealTimers());
+
+/** A file envelope of `plainBytes` bytes of plaintext, with the push that carries it. */
+async function sealedFile(plainBytes: number) {
+  const key = newPushKey();
+  const plain = Buffer.alloc(plainBytes);
+  for (let i = 0; i < plainBytes; i++) plain[i] = (i * 2654435761) >>> 24;
+  const envelope = Buffer.from(await encryptBytes(key, 'file', plain));
+  const manifest = { message: '', files: [{ name: 'big.bin', type: 'application/octet-stream', size: plainBytes }] };
+  const push = { kind: 'file', end_to_end: true, payload: await encryptManifestPayload(key, manifest), expire_after_views: 3 };
+  return { key, plain, envelope, push, manifest };
+}
+
+const start = (s: TestServer, body: unknown, token?: string) => api.post(s, '/api/v2/uploads', { token, json: body });
+function putSlice(s: TestServer, upload: string, file: number | string, offset: number | string | undefined, bytes: Buffer, token?: string) {
+  const query = offset === undefined ? '' : `?offset=${offset}`;
+  return request(s, 'PUT', `/api/v2/uploads/${upload}/files/${file}${query}`, { token, raw: bytes, contentType: 'application/octet-stream' });
+}
+const finish = (s: TestServer, upload: string, token?: string) => api.post(s, `/api/v2/uploads/${upload}/finish`, { token });
+
+async function downloaded(url: string, key: Uint8Array): Promise<Buffer> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  const { stream } = createDecryptStream(key);
+  const out: Uint8Array[] = [];
+  for await (const chunk of res.body!.pipeThrough(stream) as unknown as AsyncIterable<Uint8Array>) out.push(chunk);
+  return Buffer.concat(out);
+}
+
+describe('sliced uploads of end-to-end file pushes (REST v2)', () => {
+  it('takes a file in ordered slices, answers a retried slice as before, and creates the push only at the finish', async () => {
+    const { key, plain, envelope, push, manifest } = await sealedFile(17 * MiB);
+    const started = await start(server, { push, files: [{ size: envelope.length }] }, owner);
+    expect(started.status).toBe(201);
+    expect(started.body).toMatchObject({ slice_bytes: SLICE, files: [{ size: envelope.length, received: 0 }] });
+    const upload: string = started.body.upload;
+    expect(Date.parse(started.body.expires_at)).toBeGreaterThan(Date.now());
+
+    const slice = (n: number) => envelope.subarray(n * SLICE, (n + 1) * SLICE);
+    expect((await putSlice(server, upload, 0, 0, slice(0), owner)).body).toEqual({ file: 0, offset: 0, next_offset: SLICE });
+    // A gap: the third slice before the second.
+    const gap = await putSlice(server, upload, 0, 2 * SLICE, slice(2), owner);
+    expect(gap.status).toBe(409);
+    expect(gap.body.error).toMatch(new RegExp(`next slice starts at offset ${SLICE}`));
+    expect((await putSlice(server, upload, 0, SLICE, slice(1), owner)).status).toBe(200);
+    // The second slice again (its answer was lost): the same receipt, nothing rewritten.
+    expect((await putSlice(server, upload, 0, SLICE, Buffer.alloc(SLICE, 0x55), owner)).body).toEqual({ file: 0, offset: SLICE, next_offset: 2 * SLICE });
+    expect((await api.get(server, `/api/v2/uploads/${upload}`, { token: owner })).body.files).toEqual([{ size: envelope.length, received: 2 * SLICE }]);
+
+    // Not viewable yet: there is no push, in the owner's list or anywhere.
+    const early = await finish(server, upload, owner);
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatch(new RegExp(`File 0 is not complete: ${2 * SLICE} of its ${envelope.length} bytes`));
+    expect((await api.get(server, '/api/v2/pushes/active', { token: owner })).body).toEqual([]);
+
+    expect((await putSlice(server, upload, 0, 2 * SLICE, slice(2), owner)).body).toEqual({ file: 0, offset: 2 * SLICE, next_offset: envelope.length });
+    const done = await finish(server, upload, owner);
+    expect(done.status).toBe(201);
+    expect(done.body).toMatchObject({ end_to_end: true, expire_after_views: 3 });
+    expect((await api.get(server, '/api/v2/pushes/active', { token: owner })).body.map((p: { url_token: string }) => p.url_token)).toEqual([done.body.url_token]);
+
+    const shown = await api.get(server, `/api/v2/pushes/${done.body.url_token}`);
+    expect(await decryptPayload(key, shown.body.payload)).toEqual({ content: 'manifest', manifest });
+    expect((await downloaded(shown.body.files[0].url, key)).equals(plain)).toBe(true);
+
+    // The upload is gone, slices and all: only the push's own file is stored.
+    expect((await finish(server, upload, owner)).status).toBe(404);
+    expect((await storedBlobs(server)).length).toBe(1);
+    expect(await storedBlobs(server, done.body.url_token)).toHaveLength(1);
+  });
+
+  it('refuses bad slices with a 4xx that says what was expected', async () => {
+    const { envelope, push } = await sealedFile(9 * MiB);
+    const { upload } = (await start(server, { push, files: [{ size: envelope.length }] }, owner)).body;
+    const last = envelope.subarray(SLICE);
+    const cases: Array<[string, Promise<{ status: number; body: { error: string } }>, number, RegExp]> = [
+      ['no offset', putSlice(server, upload, 0, undefined, envelope.subarray(0, SLICE), owner), 400, /offset must be a multiple of 8388608/],
+      ['not on a slice boundary', putSlice(server, upload, 0, 5, envelope.subarray(5, SLICE + 5), owner), 400, /offset must be a multiple/],
+      ['past the end', putSlice(server, upload, 0, 2 * SLICE, last, owner), 400, /below the file's size/],
+      ['a file the upload does not have', putSlice(server, upload, 1, 0, last, owner), 404, /no file 1/],
+      ['longer than a slice', putSlice(server, upload, 0, 0, envelope.subarray(0, SLICE + 1), owner), 413, /must be 8388608 bytes long; this one is 8388609/],
+      ['a last slice cut short', putSlice(server, upload, 0, SLICE, last.subarray(1), owner), 400, new RegExp(`must be ${last.length} bytes long`)],
+      ['an unknown upload', putSlice(server, 'A'.repeat(24), 0, 0, last, owner), 404, /No such upload/],
+    ];
+    for (const [what, answer, status, message] of cases) {
+      const { status: got, body } = await answer;
+      expect([what, got, body.error]).toEqual([what, status, expect.stringMatching(message)]);
+    }
+    // Nothing was stored by any of them: the upload still stands at 0.
+    expect((await api.get(server, `/api/v2/uploads/${upload}`, { token: owner })).body.files[0].received).toBe(0);
+  });
+
+  it('checks the push at the start, as a create would, before a byte is sent', async () => {
+    const { envelope, push } = await sealedFile(1000);
+    const files = [{ size: envelope.length }];
+    const cases: Array<[string, unknown, number, RegExp]> = [
+      ['not end to end', { push: { ...push, end_to_end: false }, files }, 422, /end_to_end/],
+      ['no encrypted file list', { push: { ...push, payload: undefined }, files }, 422, /payload/],
+      ['a size no envelope has', { push, files: [{ size: 10 }] }, 422, /not a well-formed end-to-end envelope/],
+      ['over the file size limit', { push, files: [{ size: 8 * 1024 * MiB }] }, 413, /larger than the limit/],
+      ['no files', { push, files: [] }, 400, /A sliced upload starts with/],
+      ['not JSON', 'x', 400, /A sliced upload starts with|must be JSON/],
+    ];
+    for (const [what, body, status, message] of cases) {
+      const res = await start(server, body, owner);
+      expect([what, res.status, res.text]).toEqual([what, status, expect.stringMatching(message)]);
+    }
+  });
+
+  it("keeps an account's upload to that account", async () => {
+    const { envelope, push } = await sealedFile(1000);
+    const mine = (await start(server, { push, files: [{ size: envelope.length }] }, owner)).body.upload;
+    expect((await putSlice(server, mine, 0, 0, envelope, other)).status).toBe(403);
+    expect((await putSlice(server, mine, 0, 0, envelope)).status).toBe(403);
+    expect((await finish(server, mine, other)).status).toBe(403);
+    expect((await putSlice(server, mine, 0, 0, envelope, owner)).status).toBe(200);
+    expect((await finish(server, mine, owner)).status).toBe(201);
+  });
+
+  it('gives an upload up on request, refuses it after six hours, and the sweep purges what was abandoned', async () => {
+    const { envelope, push } = await sealedFile(2 * MiB);
+    const files = [{ size: envelope.length }];
+    // Uploads the tests above left unfinished go first (as below), so that what remains is the pushes' files.
+    await server.server.store.blobs.removeOrphans(new Date(Date.now() + 1000), 100);
+    const before = await storedBlobs(server);
+
+    const given = (await start(server, { push, files }, owner)).body.upload;
+    expect((await putSlice(server, given, 0, 0, envelope, owner)).status).toBe(200);
+    expect((await api.delete(server, `/api/v2/uploads/${given}`, { token: owner })).status).toBe(204);
+    expect((await finish(server, given, owner)).status).toBe(404);
+    expect(await storedBlobs(server)).toEqual(before);
+
+    const late = (await start(server, { push, files }, owner)).body.upload;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 6 * 3_600_000 + 1000);
+    const refused = await putSlice(server, late, 0, 0, envelope, owner);
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toMatch(/expired/);
+    vi.useRealTimers();
+
+    const abandoned = (await start(server, { push, files }, owner)).body.upload;
+    expect((await putSlice(server, abandoned, 0, 0, envelope, owner)).status).toBe(200);
+    expect((await storedBlobs(server)).length).toBe(before.length + 3); // two records, one slice
+    // What the sweep does to blobs no push holds, a day after they were started.
+    await server.server.store.blobs.removeOrphans(new Date(Date.now() + 1000), 100);
+    expect(await storedBlobs(server)).toEqual(before);
+    expect((await putSlice(server, abandoned, 0, 0, envelope, owner)).status).toBe(404);
+  });
+});
+
+describe('sliced uploads under the limits', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startServer({ FILES_REQUIRE_AUTH: 'false', MAX_FILE_BYTES: String(20 * MiB), ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '1', RATE_LIMIT_PER_MINUTE: '4' });
+  });
+  afterAll(() => limited.stop());
+
+  it('applies the file size limit and the daily storage quota at the start; slices stored do not spend the rate limit', async () => {
+    const { envelope, push } = await sealedFile(17 * MiB);
+    // 1: over the file size limit.
+    expect((await start(limited, { push, files: [{ size: 21 * MiB }] })).status).toBe(413);
+    // 2: over the anonymous daily quota (1 MB), said before any slice is sent.
+    const overQuota = await start(limited, { push, files: [{ size: envelope.length }] });
+    expect(overQuota.status).toBe(429);
+    expect(overQuota.body.error).toMatch(/stored too much in the last 24 hours/);
+    expect(overQuota.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Anonymous callers may start uploads here (FILES_REQUIRE_AUTH off), within that quota.
+    // 3 and 4: an account's upload (no quota) starts and finishes; its three slices in between are free.
+    const { token } = await createUserWithToken(limited, 'limited@example.com');
+    const { upload } = (await start(limited, { push, files: [{ size: envelope.length }] }, token)).body;
+    for (let at = 0; at < envelope.length; at += SLICE) expect((await putSlice(limited, upload, 0, at, envelope.subarray(at, at + SLICE), token)).status).toBe(200);
+    expect((await finish(limited, upload, token)).status).toBe(201);
+    // The fifth request counted is refused, as any other would be.
+    expect((await api.get(limited, '/api/v2/pushes/active', { token })).status).toBe(429);
+  });
+});
