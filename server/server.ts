@@ -59,7 +59,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const hashing = new HashingQueue(config.hashing);
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
-    const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, ids, config, quota });
+    const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });

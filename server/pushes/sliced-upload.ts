@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { StorageQuota } from '../security/storage-quota.js';
 import { ServiceError } from '../service-error.js';
 import type { FileVault } from '../storage/file-vault.js';
-import type { BlobStore } from '../storage/store.js';
+import type { BlobStore, LimitCounters } from '../storage/store.js';
 import type { Actor, PushService } from './push-service.js';
 import { validatePushInput } from './push-input.js';
 import type { UrlTokenIds } from './url-token-id.js';
@@ -31,6 +31,12 @@ import type { UrlTokenIds } from './url-token-id.js';
  */
 export const SLICE_BYTES = 8 * 1_048_576;
 const UPLOAD_TTL_MS = 6 * 3_600_000;
+/**
+ * How long one step of an upload (a slice, the finish) holds the upload against other instances.
+ * Released when the step ends; only an instance that died mid-step leaves it to run out, and a
+ * 1 GiB finish takes well under it.
+ */
+const STEP_LEASE_MS = 5 * 60_000;
 /** The upload's record among its blobs. */
 const RECORD = 'upload';
 const UPLOAD_ID = /^[A-Za-z0-9_-]{24}$/;
@@ -49,10 +55,14 @@ export interface SlicedUploadDeps {
   pushes: PushService;
   vault: FileVault;
   blobs: BlobStore;
+  /** The store's shared counters: a step of an upload is leased there, so it runs on one instance at a time. */
+  counters: LimitCounters;
   ids: UrlTokenIds;
   config: Pick<Config, 'features' | 'limits'>;
   quota?: StorageQuota;
 }
+
+const UPLOAD_GONE = () => new ServiceError('not_found', 'No such upload: it was finished, given up, expired or never started.');
 
 const partId = (file: number, seq: number) => `f${file}-${String(seq).padStart(6, '0')}`;
 
@@ -131,7 +141,7 @@ export class SlicedUploads {
     if (declaredBytes > bytes) throw wrongLength('payload_too_large', declaredBytes);
     if (declaredBytes < bytes) throw wrongLength('bad_request', declaredBytes);
 
-    return this.inTurn(upload, async () => {
+    return this.oneStepAtATime(upload, async () => {
       const sid = this.storageId(upload);
       const seq = offset / record.sliceBytes;
       const receipt = { file, offset, next_offset: offset + bytes };
@@ -153,8 +163,10 @@ export class SlicedUploads {
   /** Joins the slices into the push's files and creates the push (PushService.create's rules); the upload is gone after. */
   async finish(actor: Actor, upload: string): Promise<OwnerPushRecord> {
     const record = await this.load(actor, upload);
-    return this.inTurn(upload, async () => {
+    return this.oneStepAtATime(upload, async () => {
       const sid = this.storageId(upload);
+      // A finish that won the lease after another ended finds the upload gone.
+      if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
       for (const [file, size] of record.sizes.entries()) {
         const received = await this.received(upload, record, file);
         if (received < size) throw new ServiceError('conflict', `File ${file} is not complete: ${received} of its ${size} bytes have arrived.`);
@@ -177,7 +189,7 @@ export class SlicedUploads {
   /** Gives an upload up: its slices are removed at once. */
   async abandon(actor: Actor, upload: string): Promise<void> {
     await this.load(actor, upload);
-    await this.inTurn(upload, () => this.deps.blobs.removeAll(this.storageId(upload)));
+    await this.oneStepAtATime(upload, () => this.deps.blobs.removeAll(this.storageId(upload)));
   }
 
   private storageId(upload: string) {
@@ -187,7 +199,7 @@ export class SlicedUploads {
   /** The upload's record, for its starter (the same account, or anyone with the id when it was started anonymously). */
   private async load(actor: Actor, upload: string): Promise<UploadRecord> {
     this.deps.pushes.assertApiAccess(actor);
-    const gone = () => new ServiceError('not_found', 'No such upload: it was finished, given up, expired or never started.');
+    const gone = UPLOAD_GONE;
     if (!UPLOAD_ID.test(upload)) throw gone();
     const sid = this.storageId(upload);
     if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw gone();
@@ -219,6 +231,28 @@ export class SlicedUploads {
       files: record.sizes.map((size, i) => ({ size, received: received[i]! })),
       expires_at: new Date(Date.parse(record.startedAt) + UPLOAD_TTL_MS).toISOString(),
     };
+  }
+
+  /**
+   * Runs a step of an upload while no other step of it runs anywhere: queued behind this
+   * instance's own steps (a retried slice waits for its first try), and leased in the shared
+   * counters against other instances' (behind a load balancer a retry may reach another one;
+   * two finishes at once would create the push twice). A step leased elsewhere is a 409 with
+   * Retry-After.
+   */
+  private oneStepAtATime<T>(upload: string, step: () => Promise<T>): Promise<T> {
+    return this.inTurn(upload, async () => {
+      const { counters } = this.deps;
+      const lease = await counters.claim([{ key: `sliced-upload:${this.storageId(upload)}`, limit: 1, windowMs: STEP_LEASE_MS }], Date.now());
+      if (!lease.allowed) {
+        throw new ServiceError('conflict', 'Another request of this upload is still running on another server: try again shortly.', undefined, lease.retryAfterSeconds);
+      }
+      try {
+        return await step();
+      } finally {
+        await counters.forgive(lease.ids);
+      }
+    });
   }
 
   private inTurn<T>(upload: string, step: () => Promise<T>): Promise<T> {

@@ -88,14 +88,14 @@ export const accountFeaturePaths = {
       summary: 'One slice of a file envelope, in order: slice_bytes long (the last: the rest); a slice sent again is answered as before',
       parameters: [uploadParam, { name: 'index', in: 'path', required: true, schema: { type: 'integer' } }, { name: 'offset', in: 'query', required: true, schema: { type: 'integer' } }],
       requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-      responses: { 200: json('SliceReceipt', 'Stored (now or before)'), 400: err('A wrong offset or a short slice'), 404: err('Unknown upload or file'), 409: err('Out of order: says where the file stands'), 413: err('A slice too long'), ...common },
+      responses: { 200: json('SliceReceipt', 'Stored (now or before)'), 400: err('A wrong offset or a short slice'), 404: err('Unknown upload or file'), 409: err('Out of order (says where the file stands), or another step of this upload is running on another instance (Retry-After)'), 413: err('A slice too long'), ...common },
     },
   },
   '/uploads/{upload}/finish': {
     post: {
       summary: 'Join the slices and create the push (as POST /pushes answers); the upload is gone after',
       parameters: [uploadParam],
-      responses: { 201: { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/OwnerPushRecord' } } } }, 409: err('A file is not complete'), 422: json('ValidationErrors', 'Field errors'), ...common },
+      responses: { 201: { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/OwnerPushRecord' } } } }, 409: err('A file is not complete, or the upload is being finished on another instance (Retry-After)'), 422: json('ValidationErrors', 'Field errors'), ...common },
     },
   },
 };

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { createDecryptStream, encryptBytes } from '../../../shared/e2e/envelope-crypto.js';
+import { newPushKey } from '../../../shared/e2e/link-key.js';
+import { encryptManifestPayload } from '../../../shared/e2e/push-content.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type RequestOptions, waitFor } from '../../support/http.js';
+import { api, request, type RequestOptions, waitFor } from '../../support/http.js';
 import { KeyRing } from '../../../server/crypto/key-ring.js';
 import { parseKey } from '../../../server/crypto/master-key.js';
 import { UrlTokenIds } from '../../../server/pushes/url-token-id.js';
@@ -121,6 +124,44 @@ describe('three instances on one PostgreSQL database', () => {
     const res = await fetch(`${at(2)}${url.pathname}${url.search}`, { headers: { 'x-forwarded-for': freshIp() } });
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(content)).toBe(true);
+  });
+
+  it('a sliced upload goes through all three: slices to each in turn, one slice to two at once, two finishes at once make one push', async () => {
+    const MiB = 1_048_576;
+    const key = newPushKey();
+    const plain = randomBytes(17 * MiB);
+    const envelope = Buffer.from(await encryptBytes(key, 'file', plain));
+    const manifest = { message: '', files: [{ name: 'big.bin', type: 'application/octet-stream', size: plain.length }] };
+    const push = { kind: 'file', end_to_end: true, payload: await encryptManifestPayload(key, manifest), expire_after_views: 2 };
+    const ip = freshIp(); // one client behind the balancer
+    const started = await api.post(at(0), '/api/v2/uploads', from(ip, { json: { push, files: [{ size: envelope.length }] } }));
+    expect(started.status).toBe(201);
+    const { upload, slice_bytes: slice } = started.body as { upload: string; slice_bytes: number };
+    const put = (i: number, offset: number) =>
+      request(at(i), 'PUT', `/api/v2/uploads/${upload}/files/0?offset=${offset}`, from(ip, { raw: envelope.subarray(offset, offset + slice), contentType: 'application/octet-stream' }));
+    expect((await put(0, 0)).status).toBe(200);
+    // A retry racing its first try, on another instance: both answered, the slice stored once.
+    const raced = await Promise.all([put(1, slice), put(2, slice)]);
+    for (const r of raced) expect([200, 409]).toContain(r.status);
+    if (raced.some((r) => r.status === 409)) expect((await put(1, slice)).status).toBe(200);
+    expect((await put(2, 2 * slice)).status).toBe(200);
+    expect((await api.get(at(1), `/api/v2/uploads/${upload}`, from(ip))).body.files).toEqual([{ size: envelope.length, received: envelope.length }]);
+
+    const before = (await sql('SELECT count(*)::int AS n FROM pushes'))[0].n as number;
+    const finishes = await Promise.all([1, 2].map((i) => api.post(at(i), `/api/v2/uploads/${upload}/finish`, from(ip))));
+    const statuses = finishes.map((f) => f.status).sort();
+    expect(statuses[0]).toBe(201);
+    expect([404, 409]).toContain(statuses[1]);
+    expect((await sql('SELECT count(*)::int AS n FROM pushes'))[0].n).toBe(before + 1);
+
+    const created = finishes.find((f) => f.status === 201)!.body as { url_token: string };
+    const shown = await api.get(at(0), `/api/v2/pushes/${created.url_token}`, from(freshIp()));
+    const url = new URL(shown.body.files[0].url);
+    const res = await fetch(`${at(1)}${url.pathname}${url.search}`, { headers: { 'x-forwarded-for': freshIp() } });
+    expect(res.status).toBe(200);
+    const out: Uint8Array[] = [];
+    for await (const chunk of res.body!.pipeThrough(createDecryptStream(key).stream) as unknown as AsyncIterable<Uint8Array>) out.push(chunk);
+    expect(Buffer.concat(out).equals(plain)).toBe(true);
   });
 
   it('a push created on one instance is deleted on another, and is gone on the third', async () => {
