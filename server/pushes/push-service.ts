@@ -210,7 +210,11 @@ export class PushService {
     }
   }
 
-  async create(actor: Actor, rawInput: unknown, upload?: FileUpload, options: { fileFieldPresent?: boolean } = {}): Promise<OwnerPushRecord> {
+  /**
+   * `options.reservedBytes`: bytes of this push already counted against the caller's quotas (a
+   * sliced upload counts its files when it starts); only the rest is counted here.
+   */
+  async create(actor: Actor, rawInput: unknown, upload?: FileUpload, options: { fileFieldPresent?: boolean; reservedBytes?: number } = {}): Promise<OwnerPushRecord> {
     try {
       // Any `files` key (even empty) or kind file needs an account when files do, whatever the
       // encoding: multipart sends an empty file input as a plain field, tRPC as a JSON key.
@@ -230,7 +234,8 @@ export class PushService {
       const push = await this.newStoredPush(fields, token, actor.user?.id ?? null, now, upload?.files ?? []);
       // Stored bytes count against the quotas before anything is written (files already streamed
       // in are discarded below when this refuses).
-      const reservation = await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, storedSize(push));
+      const uncounted = storedSize(push) - (options.reservedBytes ?? 0);
+      const reservation = uncounted > 0 ? await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, uncounted) : undefined;
       try {
         await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(push, now, 'push.created'));
       } catch (e) {

@@ -103,10 +103,13 @@ export class SlicedUploads {
       const problem = envelopeLengthProblem(size);
       if (problem) throw ServiceError.validation({ files: [`file ${i + 1} is not a well-formed end-to-end envelope: ${problem}`] });
     });
-    // The quotas are claimed by the finish (a create); a client already over them is told now, before it sends a byte.
     await pushes.assertStorageRoom();
+    // The files' bytes count against the caller's daily quota from the start, and are kept
+    // counted whether or not the upload is finished: checked and given back, a client could store
+    // any amount in uploads it never finishes (they stay a day). The finish's create then counts
+    // only what the start did not (reservedBytes).
     const total = files.reduce((sum, f) => sum + f.size, 0);
-    await (await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, total))?.release();
+    await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, total);
 
     const upload = randomBytes(18).toString('base64url');
     const record: UploadRecord = { ownerId: actor.user?.id ?? null, push, sizes: files.map((f) => f.size), sliceBytes: SLICE_BYTES, startedAt: new Date().toISOString() };
@@ -180,7 +183,7 @@ export class SlicedUploads {
         await files.discard();
         throw e;
       }
-      const created = await this.deps.pushes.create(actor, record.push, files);
+      const created = await this.deps.pushes.create(actor, record.push, files, { reservedBytes: record.sizes.reduce((sum, n) => sum + n, 0) });
       await this.deps.blobs.removeAll(sid);
       return created;
     });

@@ -199,3 +199,28 @@ describe('sliced uploads under the limits', () => {
     expect((await api.get(limited, '/api/v2/pushes/active', { token })).status).toBe(429);
   });
 });
+
+describe('sliced uploads and the daily storage quota', () => {
+  let quoted: TestServer;
+  beforeAll(async () => {
+    quoted = await startServer({ FILES_REQUIRE_AUTH: 'false', ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '20' });
+  });
+  afterAll(() => quoted.stop());
+
+  it('counts an upload from its start, finished or not, and a finished one once', async () => {
+    const first = await sealedFile(12 * MiB);
+    const a = await start(quoted, { push: first.push, files: [{ size: first.envelope.length }] });
+    expect(a.status).toBe(201);
+    // Never finished, the first upload's 12 MiB still count: a second 12 MiB is over the 20 MB a day.
+    const b = await start(quoted, { push: first.push, files: [{ size: first.envelope.length }] });
+    expect(b.status).toBe(429);
+    expect(b.body.error).toMatch(/stored too much in the last 24 hours/);
+
+    const { upload } = a.body as { upload: string };
+    for (let at = 0; at < first.envelope.length; at += SLICE) expect((await putSlice(quoted, upload, 0, at, first.envelope.subarray(at, at + SLICE))).status).toBe(200);
+    expect((await finish(quoted, upload)).status).toBe(201);
+    // Finished, it counts once (12 MiB and its record): 6 MiB more still fit in the day's 20.
+    const second = await sealedFile(6 * MiB);
+    expect((await start(quoted, { push: second.push, files: [{ size: second.envelope.length }] })).status).toBe(201);
+  });
+});
