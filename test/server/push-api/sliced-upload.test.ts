@@ -42,6 +42,10 @@ function putSlice(s: TestServer, upload: string, file: number | string, offset: 
   return request(s, 'PUT', `/api/v2/uploads/${upload}/files/${file}${query}`, { token, raw: bytes, contentType: 'application/octet-stream' });
 }
 const finish = (s: TestServer, upload: string, token?: string) => api.post(s, `/api/v2/uploads/${upload}/finish`, { token });
+/** Every slice of file 0's envelope, in order, each expected to be stored. */
+async function putAllSlices(s: TestServer, upload: string, envelope: Buffer, token?: string) {
+  for (let at = 0; at < envelope.length; at += SLICE) expect((await putSlice(s, upload, 0, at, envelope.subarray(at, at + SLICE), token)).status).toBe(200);
+}
 
 async function downloaded(url: string, key: Uint8Array): Promise<Buffer> {
   const res = await fetch(url);
@@ -193,7 +197,7 @@ describe('sliced uploads under the limits', () => {
     // 3 and 4: an account's upload (no quota) starts and finishes; its three slices in between are free.
     const { token } = await createUserWithToken(limited, 'limited@example.com');
     const { upload } = (await start(limited, { push, files: [{ size: envelope.length }] }, token)).body;
-    for (let at = 0; at < envelope.length; at += SLICE) expect((await putSlice(limited, upload, 0, at, envelope.subarray(at, at + SLICE), token)).status).toBe(200);
+    await putAllSlices(limited, upload, envelope, token);
     expect((await finish(limited, upload, token)).status).toBe(201);
     // The fifth request counted is refused, as any other would be.
     expect((await api.get(limited, '/api/v2/pushes/active', { token })).status).toBe(429);
@@ -217,7 +221,7 @@ describe('sliced uploads and the daily storage quota', () => {
     expect(b.body.error).toMatch(/stored too much in the last 24 hours/);
 
     const { upload } = a.body as { upload: string };
-    for (let at = 0; at < first.envelope.length; at += SLICE) expect((await putSlice(quoted, upload, 0, at, first.envelope.subarray(at, at + SLICE))).status).toBe(200);
+    await putAllSlices(quoted, upload, first.envelope);
     expect((await finish(quoted, upload)).status).toBe(201);
     // Finished, it counts once (12 MiB and its record): 6 MiB more still fit in the day's 20.
     const second = await sealedFile(6 * MiB);
