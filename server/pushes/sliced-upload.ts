@@ -64,6 +64,8 @@ export interface SlicedUploadDeps {
 
 const UPLOAD_GONE = () => new ServiceError('not_found', 'No such upload: it was finished, given up, expired or never started.');
 
+const totalBytes = (sizes: number[]) => sizes.reduce((sum, n) => sum + n, 0);
+
 const partId = (file: number, seq: number) => `f${file}-${String(seq).padStart(6, '0')}`;
 
 /** Passes exactly `bytes` bytes: more is refused (413); fewer (a body cut short) fails at its end. */
@@ -103,16 +105,15 @@ export class SlicedUploads {
       const problem = envelopeLengthProblem(size);
       if (problem) throw ServiceError.validation({ files: [`file ${i + 1} is not a well-formed end-to-end envelope: ${problem}`] });
     });
-    await pushes.assertStorageRoom();
     // The files' bytes count against the caller's daily quota from the start, and are kept
     // counted whether or not the upload is finished: checked and given back, a client could store
     // any amount in uploads it never finishes (they stay a day). The finish's create then counts
-    // only what the start did not (reservedBytes).
-    const total = files.reduce((sum, f) => sum + f.size, 0);
-    await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, total);
+    // only what the start did not (reservedBytes). The reservation refuses a store at its cap too.
+    const sizes = files.map((f) => f.size);
+    await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, totalBytes(sizes));
 
     const upload = randomBytes(18).toString('base64url');
-    const record: UploadRecord = { ownerId: actor.user?.id ?? null, push, sizes: files.map((f) => f.size), sliceBytes: SLICE_BYTES, startedAt: new Date().toISOString() };
+    const record: UploadRecord = { ownerId: actor.user?.id ?? null, push, sizes, sliceBytes: SLICE_BYTES, startedAt: new Date().toISOString() };
     await this.deps.vault.write(this.storageId(upload), RECORD, Readable.from([Buffer.from(JSON.stringify(record))]));
     return this.stateOf(upload, record, record.sizes.map(() => 0));
   }
@@ -183,7 +184,7 @@ export class SlicedUploads {
         await files.discard();
         throw e;
       }
-      const created = await this.deps.pushes.create(actor, record.push, files, { reservedBytes: record.sizes.reduce((sum, n) => sum + n, 0) });
+      const created = await this.deps.pushes.create(actor, record.push, files, { reservedBytes: totalBytes(record.sizes) });
       await this.deps.blobs.removeAll(sid);
       return created;
     });
@@ -202,14 +203,13 @@ export class SlicedUploads {
   /** The upload's record, for its starter (the same account, or anyone with the id when it was started anonymously). */
   private async load(actor: Actor, upload: string): Promise<UploadRecord> {
     this.deps.pushes.assertApiAccess(actor);
-    const gone = UPLOAD_GONE;
-    if (!UPLOAD_ID.test(upload)) throw gone();
+    if (!UPLOAD_ID.test(upload)) throw UPLOAD_GONE();
     const sid = this.storageId(upload);
-    if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw gone();
+    if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
     const parts: Buffer[] = [];
     for await (const chunk of await this.deps.vault.read(sid, RECORD)) parts.push(chunk as Buffer);
     const record = JSON.parse(Buffer.concat(parts).toString('utf8')) as UploadRecord;
-    if (Date.now() - Date.parse(record.startedAt) > UPLOAD_TTL_MS) throw gone();
+    if (Date.now() - Date.parse(record.startedAt) > UPLOAD_TTL_MS) throw UPLOAD_GONE();
     if (record.ownerId && record.ownerId !== actor.user?.id) throw new ServiceError('forbidden', "That upload doesn't belong to you.");
     return record;
   }

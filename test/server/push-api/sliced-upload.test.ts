@@ -227,4 +227,16 @@ describe('sliced uploads and the daily storage quota', () => {
     const second = await sealedFile(6 * MiB);
     expect((await start(quoted, { push: second.push, files: [{ size: second.envelope.length }] })).status).toBe(201);
   });
+
+  it('refuses a start the store has no room for (507), before any slice is sent', async () => {
+    const small = await startServer({ FILES_REQUIRE_AUTH: 'false', MAX_STORAGE_MB: '1' });
+    try {
+      const { envelope, push } = await sealedFile(2 * MiB);
+      const refused = await start(small, { push, files: [{ size: envelope.length }] });
+      expect(refused.status).toBe(507);
+      expect(refused.body.error).toMatch(/storage is full/);
+    } finally {
+      await small.stop();
+    }
+  });
 });
