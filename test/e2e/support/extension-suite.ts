@@ -474,6 +474,7 @@ export function extensionSuite(b: BrowserUnderTest) {
         await expect.poll(() => pageText(popup), { timeout: 30_000 }).toMatch(/file upload stopped answering/);
         expect(Date.now() - closedAt).toBeLessThan(25_000);
         expect(await pageText(popup)).not.toMatch(/Pushing/);
+        await shot(popup, 'error-file-host-stopped');
         // Usable again: the same file, pushed again, goes through a host opened anew.
         gate.release();
         await click(popup, { button: 'Push file' });
