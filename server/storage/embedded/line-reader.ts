@@ -21,21 +21,24 @@ export async function* readLineBlocks(
     let partial: Buffer[] = [];
     let partialBytes = 0;
     let offset = 0; // file offset of the next byte read
+    // One buffer for every read: a fresh 1 MiB buffer per read left its memory with the
+    // allocator after the start-up, about as much again as the store's own data (RSS).
+    const buf = Buffer.allocUnsafe(READ_BYTES);
     for (;;) {
-      const buf = Buffer.allocUnsafe(READ_BYTES);
       const { bytesRead } = await fh.read(buf, 0, READ_BYTES, null);
       if (bytesRead === 0) break;
       const piece = buf.subarray(0, bytesRead);
       onBytes?.(piece);
       const lastNewline = piece.lastIndexOf(10);
       if (lastNewline < 0) {
-        partial.push(piece);
+        partial.push(Buffer.from(piece));
         partialBytes += bytesRead;
         offset += bytesRead;
         continue;
       }
       const complete = partialBytes ? Buffer.concat([...partial, piece.subarray(0, lastNewline)]) : piece.subarray(0, lastNewline);
-      partial = lastNewline + 1 < bytesRead ? [piece.subarray(lastNewline + 1)] : [];
+      // Copied: the next read reuses the buffer.
+      partial = lastNewline + 1 < bytesRead ? [Buffer.from(piece.subarray(lastNewline + 1))] : [];
       partialBytes = bytesRead - lastNewline - 1;
       offset += bytesRead;
       yield { text: complete.toString('utf8'), end: offset - partialBytes };
