@@ -28,6 +28,7 @@ import {
   type WebhookEvent,
 } from '../records.js';
 import { auditList, deliveriesFor } from '../outbox.js';
+import { SharedStrings, shareRepeatedStrings } from './shared-strings.js';
 import { StoreNotReady, type BlobStore, type DueWork, type LimitCounters, type PushChange, type RequestChange, type Store } from '../store.js';
 
 /**
@@ -97,8 +98,10 @@ export class LowdbStore implements Store {
     // Only owners' lists need creation order: sort just those pushes (most are anonymous), and
     // compare ISO times as strings (localeCompare would cost a third of the start-up).
     const owned: StoredPush[] = [];
+    const shared = new SharedStrings();
     for (const token in d.pushes) {
       const p = d.pushes[token]!;
+      shareRepeatedStrings(p, token, Object.hasOwn(d.audit, token) ? d.audit[token]! : [], shared);
       if (!p.expiredAt) this.active.add(token);
       if (p.ownerId) owned.push(p);
     }
