@@ -370,7 +370,7 @@ async function main() {
   }
 
   // Create latency as the store grows: a store filled with each size, then 5 s of creates.
-  const growth: { stored: number; p50: number; p99: number; rps: number; rssMiB: number; idleRssMiB: number; startMs: number }[] = [];
+  const growth: { stored: number; p50: number; p99: number; rps: number; rssMiB: number; idleRssMiB: number; settledRssMiB: number; startMs: number }[] = [];
   for (const size of SIZES) {
     const filled = await storeEnv(size);
     const started = performance.now();
@@ -378,6 +378,9 @@ async function main() {
     const startMs = performance.now() - started;
     // Once started, before any load: what holding `size` pushes costs (the load adds more).
     const idleRssMiB = rssMiB(growthServer.child.pid!);
+    // A second later, idle: the start's garbage (parsed snapshot text) collected by then.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const settledRssMiB = rssMiB(growthServer.child.pid!);
     try {
       const [m] = await load(
         `create at ${size} stored`,
@@ -390,7 +393,7 @@ async function main() {
         },
         [GENERATORS[0]!],
       );
-      growth.push({ stored: size, p50: m!.p50, p99: m!.p99, rps: m!.rps, rssMiB: rssMiB(growthServer.child.pid!), idleRssMiB, startMs });
+      growth.push({ stored: size, p50: m!.p50, p99: m!.p99, rps: m!.rps, rssMiB: rssMiB(growthServer.child.pid!), idleRssMiB, settledRssMiB, startMs });
     } finally {
       await stop(growthServer.child);
       await filled.cleanup();
@@ -413,11 +416,11 @@ async function main() {
     );
   }
   console.log('\nCreate latency as the store grows (ratio: p50 against the first size)\n');
-  console.log('| stored pushes | create req/s | ratio to baseline | p50 ms | p99 ms | p50 ratio | server start ms | RSS MiB started | RSS MiB after the creates |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| stored pushes | create req/s | ratio to baseline | p50 ms | p99 ms | p50 ratio | server start ms | RSS MiB started | RSS MiB 1 s later | RSS MiB after the creates |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const g of growth) {
     console.log(
-      `| ${g.stored} | ${fmt(g.rps, 0)} | ${fmt(g.rps / baseOf(GENERATORS[0]!).rps, 2)} | ${g.p50} | ${g.p99} | ${fmt(g.p50 / Math.max(growth[0]!.p50, 0.001), 2)} | ${fmt(g.startMs, 0)} | ${fmt(g.idleRssMiB, 0)} | ${fmt(g.rssMiB, 0)} |`,
+      `| ${g.stored} | ${fmt(g.rps, 0)} | ${fmt(g.rps / baseOf(GENERATORS[0]!).rps, 2)} | ${g.p50} | ${g.p99} | ${fmt(g.p50 / Math.max(growth[0]!.p50, 0.001), 2)} | ${fmt(g.startMs, 0)} | ${fmt(g.idleRssMiB, 0)} | ${fmt(g.settledRssMiB, 0)} | ${fmt(g.rssMiB, 0)} |`,
     );
   }
   if (restart) console.log(`\nEmbedded store restart: ${restart.pushes} pushes (${fmt(restart.snapshotMiB, 0)} MiB snapshot) opened in ${restart.openMs} ms in a fresh process (RSS ${restart.rssMiB} MiB)`);
@@ -457,7 +460,7 @@ async function main() {
   }
   if (restart) targets.push(['embedded store restarts from 100k pushes in < 1 s', restart.openMs < 1000, `${restart.openMs} ms`]);
   const at100k = growth.find((g) => g.stored === 100_000);
-  if (STORE === 'embedded' && at100k) targets.push(['server RSS at 100k stored pushes ≤ 250 MiB', at100k.idleRssMiB <= 250, `${fmt(at100k.idleRssMiB, 0)} MiB started, ${fmt(at100k.rssMiB, 0)} MiB after 5 s of creates (which add pushes)`]);
+  if (STORE === 'embedded' && at100k) targets.push(['server RSS at 100k stored pushes ≤ 250 MiB', at100k.idleRssMiB <= 250, `${fmt(at100k.idleRssMiB, 0)} MiB started, ${fmt(at100k.settledRssMiB, 0)} MiB 1 s later, ${fmt(at100k.rssMiB, 0)} MiB after 5 s of creates (which add pushes)`]);
   console.log(`\nTargets (judged on ${judged}'s figures)\n`);
   for (const [name, met, figure] of targets) console.log(`- ${met ? 'met    ' : 'NOT met'}  ${name}: ${figure}`);
   results.targets = targets.map(([name, met, figure]) => ({ name, met, figure }));
