@@ -570,11 +570,22 @@ export class PushService {
     // just because the sweeper has not come round yet.
     const pushes = state === 'active' ? (await Promise.all(listed.map((p) => this.expireIfDue(p)))).filter((p) => !p.expiredAt) : listed;
     const now = this.now();
-    return this.decrypting(async () =>
-      pushes.map((p) =>
-        ownerRecord(withUrlToken(p, p.urlToken ? this.keys.openText(p.urlToken) : ''), p.token, p.note ? this.keys.openText(p.note) : null, now, actor.baseUrl, this.fileNames(p)),
-      ),
-    );
+    return this.decrypting(async () => pushes.map((p) => this.creatorView(p, p.urlToken ? this.keys.openText(p.urlToken) : '', now, actor.baseUrl)));
+  }
+
+  /**
+   * The push of `token` as its create answered it, as it stands now: for a sliced upload's
+   * finish asked again after its answer was lost. The token is the capability (as for a view);
+   * a push made with an account is that account's alone.
+   */
+  async creatorRecord(actor: Actor, token: string): Promise<OwnerPushRecord> {
+    const push = await this.expireIfDue(await this.find(token));
+    if (push.ownerId !== null && !this.isOwner(push, actor)) throw new ServiceError('not_found', 'not-found');
+    return this.decrypting(async () => this.creatorView(push, token, this.now(), actor.baseUrl));
+  }
+
+  private creatorView(push: StoredPush, token: string, now: Date, baseUrl: string): OwnerPushRecord {
+    return ownerRecord(withUrlToken(push, token), push.token, push.note ? this.keys.openText(push.note) : null, now, baseUrl, this.fileNames(push));
   }
 
   /** The names of a push's files, opened (sealed at rest like the files): for its owner's records. */

@@ -39,7 +39,23 @@ const UPLOAD_TTL_MS = 6 * 3_600_000;
 const STEP_LEASE_MS = 5 * 60_000;
 /** The upload's record among its blobs. */
 const RECORD = 'upload';
+/**
+ * What a finished upload leaves among its blobs (instead of its slices and record): which push
+ * it created, so that a finish asked again (its answer lost to a dropped connection or a proxy's
+ * timeout, after a finish that rewrote a large file) gets that push instead of a 404. Kept
+ * FINISHED_ANSWER_MS; the sweep of blobs no push holds removes it a day later at the latest.
+ */
+const FINISHED = 'finished';
+const FINISHED_ANSWER_MS = 15 * 60_000;
 const UPLOAD_ID = /^[A-Za-z0-9_-]{24}$/;
+
+/** The FINISHED blob (encrypted at rest like every blob). */
+interface FinishedRecord {
+  ownerId: string | null;
+  /** The created push's URL token: the upload's id is the capability to it until the answer goes. */
+  token: string;
+  finishedAt: string;
+}
 
 /** What an upload keeps between its requests (in its RECORD blob, encrypted at rest). */
 interface UploadRecord {
@@ -164,13 +180,22 @@ export class SlicedUploads {
     });
   }
 
-  /** Joins the slices into the push's files and creates the push (PushService.create's rules); the upload is gone after. */
+  /**
+   * Joins the slices into the push's files and creates the push (PushService.create's rules);
+   * the slices are gone after. Asked again within FINISHED_ANSWER_MS, answers with that push.
+   */
   async finish(actor: Actor, upload: string): Promise<OwnerPushRecord> {
+    const answered = await this.finishedPush(actor, upload);
+    if (answered) return answered;
     const record = await this.load(actor, upload);
     return this.oneStepAtATime(upload, async () => {
       const sid = this.storageId(upload);
-      // A finish that won the lease after another ended finds the upload gone.
-      if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
+      // A finish that waited for another (on this instance or another) answers with its push.
+      if ((await this.deps.blobs.size(sid, RECORD)) === undefined) {
+        const created = await this.finishedPush(actor, upload);
+        if (created) return created;
+        throw UPLOAD_GONE();
+      }
       for (const [file, size] of record.sizes.entries()) {
         const received = await this.received(upload, record, file);
         if (received < size) throw new ServiceError('conflict', `File ${file} is not complete: ${received} of its ${size} bytes have arrived.`);
@@ -186,8 +211,32 @@ export class SlicedUploads {
       }
       const created = await this.deps.pushes.create(actor, record.push, files, { reservedBytes: totalBytes(record.sizes) });
       await this.deps.blobs.removeAll(sid);
+      const finished: FinishedRecord = { ownerId: record.ownerId, token: created.url_token, finishedAt: new Date().toISOString() };
+      // The push exists and is answered whether or not this is kept (a retry would then be a 404).
+      await this.deps.vault.write(sid, FINISHED, Readable.from([Buffer.from(JSON.stringify(finished))])).catch(() => undefined);
       return created;
     });
+  }
+
+  /** The push a finished upload created, for its starter, while its answer is kept; else undefined. */
+  private async finishedPush(actor: Actor, upload: string): Promise<OwnerPushRecord | undefined> {
+    this.deps.pushes.assertApiAccess(actor);
+    if (!UPLOAD_ID.test(upload)) throw UPLOAD_GONE();
+    const sid = this.storageId(upload);
+    if ((await this.deps.blobs.size(sid, FINISHED)) === undefined) return undefined;
+    const finished = (await this.readJson(sid, FINISHED)) as FinishedRecord;
+    if (Date.now() - Date.parse(finished.finishedAt) > FINISHED_ANSWER_MS) {
+      await this.deps.blobs.removeAll(sid);
+      throw UPLOAD_GONE();
+    }
+    if (finished.ownerId && finished.ownerId !== actor.user?.id) throw new ServiceError('forbidden', "That upload doesn't belong to you.");
+    return this.deps.pushes.creatorRecord(actor, finished.token);
+  }
+
+  private async readJson(sid: string, name: string): Promise<unknown> {
+    const parts: Buffer[] = [];
+    for await (const chunk of await this.deps.vault.read(sid, name)) parts.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(parts).toString('utf8'));
   }
 
   /** Gives an upload up: its slices are removed at once. */
@@ -206,9 +255,7 @@ export class SlicedUploads {
     if (!UPLOAD_ID.test(upload)) throw UPLOAD_GONE();
     const sid = this.storageId(upload);
     if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
-    const parts: Buffer[] = [];
-    for await (const chunk of await this.deps.vault.read(sid, RECORD)) parts.push(chunk as Buffer);
-    const record = JSON.parse(Buffer.concat(parts).toString('utf8')) as UploadRecord;
+    const record = (await this.readJson(sid, RECORD)) as UploadRecord;
     if (Date.now() - Date.parse(record.startedAt) > UPLOAD_TTL_MS) throw UPLOAD_GONE();
     if (record.ownerId && record.ownerId !== actor.user?.id) throw new ServiceError('forbidden', "That upload doesn't belong to you.");
     return record;

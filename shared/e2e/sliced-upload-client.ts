@@ -13,19 +13,28 @@ export interface SlicedUploadTarget {
   headers: Record<string, string>;
 }
 
-/** Tries per slice when the network fails or the server is briefly unavailable (a slice is idempotent). */
+/**
+ * Tries per request when the network fails or the server is briefly unavailable: a slice and the
+ * finish are idempotent (sent again, they are answered as the first was).
+ */
 const TRIES = 4;
 const RETRY_STATUSES = new Set([502, 503, 504]);
+/** Longest wait a Retry-After may ask of the finish (the upload's previous step still running elsewhere). */
+const MAX_RETRY_AFTER_MS = 30_000;
 
-async function withRetries(send: () => Promise<Response>): Promise<Response> {
+async function withRetries(send: () => Promise<Response>, { afterConflict = false } = {}): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
+    let wait = 500 * 2 ** attempt;
     try {
       const res = await send();
-      if (!RETRY_STATUSES.has(res.status) || attempt === TRIES) return res;
+      const retryAfter = Number(res.headers.get('retry-after'));
+      const conflict = afterConflict && res.status === 409 && retryAfter > 0;
+      if ((!RETRY_STATUSES.has(res.status) && !conflict) || attempt === TRIES) return res;
+      if (conflict) wait = Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS);
     } catch (e) {
       if (attempt === TRIES) throw e;
     }
-    await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 
@@ -74,7 +83,13 @@ export async function sendSlices({ uploadsUrl, headers }: SlicedUploadTarget, pu
   return { upload: state.upload };
 }
 
-/** Creates the push of a sliced upload whose slices are all sent: the server's answer, as REST v2's create answers. */
+/**
+ * Creates the push of a sliced upload whose slices are all sent: the server's answer, as REST
+ * v2's create answers. Asked again when the answer is lost (a finish rewrites the whole file on
+ * the server, long enough for a proxy to give up on it): the server answers a finish asked
+ * again with the push the first one made; a 409 with Retry-After (the first still running on
+ * another server) is waited out.
+ */
 export function finishSlices({ uploadsUrl, headers }: SlicedUploadTarget, upload: string): Promise<Response> {
-  return fetch(`${uploadsUrl}/${encodeURIComponent(upload)}/finish`, { method: 'POST', headers });
+  return withRetries(() => fetch(`${uploadsUrl}/${encodeURIComponent(upload)}/finish`, { method: 'POST', headers }), { afterConflict: true });
 }

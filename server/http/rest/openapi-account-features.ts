@@ -93,7 +93,7 @@ export const accountFeaturePaths = {
   },
   '/uploads/{upload}/finish': {
     post: {
-      summary: 'Join the slices and create the push (as POST /pushes answers); the upload is gone after',
+      summary: 'Join the slices and create the push (as POST /pushes answers); asked again within 15 minutes, answers with that push as it stands',
       parameters: [uploadParam],
       responses: { 201: { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/OwnerPushRecord' } } } }, 409: err('A file is not complete, or the upload is being finished on another instance (Retry-After)'), 422: json('ValidationErrors', 'Field errors'), ...common },
     },

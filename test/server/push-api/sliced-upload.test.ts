@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDecryptStream, encryptBytes } from '../../../shared/e2e/envelope-crypto.js';
 import { newPushKey } from '../../../shared/e2e/link-key.js';
 import { decryptPayload, encryptManifestPayload } from '../../../shared/e2e/push-content.js';
+import { finishSlices, sendSlices } from '../../../shared/e2e/sliced-upload-client.js';
 import { api, request } from '../../support/http.js';
 import { storedBlobs } from '../../support/stored-data.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
@@ -92,10 +95,48 @@ describe('sliced uploads of end-to-end file pushes (REST v2)', () => {
     expect(await decryptPayload(key, shown.body.payload)).toEqual({ content: 'manifest', manifest });
     expect((await downloaded(shown.body.files[0].url, key)).equals(plain)).toBe(true);
 
-    // The upload is gone, slices and all: only the push's own file is stored.
-    expect((await finish(server, upload, owner)).status).toBe(404);
-    expect((await storedBlobs(server)).length).toBe(1);
+    // The slices are gone: the push's own file is stored, and a note of which push the upload made.
+    expect((await storedBlobs(server)).length).toBe(2);
     expect(await storedBlobs(server, done.body.url_token)).toHaveLength(1);
+    // The finish asked again (its answer lost): the same push, as it stands, and no second one.
+    const again = await finish(server, upload, owner);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ ...done.body, views_remaining: 2, first_viewed_at: expect.any(String), updated_at: expect.any(String), days_remaining: expect.any(Number) });
+    expect((await api.get(server, '/api/v2/pushes/active', { token: owner })).body).toHaveLength(1);
+  });
+
+  it('answers a finish asked again with the push it made, for its starter, for 15 minutes', async () => {
+    const { envelope, push } = await sealedFile(1000);
+    const upload = (await start(server, { push, files: [{ size: envelope.length }] }, owner)).body.upload;
+    expect((await putSlice(server, upload, 0, 0, envelope, owner)).status).toBe(200);
+    const made = await finish(server, upload, owner);
+    expect(made.status).toBe(201);
+    // Two retries at once (the first answer lost): both get that push; nobody else does.
+    const retries = await Promise.all([finish(server, upload, owner), finish(server, upload, owner)]);
+    expect(retries.map((r) => [r.status, r.body.url_token])).toEqual([
+      [201, made.body.url_token],
+      [201, made.body.url_token],
+    ]);
+    expect((await finish(server, upload, other)).status).toBe(403);
+    expect((await finish(server, upload)).status).toBe(403);
+    // As it stands: deleted meanwhile, the answer says so.
+    expect((await api.delete(server, `/api/v2/pushes/${made.body.url_token}`, { token: owner })).status).toBe(200);
+    expect((await finish(server, upload, owner)).body).toMatchObject({ url_token: made.body.url_token, expired: true, deleted: true });
+    // Nothing else of the upload answers: it is finished.
+    expect((await api.get(server, `/api/v2/uploads/${upload}`, { token: owner })).status).toBe(404);
+    expect((await putSlice(server, upload, 0, 0, envelope, owner)).status).toBe(404);
+    expect((await api.get(server, '/api/v2/pushes/expired', { token: owner })).body.filter((p: { url_token: string }) => p.url_token === made.body.url_token)).toHaveLength(1);
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 15 * 60_000 + 1000);
+      const late = await finish(server, upload, owner);
+      expect([late.status, late.body.error]).toEqual([404, expect.stringMatching(/No such upload/)]);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The note of it went too: nothing of that upload is stored any more.
+    expect((await finish(server, upload, owner)).status).toBe(404);
   });
 
   it('refuses bad slices with a 4xx that says what was expected', async () => {
@@ -174,6 +215,43 @@ describe('sliced uploads of end-to-end file pushes (REST v2)', () => {
     await server.server.store.blobs.removeOrphans(new Date(Date.now() + 1000), 100);
     expect(await storedBlobs(server)).toEqual(before);
     expect((await putSlice(server, abandoned, 0, 0, envelope, owner)).status).toBe(404);
+  });
+});
+
+describe("the browsers' sliced upload client (shared/e2e/sliced-upload-client.ts)", () => {
+  it('asks for the finish again when a proxy gave up on its answer, and gets the push the first one made', async () => {
+    const { key, plain, envelope, push } = await sealedFile(SLICE + 1000);
+    // A proxy in front of the server that, like one whose timeout ran out, answers the first
+    // finish 504 after the server has done it.
+    let finishesSeen = 0;
+    const proxy = createServer(async (req, res) => {
+      const parts: Buffer[] = [];
+      for await (const chunk of req) parts.push(chunk as Buffer);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'content-length')) as Record<string, string>;
+      const answer = await fetch(`${server.url}${req.url}`, { method: req.method, headers, body: parts.length ? Buffer.concat(parts) : undefined });
+      const body = Buffer.from(await answer.arrayBuffer());
+      if (req.url!.endsWith('/finish') && ++finishesSeen === 1) {
+        res.writeHead(504).end('gateway timeout');
+        return;
+      }
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream' }).end(body);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = { uploadsUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api/v2/uploads`, headers: { Authorization: `Bearer ${owner}` } };
+      const sent = await sendSlices(target, push, [new Blob([envelope])]);
+      expect('upload' in sent).toBe(true);
+      const finished = await finishSlices(target, (sent as { upload: string }).upload);
+      expect(finished.status).toBe(201);
+      expect(finishesSeen).toBe(2);
+      const created = (await finished.json()) as { url_token: string };
+      const mine = (await api.get(server, '/api/v2/pushes/active', { token: owner })).body.filter((p: { url_token: string }) => p.url_token === created.url_token);
+      expect(mine).toHaveLength(1);
+      const shown = await api.get(server, `/api/v2/pushes/${created.url_token}`);
+      expect((await downloaded(shown.body.files[0].url, key)).equals(plain)).toBe(true);
+    } finally {
+      proxy.close();
+    }
   });
 });
 
