@@ -202,9 +202,13 @@ describe('the create page’s sliced uploads (/uploads)', () => {
     expect(created.status).toBe(200);
     const { token } = await tokenOf(created.text);
     expect(await server.server.pushes.peek(token)).toMatchObject({ kind: 'file', endToEnd: true, expireAfterViews: 2 });
-    // Used up: the same id again is refused on the form, in words.
+    // The form sent again (the browser resubmits it after a lost answer): the same push's page.
     const again = await browser.request('POST', '/', { body: createForm(csrf, { 'push[kind]': 'file', 'push[sliced_upload]': upload }) });
-    expect(again.status).toBe(400);
-    expect(again.text).toContain('No such upload');
+    expect(again.status).toBe(200);
+    expect((await tokenOf(again.text)).token).toBe(token);
+    // An id no upload has is refused on the form, in words.
+    const unknown = await browser.request('POST', '/', { body: createForm(csrf, { 'push[kind]': 'file', 'push[sliced_upload]': 'A'.repeat(24) }) });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('No such upload');
   });
 });
