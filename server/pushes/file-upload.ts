@@ -6,6 +6,14 @@ import type { FileVault } from '../storage/file-vault.js';
 import { ServiceError } from '../service-error.js';
 import { EnvelopeHeadTap, type UploadedFileFacts } from './end-to-end.js';
 
+const MiB = 1_048_576;
+
+/** A file over MAX_FILE_BYTES (413): the limit as people read it, and exactly. */
+export function fileTooLarge(maxFileBytes: number): ServiceError {
+  const readable = maxFileBytes < MiB ? null : `${Number((maxFileBytes / MiB).toFixed(1))} MiB`;
+  return new ServiceError('payload_too_large', `A file is larger than the limit of ${readable ? `${readable} (${maxFileBytes} bytes)` : `${maxFileBytes} bytes`}.`);
+}
+
 /**
  * The files of a push being created: each is streamed encrypted to disk as it arrives, before
  * the push record exists; `discard` removes them when the push is then refused.

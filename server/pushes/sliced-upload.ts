@@ -10,6 +10,7 @@ import { ServiceError } from '../service-error.js';
 import type { FileVault } from '../storage/file-vault.js';
 import type { BlobStore, LimitCounters } from '../storage/store.js';
 import type { Actor, PushService } from './push-service.js';
+import { fileTooLarge } from './file-upload.js';
 import { validatePushInput } from './push-input.js';
 import type { UrlTokenIds } from './url-token-id.js';
 
@@ -117,7 +118,7 @@ export class SlicedUploads {
     if (!fields.endToEnd) throw ServiceError.validation({ end_to_end: ['must be true: sliced uploads carry end-to-end file pushes only'] });
     if (files.length > config.limits.maxFilesPerPush) throw ServiceError.validation({ files: [`too many files (maximum is ${config.limits.maxFilesPerPush})`] });
     files.forEach(({ size }, i) => {
-      if (size > config.limits.maxFileBytes) throw new ServiceError('payload_too_large', `A file is larger than the limit of ${config.limits.maxFileBytes} bytes.`);
+      if (size > config.limits.maxFileBytes) throw fileTooLarge(config.limits.maxFileBytes);
       const problem = envelopeLengthProblem(size);
       if (problem) throw ServiceError.validation({ files: [`file ${i + 1} is not a well-formed end-to-end envelope: ${problem}`] });
     });

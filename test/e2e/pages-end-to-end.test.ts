@@ -306,3 +306,54 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await context.close();
   });
 });
+
+describe.skipIf(!hasChromium)('the create page refused by the server (Chromium)', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ FILES_REQUIRE_AUTH: 'false', MAX_FILE_BYTES: String(1_048_576) });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('a file over the limit: the refusal is shown at once, with the form and the chosen file kept, and nothing posted', async () => {
+    const path = join(tmpdir(), `e2e-oversize-${process.pid}.bin`);
+    writeFileSync(path, fileBytes(3 * 1_048_576, secret('oversize')));
+    const { context, page, problems } = await newVisitor(browser, server.url);
+    const posted: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && posted.push(new URL(r.url()).pathname));
+    await page.goto(server.url + '/');
+    await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
+    await page.check('input[data-kind-choice][value="file"]');
+    await page.setInputFiles('#files', path);
+    await page.click('#create-submit');
+    const refused = page.locator('[data-e2e-problem="refused"]');
+    await refused.waitFor({ state: 'visible' });
+    expect(await refused.textContent()).toBe('A file is larger than the limit of 1 MiB (1048576 bytes).');
+    // Only the upload's start went out: not the form, not a byte of the file.
+    expect(posted).toEqual(['/uploads']);
+    expect(await page.locator('input[data-kind-choice][value="file"]').isChecked()).toBe(true);
+    expect(await page.$eval('#files', (input) => (input as HTMLInputElement).files?.length)).toBe(1);
+    expect(await page.locator('[data-e2e-state="encrypting"]').isVisible()).toBe(false);
+    // The encrypted copy written for the upload is gone from the browser's disk.
+    const spooled = await page.evaluate(async () => {
+      const spool = await (await navigator.storage.getDirectory()).getDirectoryHandle('secret-push-uploads', { create: true });
+      const names: string[] = [];
+      for await (const name of (spool as unknown as { keys(): AsyncIterable<string> }).keys()) names.push(name);
+      return names;
+    });
+    expect(spooled).toEqual([]);
+    // The form is usable again: a text push goes through.
+    await page.check('input[data-kind-choice][value="text"]');
+    await page.fill('#payload', 'after a refusal');
+    await page.click('#create-submit');
+    await page.waitForSelector('[data-e2e-link-note]');
+    // The browser's own note of the refused request, and nothing else (no script error).
+    expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 413 (Payload Too Large)']);
+    await context.close();
+  });
+});

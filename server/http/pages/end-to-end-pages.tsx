@@ -121,6 +121,8 @@ export function EndToEndCreateNote() {
       <p class="notice error" data-e2e-problem="encrypt" role="alert" hidden>
         {t('e2e.create.failed')}
       </p>
+      {/* The server's refusal of a sliced upload (its own sentence, as the form's answer would show it). */}
+      <p class="notice error" data-e2e-problem="refused" role="alert" hidden></p>
     </>
   );
 }

@@ -2,7 +2,7 @@ import busboy, { type BusboyHeaders, type BusboyInstance } from '@fastify/busboy
 import type { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { Actor, PushService } from '../../pushes/push-service.js';
-import type { FileUpload } from '../../pushes/file-upload.js';
+import { fileTooLarge, type FileUpload } from '../../pushes/file-upload.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import { bodyCutOff, readBodyText } from '../request-body.js';
@@ -193,7 +193,7 @@ function readMultipart(c: Context<AppEnv>, openUpload: () => FileUpload, maxFile
       open.add(stream);
       stream.once('close', () => open.delete(stream));
       stream.once('end', () => open.delete(stream));
-      stream.on('limit', () => fail(new ServiceError('payload_too_large', `A file is larger than the limit of ${maxFileBytes} bytes.`)));
+      stream.on('limit', () => fail(fileTooLarge(maxFileBytes)));
       // No declared type: the upload records application/octet-stream, as Password Pusher does.
       pending.push(upload.add(filename, typeDeclared() ? mimeType : '', stream).catch(fail));
     });

@@ -5,9 +5,11 @@
 // written to disk as it is encrypted (the origin private file system) where the browser allows,
 // so that a large file is not held in memory until it has been sent, and sent in 8 MiB slices
 // (upload-page-routes.ts; Firefox holds a request's whole body in memory) before the form, which
-// then carries only the upload's id and creates the push. Where the sliced upload is refused or
-// fails, the form carries the envelopes itself as before, and the server's answer to it (its
-// refusal, worded on the page) is what the user sees.
+// then carries only the upload's id and creates the push. A refusal that concerns the files as
+// a whole (too large, over the daily quota, no room left) is shown here at once, with the form
+// and the chosen files kept; where the sliced upload is refused otherwise (a field) or fails,
+// the form carries the envelopes itself as before, and the server's answer to it (its refusal,
+// worded on the page) is what the user sees.
 import { encryptFile } from '../../../../shared/e2e/file-transfer.js';
 import { sendSlices } from '../../../../shared/e2e/sliced-upload-client.js';
 import { discardSpooled, removeAbandonedSpool } from '../../../../shared/e2e/upload-spool.js';
@@ -52,9 +54,19 @@ function enhanceForm(form: HTMLFormElement) {
     const failed = form.querySelector<HTMLElement>('[data-e2e-problem="encrypt"]');
     if (working) working.hidden = false;
     if (failed) failed.hidden = true;
+    const refused = form.querySelector<HTMLElement>('[data-e2e-problem="refused"]');
+    if (refused) refused.hidden = true;
     try {
       await encryptAndSubmit(form, kind);
-    } catch {
+    } catch (e) {
+      if (e instanceof UploadRefused && refused) {
+        discardThisTabsSpool();
+        if (working) working.hidden = true;
+        refused.textContent = e.message;
+        refused.hidden = false;
+        busy = false;
+        return;
+      }
       // Nothing was sent (the form is submitted only after everything is encrypted).
       discardThisTabsSpool();
       if (working) working.hidden = true;
@@ -113,10 +125,16 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
   form.submit();
 }
 
+/** The server refused the files as a whole: nothing to post, its sentence to show. */
+class UploadRefused extends Error {}
+
+/** Refusals of the files as a whole, whatever the form's fields: too large, over the daily quota, no room. */
+const FILES_REFUSED = new Set([413, 429, 507]);
+
 /**
  * The envelopes sent as a sliced upload with the form's push fields (the passphrase, mixed into
  * the key, never): the upload's id for the form to finish, or undefined where it was refused or
- * failed (the form then carries the envelopes).
+ * failed otherwise (the form then carries the envelopes). Throws UploadRefused for FILES_REFUSED.
  */
 async function sendInSlices(form: HTMLFormElement, payload: string, envelopes: File[]): Promise<string | undefined> {
   const push: Record<string, string> = {};
@@ -126,12 +144,18 @@ async function sendInSlices(form: HTMLFormElement, payload: string, envelopes: F
   }
   Object.assign(push, { kind: 'file', payload, end_to_end: 'true' });
   const csrf = form.querySelector<HTMLInputElement>('input[name="csrf_token"]')?.value ?? '';
+  let sent: Awaited<ReturnType<typeof sendSlices>>;
   try {
-    const sent = await sendSlices({ uploadsUrl: '/uploads', headers: { 'X-CSRF-Token': csrf } }, push, envelopes);
-    return 'upload' in sent ? sent.upload : undefined;
+    sent = await sendSlices({ uploadsUrl: '/uploads', headers: { 'X-CSRF-Token': csrf } }, push, envelopes);
   } catch {
     return undefined;
   }
+  if ('upload' in sent) return sent.upload;
+  if ('refused' in sent && FILES_REFUSED.has(sent.refused.status)) {
+    const answer = (await sent.refused.json().catch(() => null)) as { error?: unknown } | null;
+    if (typeof answer?.error === 'string') throw new UploadRefused(answer.error);
+  }
+  return undefined;
 }
 
 function completeLink(note: HTMLElement) {
