@@ -5,7 +5,7 @@ import { envelopeLengthProblem } from '../../shared/e2e/envelope-format.js';
 import type { OwnerPushRecord } from '../../shared/push-schema.js';
 import { sliceUploadStartSchema, type SliceReceipt, type SliceUploadState } from '../../shared/sliced-upload-schema.js';
 import type { Config } from '../config.js';
-import type { StorageQuota } from '../security/storage-quota.js';
+import type { KeptReservation, StorageQuota } from '../security/storage-quota.js';
 import { ServiceError } from '../service-error.js';
 import type { FileVault } from '../storage/file-vault.js';
 import type { BlobStore, LimitCounters } from '../storage/store.js';
@@ -66,6 +66,8 @@ interface UploadRecord {
   sizes: number[];
   sliceBytes: number;
   startedAt: string;
+  /** The daily quota the start reserved: given back when the upload is given up (its slices removed). */
+  reservation?: KeptReservation;
 }
 
 export interface SlicedUploadDeps {
@@ -127,10 +129,10 @@ export class SlicedUploads {
     // any amount in uploads it never finishes (they stay a day). The finish's create then counts
     // only what the start did not (reservedBytes). The reservation refuses a store at its cap too.
     const sizes = files.map((f) => f.size);
-    await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, totalBytes(sizes));
+    const reservation = await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, totalBytes(sizes));
 
     const upload = randomBytes(18).toString('base64url');
-    const record: UploadRecord = { ownerId: actor.user?.id ?? null, push, sizes, sliceBytes: SLICE_BYTES, startedAt: new Date().toISOString() };
+    const record: UploadRecord = { ownerId: actor.user?.id ?? null, push, sizes, sliceBytes: SLICE_BYTES, startedAt: new Date().toISOString(), reservation: reservation?.kept };
     await this.deps.vault.write(this.storageId(upload), RECORD, Readable.from([Buffer.from(JSON.stringify(record))]));
     return this.stateOf(upload, record, record.sizes.map(() => 0));
   }
@@ -236,14 +238,31 @@ export class SlicedUploads {
 
   private async readJson(sid: string, name: string): Promise<unknown> {
     const parts: Buffer[] = [];
-    for await (const chunk of await this.deps.vault.read(sid, name)) parts.push(chunk as Buffer);
+    try {
+      for await (const chunk of await this.deps.vault.read(sid, name)) parts.push(chunk as Buffer);
+    } catch (e) {
+      // Removed while being read (the upload finished or was given up by a request beside this
+      // one, which a step's turn does not cover: loading happens before it).
+      if ((await this.deps.blobs.size(sid, name)) === undefined) throw UPLOAD_GONE();
+      throw e;
+    }
     return JSON.parse(Buffer.concat(parts).toString('utf8'));
   }
 
-  /** Gives an upload up: its slices are removed at once. */
+  /**
+   * Gives an upload up: its slices are removed at once, and the daily quota its start reserved
+   * is given back (nothing of it stays stored; one left unfinished keeps its reservation, as its
+   * slices stay until the sweep).
+   */
   async abandon(actor: Actor, upload: string): Promise<void> {
-    await this.load(actor, upload);
-    await this.oneStepAtATime(upload, () => this.deps.blobs.removeAll(this.storageId(upload)));
+    const record = await this.load(actor, upload);
+    await this.oneStepAtATime(upload, async () => {
+      const sid = this.storageId(upload);
+      // Given up meanwhile by another request: given back once.
+      if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
+      await this.deps.blobs.removeAll(sid);
+      if (record.reservation) await this.deps.quota?.releaseKept(record.reservation);
+    });
   }
 
   private storageId(upload: string) {

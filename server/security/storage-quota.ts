@@ -25,6 +25,13 @@ export interface Storer {
 /** Bytes set aside for a write; `release` gives them back when the write did not happen. */
 export interface Reservation {
   release(): Promise<void>;
+  /** The reservation as data, for a write that spans requests (a sliced upload): see releaseKept. */
+  kept: KeptReservation;
+}
+
+/** A reservation's daily-quota claims, kept beside a write that outlives the request that made it. */
+export interface KeptReservation {
+  ids: string[];
 }
 
 /**
@@ -75,11 +82,17 @@ export class StorageQuota {
     }
     this.reservedSince += bytes;
     return {
+      kept: { ids },
       release: async () => {
         this.reservedSince = Math.max(0, this.reservedSince - bytes);
         if (ids.length) await this.counters.forgive(ids);
       },
     };
+  }
+
+  /** Gives back a kept reservation's daily quota (its bytes were removed unused). */
+  async releaseKept(kept: KeptReservation): Promise<void> {
+    if (kept.ids.length) await this.counters.forgive(kept.ids);
   }
 
   private full() {

@@ -87,7 +87,10 @@ export interface LimitCounters {
    * claims can never exceed a limit. A weight above a key's limit is always refused.
    */
   claim(keys: LimitedKey[], now: number, weight?: number): Promise<FailureClaim>;
-  /** Takes back claims (a guess that was right, a write that failed). */
+  /**
+   * Takes back claims (a guess that was right, a write that failed). Ids are never reused, also
+   * across restarts: one kept for later (a sliced upload's quota reservation) can only name its claim.
+   */
   forgive(ids: string[]): Promise<void>;
   /** Forgets claims whose windows have ended by `now`, and hits whose windows ended before it. */
   prune(now: number): Promise<void>;

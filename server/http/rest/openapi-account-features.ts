@@ -81,7 +81,7 @@ export const accountFeaturePaths = {
   },
   '/uploads/{upload}': {
     get: { summary: 'Where a sliced upload stands', parameters: [uploadParam], responses: { 200: json('SliceUploadState', 'Bytes received per file'), 403: err('Not yours'), 404: err('Unknown, finished, given up or expired'), ...common } },
-    delete: { summary: 'Give a sliced upload up (its slices are removed)', parameters: [uploadParam], responses: { 204: { description: 'Given up' }, 403: err('Not yours'), 404: err('Unknown'), ...common } },
+    delete: { summary: 'Give a sliced upload up (its slices are removed, the daily quota its start reserved given back)', parameters: [uploadParam], responses: { 204: { description: 'Given up' }, 403: err('Not yours'), 404: err('Unknown'), ...common } },
   },
   '/uploads/{upload}/files/{index}': {
     put: {

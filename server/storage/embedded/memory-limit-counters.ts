@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { nextClaimAt, type ClaimWindow, type FailureClaim, type LimitCounters, type LimitedKey } from '../store.js';
 
 interface Claim {
@@ -22,11 +23,12 @@ interface ClaimLog {
 export class MemoryLimitCounters implements LimitCounters {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();
   /** Key → its claims, oldest first (`until`: when the claim's window has passed). */
-  /** Key → its claims (`until`: when the claim's window has passed). */
   private readonly failures = new Map<string, ClaimLog>();
   /** Claim id → its key and the claim, so that forgiving one costs no scan. */
   private readonly claimsById = new Map<string, { key: string; claim: Claim }>();
   private nextId = 0;
+  /** Claim ids begin with it: a restarted process, counting from 0 again, never hands out an earlier id. */
+  private readonly idPrefix = `${randomBytes(6).toString('base64url')}-`;
 
   async hit(key: string, windowMs: number, now: number, amount = 1) {
     const start = now - (now % windowMs);
@@ -99,7 +101,7 @@ export class MemoryLimitCounters implements LimitCounters {
     for (const rule of keys) retryAt = Math.max(retryAt, await nextClaimAt(rule, this.window(rule.key, rule.windowMs, now), now, weight));
     if (retryAt > now) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - now) / 1000)) };
     const ids = keys.map(({ key, windowMs }) => {
-      const id = String(++this.nextId);
+      const id = `${this.idPrefix}${++this.nextId}`;
       let log = this.failures.get(key);
       if (!log) this.failures.set(key, (log = { claims: [], head: 0, used: 0 }));
       const claim = { id, at: now, weight, until: now + windowMs };

@@ -318,3 +318,41 @@ describe('sliced uploads and the daily storage quota', () => {
     }
   });
 });
+
+describe('sliced uploads given up and the daily storage quota', () => {
+  let quoted: TestServer;
+  beforeAll(async () => {
+    quoted = await startServer({ FILES_REQUIRE_AUTH: 'false', ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '20' });
+  });
+  afterAll(() => quoted.stop());
+
+  it('gives the quota back for an upload given up (its slices are removed), once', async () => {
+    const file = await sealedFile(12 * MiB);
+    const body = { push: file.push, files: [{ size: file.envelope.length }] };
+    const given = (await start(quoted, body)).body.upload as string;
+    expect((await putSlice(quoted, given, 0, 0, file.envelope.subarray(0, SLICE))).status).toBe(200);
+    // Given up twice at once (a retried DELETE): one 204, one 404, and the 12 MiB given back once.
+    const statuses = (await Promise.all([api.delete(quoted, `/api/v2/uploads/${given}`), api.delete(quoted, `/api/v2/uploads/${given}`)])).map((r) => r.status).sort();
+    expect(statuses).toEqual([204, 404]);
+    const again = await start(quoted, body);
+    expect(again.status).toBe(201);
+    // That one counts, as any start does: a third is over the day's 20 MB.
+    expect((await start(quoted, body)).status).toBe(429);
+    expect((await api.delete(quoted, `/api/v2/uploads/${again.body.upload}`)).status).toBe(204);
+    expect((await start(quoted, body)).status).toBe(201);
+  });
+
+  it('answers requests beside a give-up or a finish with what they found, never a 500', async () => {
+    const { envelope, push } = await sealedFile(1000);
+    const body = { push, files: [{ size: envelope.length }] };
+    for (const ending of ['give up', 'finish'] as const) {
+      for (let round = 0; round < 5; round++) {
+        const upload = (await start(quoted, body)).body.upload as string;
+        expect((await putSlice(quoted, upload, 0, 0, envelope)).status).toBe(200);
+        const end = () => (ending === 'finish' ? finish(quoted, upload) : api.delete(quoted, `/api/v2/uploads/${upload}`));
+        const answers = await Promise.all([end(), api.get(quoted, `/api/v2/uploads/${upload}`), end(), api.get(quoted, `/api/v2/uploads/${upload}`), putSlice(quoted, upload, 0, 0, envelope)]);
+        for (const a of answers) expect([ending, a.status]).toEqual([ending, expect.toBeOneOf([200, 201, 204, 404])]);
+      }
+    }
+  });
+});
