@@ -497,7 +497,7 @@ export class PushService {
     if (push.endToEnd && asked && asked.start < file.size) {
       const range = { start: asked.start, end: Math.min(file.size, (asked.end ?? file.size - 1) + 1) };
       if (range.end > range.start) {
-        const stream = await this.decrypting(() => this.deps.vault.readRange(push.token, fileId, range.start, range.end));
+        const stream = await this.openingFile(() => this.deps.vault.readRange(push.token, fileId, range.start, range.end));
         return { filename: this.keys.openText(file.name), contentType: file.contentType, size: file.size, stream, range };
       }
     }
@@ -505,8 +505,18 @@ export class PushService {
       filename: this.keys.openText(file.name),
       contentType: file.contentType,
       size: file.size,
-      stream: await this.decrypting(() => this.deps.vault.read(push.token, fileId, { verifyFirst: !push.endToEnd })),
+      stream: await this.openingFile(() => this.deps.vault.read(push.token, fileId, { verifyFirst: !push.endToEnd })),
     };
+  }
+
+  /** Opens a stored file; one removed meanwhile (its push deleted or expired beside this download) is not found, not a failure. */
+  private async openingFile(open: () => Promise<Readable>): Promise<Readable> {
+    try {
+      return await this.decrypting(open);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new ServiceError('not_found', 'not-found');
+      throw e;
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
@@ -83,7 +83,10 @@ export class DiskBlobStore implements BlobStore {
 
   async read(pushToken: string, fileId: string, start: number, end: number): Promise<Readable> {
     if (end <= start) return new PassThrough().end();
-    return createReadStream(this.path(pushToken, fileId), { start, end: end - 1 });
+    // Opened before it is handed over: a push deleted beside a download that has begun does not
+    // cut that download short (an open file outlives its name); one already gone is ENOENT here.
+    const handle = await open(this.path(pushToken, fileId), 'r');
+    return handle.createReadStream({ start, end: end - 1 });
   }
 
   async removeOrphans(startedBefore: Date, limit: number): Promise<number> {

@@ -56,20 +56,26 @@ export class PostgresBlobStore implements BlobStore {
     const db = this.db;
     const first = Math.floor(start / CHUNK_BYTES);
     const last = end > start ? Math.floor((end - 1) / CHUNK_BYTES) : first - 1;
+    const batch = async (from: number) => {
+      const to = Math.min(last, from + CHUNKS_PER_READ - 1);
+      const { rows } = await db.query(
+        'SELECT seq, data FROM blob_chunks WHERE push_token = $1 AND file_id = $2 AND seq BETWEEN $3 AND $4 ORDER BY seq',
+        [pushToken, fileId, from, to],
+      );
+      if (rows.length !== to - from + 1) throw Object.assign(new Error(`file ${fileId} was removed while being read`), { code: 'ENOENT' });
+      return rows.map((row) => {
+        const offset = row.seq * CHUNK_BYTES;
+        const data = row.data as Buffer;
+        return data.subarray(Math.max(0, start - offset), Math.min(data.length, end - offset));
+      });
+    };
+    // The first batch is read before the stream is handed over: a file already removed (its
+    // push deleted beside this download) is ENOENT here, before an answer has begun, not a
+    // connection cut after it. One removed later, between batches, still ends the stream.
+    const opening = last >= first ? await batch(first) : [];
     async function* chunks() {
-      for (let from = first; from <= last; from += CHUNKS_PER_READ) {
-        const to = Math.min(last, from + CHUNKS_PER_READ - 1);
-        const { rows } = await db.query(
-          'SELECT seq, data FROM blob_chunks WHERE push_token = $1 AND file_id = $2 AND seq BETWEEN $3 AND $4 ORDER BY seq',
-          [pushToken, fileId, from, to],
-        );
-        if (rows.length !== to - from + 1) throw Object.assign(new Error(`file ${fileId} was removed while being read`), { code: 'ENOENT' });
-        for (const row of rows) {
-          const offset = row.seq * CHUNK_BYTES;
-          const data = row.data as Buffer;
-          yield data.subarray(Math.max(0, start - offset), Math.min(data.length, end - offset));
-        }
-      }
+      yield* opening;
+      for (let from = first + CHUNKS_PER_READ; from <= last; from += CHUNKS_PER_READ) yield* await batch(from);
     }
     return Readable.from(chunks(), { objectMode: false });
   }
