@@ -154,7 +154,14 @@ export class AccountService {
     const existing = await this.deps.store.getUserByEmail(email);
     if (existing) return { user: this.toUser(existing), created: false };
     const user = { id: randomUUID(), email, passwordHash: '', createdAt: this.now().toISOString() };
-    await this.deps.store.insertUser(user);
+    try {
+      await this.deps.store.insertUser(user);
+    } catch (e) {
+      // Made at the same moment by another call: that account.
+      const made = await this.deps.store.getUserByEmail(email);
+      if (made) return { user: this.toUser(made), created: false };
+      throw e;
+    }
     return { user: this.toUser(user), created: true };
   }
 

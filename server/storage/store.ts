@@ -221,6 +221,10 @@ export interface Store {
    */
   updateRequest<T>(id: string, change: (request: StoredRequest) => RequestChange<T>): Promise<T | undefined>;
 
+  /**
+   * Adds an account; refuses (rejects) one whose email already has an account, also when both
+   * are inserted at once: one email, one account.
+   */
   insertUser(user: StoredUser): Promise<void>;
   /** Replaces an existing account (same id and email). */
   updateUser(user: StoredUser): Promise<void>;

@@ -461,9 +461,13 @@ export class LowdbStore implements Store {
     return mine.slice(0, limit);
   }
 
-  async insertUser(user: StoredUser): Promise<void> {
-    await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
-    this.emailIndex.set(user.email, user.id);
+  insertUser(user: StoredUser): Promise<void> {
+    // Under the email's lock: a second insert of the same email waits for the first and is refused.
+    return this.withLock(`email:${user.email}`, async () => {
+      if (this.emailIndex.has(user.email)) throw new Error(`an account with the email ${user.email} exists`);
+      await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
+      this.emailIndex.set(user.email, user.id);
+    });
   }
 
   async updateUser(user: StoredUser): Promise<void> {

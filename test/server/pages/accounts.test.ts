@@ -26,6 +26,23 @@ describe('sign up, sign in, sign out', () => {
     expect(page.text).toContain('action="/users/sign_out"');
   });
 
+  it('sign-up sent twice at once (a double click) makes one account, and both answers sign into it', async () => {
+    const email = 'twice@example.com';
+    const password = 'correct horse battery';
+    const tabs = [new Browser(server), new Browser(server), new Browser(server)];
+    const forms = await Promise.all(tabs.map(async (b) => csrfFrom((await b.get('/users/sign_up')).text, '/users/sign_up')));
+    const answers = await Promise.all(tabs.map((b, i) => b.post('/users/sign_up', { csrf_token: forms[i]!, email, password })));
+    expect(answers.map((a) => a.status)).toEqual([303, 303, 303]);
+    const account = await server.server.store.getUserByEmail(email);
+    const sessionOf = (setCookies: string[]) => /^sp_session=([^;]*)/.exec(cookieAttrs(setCookies, 'sp_session') ?? '')?.[1];
+    const sessions = await Promise.all(answers.map((a) => server.server.accounts.sessionUser(decodeURIComponent(sessionOf(a.setCookies) ?? ''))));
+    expect(sessions.map((u) => u?.id)).toEqual([account!.id, account!.id, account!.id]);
+    // The same calls on the service: one account made, the others signed in to it.
+    const made = await Promise.all([0, 1, 2].map(() => server.server.accounts.signUp('twice-service@example.com', password, '192.0.2.7')));
+    expect(made.filter((m) => m.created)).toHaveLength(1);
+    expect(new Set(made.map((m) => m.user.id)).size).toBe(1);
+  });
+
   it('sign-up shows validation errors next to the fields', async () => {
     const b = new Browser(server);
     const short = await b.submit('/users/sign_up', '/users/sign_up', { email: 'short@example.com', password: 'abc' });

@@ -470,6 +470,18 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect((await store.counters.claim(rule, now + 240_000)).allowed).toBe(true);
   });
 
+  it('one account per email, also when two are inserted at once', async () => {
+    const email = `same-${randomBytes(3).toString('hex')}@example.com`;
+    const ids = Array.from({ length: 5 }, (_, i) => `user-${randomBytes(3).toString('hex')}-${i}`);
+    const results = await Promise.allSettled(ids.map((id) => store.insertUser({ id, email, passwordHash: 'h', createdAt: iso(T0) })));
+    const inserted = ids.filter((_, i) => results[i]!.status === 'fulfilled');
+    expect(inserted).toHaveLength(1);
+    expect((await store.getUserByEmail(email))!.id).toBe(inserted[0]);
+    for (const id of ids) if (id !== inserted[0]) expect(await store.getUser(id)).toBeUndefined();
+    // And later, one after the other.
+    await expect(store.insertUser({ id: `${inserted[0]}-again`, email, passwordHash: 'h', createdAt: iso(T0) })).rejects.toThrow();
+  });
+
   it('accounts, API tokens and sessions', async () => {
     const id = `user-${randomBytes(3).toString('hex')}`;
     const email = `${id}@example.com`;
