@@ -186,7 +186,11 @@ export interface Store {
    */
   renamePushes(rename: (push: StoredPush) => StoredPush | undefined): Promise<number>;
 
-  insertWebhook(webhook: StoredWebhook): Promise<void>;
+  /**
+   * Adds a webhook unless its account already has `maxPerAccount`: resolves false then. Atomic:
+   * webhooks added at once never take an account past the limit.
+   */
+  insertWebhook(webhook: StoredWebhook, maxPerAccount: number): Promise<boolean>;
   /** An account's webhooks, oldest first. */
   listWebhooks(userId: string): Promise<StoredWebhook[]>;
   /** Deletes an account's webhook with its pending deliveries; false when it has none by that id. */

@@ -48,10 +48,6 @@ export class WebhookService {
     }
     const input = parsed.data;
     const url = await this.checkTarget(input.url);
-    const existing = await this.deps.store.listWebhooks(userId);
-    if (existing.length >= MAX_WEBHOOKS_PER_ACCOUNT) {
-      throw ServiceError.validation({ url: [`an account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; remove one first`] });
-    }
     if (input.events && input.events.length === 0) throw ServiceError.validation({ events: ['choose at least one event'] });
     const events = input.events ? [...new Set(input.events)] : [...webhookEventTypes];
     const secret = input.secret ?? newSigningSecret();
@@ -63,7 +59,9 @@ export class WebhookService {
       events,
       createdAt: this.now().toISOString(),
     };
-    await this.deps.store.insertWebhook(stored);
+    if (!(await this.deps.store.insertWebhook(stored, MAX_WEBHOOKS_PER_ACCOUNT))) {
+      throw ServiceError.validation({ url: [`an account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; remove one first`] });
+    }
     return { ...webhookJson(stored, null), secret };
   }
 

@@ -395,9 +395,14 @@ export class LowdbStore implements Store {
     });
   }
 
-  async insertWebhook(webhook: StoredWebhook): Promise<void> {
-    await this.journal.commit([{ c: 'webhooks', k: webhook.id, v: webhook }]);
-    this.webhooksByUser.set(webhook.userId, [...(this.webhooksByUser.get(webhook.userId) ?? []), webhook]);
+  insertWebhook(webhook: StoredWebhook, maxPerAccount: number): Promise<boolean> {
+    // Under the account's lock: each insert counts the ones before it.
+    return this.withLock(`webhooks:${webhook.userId}`, async () => {
+      if ((this.webhooksByUser.get(webhook.userId)?.length ?? 0) >= maxPerAccount) return false;
+      await this.journal.commit([{ c: 'webhooks', k: webhook.id, v: webhook }]);
+      this.webhooksByUser.set(webhook.userId, [...(this.webhooksByUser.get(webhook.userId) ?? []), webhook]);
+      return true;
+    });
   }
 
   async listWebhooks(userId: string): Promise<StoredWebhook[]> {

@@ -285,14 +285,22 @@ export class PostgresStore implements Store {
     });
   }
 
-  async insertWebhook(webhook: StoredWebhook): Promise<void> {
-    await this.db.query('INSERT INTO webhooks (id, user_id, created_at, events, record) VALUES ($1, $2, $3, $4, $5)', [
-      webhook.id,
-      webhook.userId,
-      webhook.createdAt,
-      webhook.events,
-      webhook,
-    ]);
+  insertWebhook(webhook: StoredWebhook, maxPerAccount: number): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      // One account's webhooks are added one at a time, across instances: the count below (a
+      // statement of its own, so a fresh snapshot) then sees every one added before.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`webhooks:${webhook.userId}`]);
+      const { rows } = await tx.query('SELECT count(*)::int AS n FROM webhooks WHERE user_id = $1', [webhook.userId]);
+      if ((rows[0].n as number) >= maxPerAccount) return false;
+      await tx.query('INSERT INTO webhooks (id, user_id, created_at, events, record) VALUES ($1, $2, $3, $4, $5)', [
+        webhook.id,
+        webhook.userId,
+        webhook.createdAt,
+        webhook.events,
+        webhook,
+      ]);
+      return true;
+    });
   }
 
   async listWebhooks(userId: string): Promise<StoredWebhook[]> {

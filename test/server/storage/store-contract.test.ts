@@ -526,12 +526,24 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.settingOrInit(name, 'fourth')).toBe('third');
   });
 
+  it("an account's webhooks never pass the limit, also when added at once", async () => {
+    const userId = `limit-user-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id: userId, email: `${userId}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
+    const hook = (i: number): StoredWebhook => ({ id: `${userId}-${i}`, userId, url: `https://example.com/${i}`, secret: 'v1.sealed', events: ['push.created'], createdAt: iso(T0 + i) });
+    const added = await Promise.all(Array.from({ length: 15 }, (_, i) => store.insertWebhook(hook(i), 10)));
+    expect(added.filter(Boolean)).toHaveLength(10);
+    expect(await store.listWebhooks(userId)).toHaveLength(10);
+    expect(await store.insertWebhook(hook(99), 10)).toBe(false);
+    expect(await store.deleteWebhook(userId, (await store.listWebhooks(userId))[0]!.id)).toBe(true);
+    expect(await store.insertWebhook(hook(100), 10)).toBe(true);
+  });
+
   it('webhook outbox: events are written with the change (one delivery per subscribed webhook of the account), claimed under a lease by one handle at a time, finished, listed, and removed with their webhook', async () => {
     const userId = `hook-user-${randomBytes(3).toString('hex')}`;
     await store.insertUser({ id: userId, email: `${userId}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
     const hook = (id: string, events: StoredWebhook['events']): StoredWebhook => ({ id: `${userId}-${id}`, userId, url: `https://example.com/${id}`, secret: 'v1.sealed', events, createdAt: iso(T0) });
-    await store.insertWebhook(hook('all', ['push.created', 'push.viewed']));
-    await store.insertWebhook(hook('views', ['push.viewed']));
+    expect(await store.insertWebhook(hook('all', ['push.created', 'push.viewed']), 10)).toBe(true);
+    expect(await store.insertWebhook(hook('views', ['push.viewed']), 10)).toBe(true);
     expect((await store.listWebhooks(userId)).map((w) => w.id)).toEqual([`${userId}-all`, `${userId}-views`]);
     const event = (id: string, type: WebhookEvent['type'], ms: number): WebhookEvent => ({ id: `${userId}-${id}`, type, userId, body: `{"n":"${id}"}`, at: iso(T0 + ms) });
 
