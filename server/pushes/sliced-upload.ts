@@ -223,17 +223,35 @@ export class SlicedUploads {
 
   /** The push a finished upload created, for its starter, while its answer is kept; else undefined. */
   private async finishedPush(actor: Actor, upload: string): Promise<OwnerPushRecord | undefined> {
+    const finished = await this.starterBlob<FinishedRecord>(actor, upload, FINISHED, (f) => f.finishedAt, FINISHED_ANSWER_MS, (sid) => this.deps.blobs.removeAll(sid));
+    return finished && this.deps.pushes.creatorRecord(actor, finished.token);
+  }
+
+  /**
+   * One of the upload's own blobs (its record, or the note of the push it made), for the
+   * upload's starter (the same account, or anyone with the id when it was started anonymously):
+   * undefined when there is none; refused (404) once `keptMs` after `since` have passed, after
+   * `onOutlived`, and to anyone else (403).
+   */
+  private async starterBlob<T extends { ownerId: string | null }>(
+    actor: Actor,
+    upload: string,
+    name: string,
+    since: (blob: T) => string,
+    keptMs: number,
+    onOutlived?: (sid: string) => Promise<void>,
+  ): Promise<T | undefined> {
     this.deps.pushes.assertApiAccess(actor);
     if (!UPLOAD_ID.test(upload)) throw UPLOAD_GONE();
     const sid = this.storageId(upload);
-    if ((await this.deps.blobs.size(sid, FINISHED)) === undefined) return undefined;
-    const finished = (await this.readJson(sid, FINISHED)) as FinishedRecord;
-    if (Date.now() - Date.parse(finished.finishedAt) > FINISHED_ANSWER_MS) {
-      await this.deps.blobs.removeAll(sid);
+    if ((await this.deps.blobs.size(sid, name)) === undefined) return undefined;
+    const blob = (await this.readJson(sid, name)) as T;
+    if (Date.now() - Date.parse(since(blob)) > keptMs) {
+      await onOutlived?.(sid);
       throw UPLOAD_GONE();
     }
-    if (finished.ownerId && finished.ownerId !== actor.user?.id) throw new ServiceError('forbidden', "That upload doesn't belong to you.");
-    return this.deps.pushes.creatorRecord(actor, finished.token);
+    if (blob.ownerId && blob.ownerId !== actor.user?.id) throw new ServiceError('forbidden', "That upload doesn't belong to you.");
+    return blob;
   }
 
   private async readJson(sid: string, name: string): Promise<unknown> {
@@ -269,15 +287,10 @@ export class SlicedUploads {
     return this.deps.ids.of(`upload:${upload}`);
   }
 
-  /** The upload's record, for its starter (the same account, or anyone with the id when it was started anonymously). */
+  /** The upload's record, for its starter. */
   private async load(actor: Actor, upload: string): Promise<UploadRecord> {
-    this.deps.pushes.assertApiAccess(actor);
-    if (!UPLOAD_ID.test(upload)) throw UPLOAD_GONE();
-    const sid = this.storageId(upload);
-    if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
-    const record = (await this.readJson(sid, RECORD)) as UploadRecord;
-    if (Date.now() - Date.parse(record.startedAt) > UPLOAD_TTL_MS) throw UPLOAD_GONE();
-    if (record.ownerId && record.ownerId !== actor.user?.id) throw new ServiceError('forbidden', "That upload doesn't belong to you.");
+    const record = await this.starterBlob<UploadRecord>(actor, upload, RECORD, (r) => r.startedAt, UPLOAD_TTL_MS);
+    if (!record) throw UPLOAD_GONE();
     return record;
   }
 
