@@ -85,7 +85,7 @@ export class StorageQuota {
       kept: { ids },
       release: async () => {
         this.reservedSince = Math.max(0, this.reservedSince - bytes);
-        if (ids.length) await this.counters.forgive(ids);
+        await this.releaseKept({ ids });
       },
     };
   }
