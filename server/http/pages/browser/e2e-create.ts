@@ -59,18 +59,13 @@ function enhanceForm(form: HTMLFormElement) {
     try {
       await encryptAndSubmit(form, kind);
     } catch (e) {
-      if (e instanceof UploadRefused && refused) {
-        discardThisTabsSpool();
-        if (working) working.hidden = true;
-        refused.textContent = e.message;
-        refused.hidden = false;
-        busy = false;
-        return;
-      }
-      // Nothing was sent (the form is submitted only after everything is encrypted).
+      // Nothing was posted (the form is submitted only after everything is encrypted and sent):
+      // the server's refusal of the files in its words, or the encryption's failure.
       discardThisTabsSpool();
       if (working) working.hidden = true;
-      if (failed) failed.hidden = false;
+      const problem = e instanceof UploadRefused && refused ? refused : failed;
+      if (e instanceof UploadRefused && refused) refused.textContent = e.message;
+      if (problem) problem.hidden = false;
       busy = false;
     }
   });
