@@ -1,9 +1,13 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Actor } from '../../pushes/push-service.js';
-import type { SlicedUploads } from '../../pushes/sliced-upload.js';
+import { SLICE_BYTES, type SlicedUploads } from '../../pushes/sliced-upload.js';
 import type { AppEnv } from '../app-env.js';
+import { drainRefusedBody } from '../middleware/refused-body-drain.js';
 import { requestHeader } from '../request-header.js';
 import { readJsonBody } from './json-body.js';
+
+/** A slice one byte too long is drained too, so its 413 reaches the client as JSON. */
+const REFUSED_SLICE_MARGIN = 64 * 1024;
 
 /** Who calls: the API's credentials (REST v2), or the create page's session and CSRF header. */
 export interface UploadAccess {
@@ -24,6 +28,8 @@ export interface UploadAccess {
  */
 export function uploadRoutes(uploads: SlicedUploads, access: UploadAccess, maxFieldBytes: number): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // Before the guard: a slice refused for its credentials is drained like one refused for its offset.
+  app.use('/:upload/files/:file', drainRefusedBody(SLICE_BYTES + REFUSED_SLICE_MARGIN));
   app.use('*', ...access.guard);
 
   app.post('/', async (c) => {
@@ -32,16 +38,9 @@ export function uploadRoutes(uploads: SlicedUploads, access: UploadAccess, maxFi
   });
   app.get('/:upload', async (c) => c.json(await uploads.state(access.actor(c), c.req.param('upload'))));
   app.put('/:upload/files/:file', async (c) => {
-    const incoming = c.env.incoming;
     const length = requestHeader(c, 'content-length');
-    try {
-      const declared = length !== undefined && /^\d{1,16}$/.test(length) ? Number(length) : undefined;
-      return c.json(await uploads.addSlice(access.actor(c), c.req.param('upload'), c.req.param('file'), c.req.query('offset'), declared, incoming));
-    } catch (e) {
-      // A slice refused before its body was read: the connection closes rather than read it all.
-      if (!incoming.readableEnded) c.header('Connection', 'close');
-      throw e;
-    }
+    const declared = length !== undefined && /^\d{1,16}$/.test(length) ? Number(length) : undefined;
+    return c.json(await uploads.addSlice(access.actor(c), c.req.param('upload'), c.req.param('file'), c.req.query('offset'), declared, c.env.incoming));
   });
   app.post('/:upload/finish', async (c) => c.json(await uploads.finish(access.actor(c), c.req.param('upload')), 201));
   app.delete('/:upload', async (c) => {

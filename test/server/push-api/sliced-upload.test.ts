@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDecryptStream, encryptBytes } from '../../../shared/e2e/envelope-crypto.js';
@@ -158,6 +160,60 @@ describe('sliced uploads of end-to-end file pushes (REST v2)', () => {
     }
     // Nothing was stored by any of them: the upload still stands at 0.
     expect((await api.get(server, `/api/v2/uploads/${upload}`, { token: owner })).body.files[0].received).toBe(0);
+  });
+
+  it('answers a refused slice in JSON to a client that sends the whole slice before reading, and keeps the connection', async () => {
+    const { envelope, push } = await sealedFile(9 * MiB);
+    const { upload } = (await start(server, { push, files: [{ size: envelope.length }] }, owner)).body;
+    const slice = envelope.subarray(SLICE);
+    const { port, hostname } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = once(socket, 'close');
+    const errors: Error[] = [];
+    socket.on('error', (e) => errors.push(e));
+    const put = (path: string, body: Buffer, token = owner) =>
+      Buffer.concat([
+        Buffer.from(`PUT ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${body.length}\r\n\r\n`),
+        body,
+      ]);
+    // A gap (409), an unknown upload (404) and a wrong token (401), each body sent whole before
+    // anything is read, all on one kept-alive connection; then a GET on it.
+    const written = socket.write(
+      Buffer.concat([
+        put(`/api/v2/uploads/${upload}/files/0?offset=${SLICE}`, slice),
+        put(`/api/v2/uploads/${'A'.repeat(24)}/files/0?offset=0`, slice),
+        put(`/api/v2/uploads/${upload}/files/0?offset=0`, slice, 'not-a-token'),
+      ]),
+    );
+    if (!written) await once(socket, 'drain');
+    socket.end(`GET /api/v2/uploads/${upload} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${owner}\r\nConnection: close\r\n\r\n`);
+    await closed;
+    expect(errors).toEqual([]);
+    const answers = Buffer.concat(received).toString('latin1').split(/(?=HTTP\/1\.1 \d{3})/);
+    expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 409', 'HTTP/1.1 404', 'HTTP/1.1 401', 'HTTP/1.1 200']);
+    expect(answers[0]).toMatch(/"error":"[^"]*next slice starts at offset 0/);
+    expect(answers[1]).toMatch(/No such upload/);
+    expect(answers[2]).toMatch(/"error":/);
+    expect(answers[3]).toMatch(/"received":0/);
+  });
+
+  it('closes the connection on a refused slice whose declared body is larger than a slice, rather than read it', async () => {
+    const { port, hostname } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => {});
+    const closed = once(socket, 'close');
+    socket.write(`PUT /api/v2/uploads/${'A'.repeat(24)}/files/0?offset=0 HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${owner}\r\nContent-Length: ${64 * SLICE}\r\n\r\n`);
+    socket.write(Buffer.alloc(MiB));
+    await closed;
+    const answer = Buffer.concat(received).toString('latin1');
+    expect(answer).toMatch(/^HTTP\/1\.1 (404|413)/);
+    expect(answer).toMatch(/connection: close/i);
   });
 
   it('checks the push at the start, as a create would, before a byte is sent', async () => {
