@@ -140,7 +140,9 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
   const burn = input.max_failed_passphrase_attempts;
   if (burn !== undefined) {
     if (burn < 0 || burn > MAX_FAILED_PASSPHRASE_ATTEMPTS) add('max_failed_passphrase_attempts', `must be between 0 (off) and ${MAX_FAILED_PASSPHRASE_ATTEMPTS}`);
-    else if (burn > 0 && !passphrase) add('max_failed_passphrase_attempts', 'needs a passphrase (it counts wrong passphrases)');
+    else if (burn > 0 && endToEnd) {
+      add('max_failed_passphrase_attempts', "can't be used with an end_to_end push: its passphrase is checked in the recipient's browser, so the server cannot count wrong ones");
+    } else if (burn > 0 && !passphrase) add('max_failed_passphrase_attempts', 'needs a passphrase (it counts wrong passphrases)');
     else maxFailedPassphraseAttempts = burn > 0 ? burn : null;
   } else if (passphrase && limits.maxFailedPassphraseAttempts > 0) {
     maxFailedPassphraseAttempts = limits.maxFailedPassphraseAttempts;

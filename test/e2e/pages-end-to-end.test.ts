@@ -136,6 +136,57 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expectNeverOnServer(text, passphrase, link.split('#')[1]!);
   });
 
+  it('a refused create keeps the text, the passphrase and the options typed, and shows why; burn-on-guessing is offered only where the server checks the passphrase', async () => {
+    const text = secret('kept-on-refusal');
+    const passphrase = `pass ${secret('kept')}`;
+    const { context, page, problems } = await newVisitor(browser, server.url);
+    await page.goto(server.url + '/');
+    await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
+    // Encrypted here (text): the server cannot count wrong passphrases, so the field is not offered.
+    expect(await page.locator('#max_failed_passphrase_attempts').isVisible()).toBe(false);
+    expect(await page.locator('[data-e2e-burn-note]').isVisible()).toBe(true);
+    await page.check('input[data-kind-choice][value="url"]');
+    expect(await page.locator('#max_failed_passphrase_attempts').isVisible()).toBe(true);
+    expect(await page.locator('[data-e2e-burn-note]').isVisible()).toBe(false);
+    await page.check('input[data-kind-choice][value="text"]');
+
+    await page.fill('#payload', text);
+    await page.fill('#passphrase', passphrase);
+    await page.fill('#expire_after_views', '2');
+    await page.click('details summary');
+    await page.fill('#name', 'n'.repeat(256));
+    await page.click('#create-submit');
+    await page.locator('#name-error').waitFor({ state: 'visible' });
+    expect(await page.locator('#name-error').textContent()).toMatch(/too long \(maximum is 255 characters\)/);
+    expect(await page.locator('#name').getAttribute('aria-invalid')).toBe('true');
+    // Everything typed is still there: the server saw only ciphertext and the passphrase never.
+    expect(await page.inputValue('#payload')).toBe(text);
+    expect(await page.inputValue('#passphrase')).toBe(passphrase);
+    expect(await page.inputValue('#expire_after_views')).toBe('2');
+    expect(await page.locator('#max_failed_passphrase_attempts').isVisible()).toBe(false);
+    // The form works again: corrected, it makes the push, and its link opens with the passphrase.
+    await page.fill('#name', 'short');
+    await page.click('#create-submit');
+    await page.waitForSelector('[data-e2e-link-note]');
+    const link = (await page.locator('#secret-link').textContent())!;
+    expect(link).toMatch(/#[A-Za-z0-9_-]{48}$/);
+    expect((await server.server.pushes.peek(tokenOf(link)))!.expireAfterViews).toBe(2);
+    // The link page's copy button works (its script ran over the page put in place).
+    await page.click('[data-copy="secret-link"]');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+    await context.close();
+
+    const recipient = await newVisitor(browser, server.url);
+    await recipient.page.goto(link.replace('/r#', '#'));
+    await recipient.page.waitForSelector('#e2e-passphrase:not([hidden])');
+    await recipient.page.fill('#e2e-passphrase-input', passphrase);
+    await recipient.page.click('#e2e-passphrase button[type=submit]');
+    await expect.poll(() => recipient.page.locator('#secret').textContent()).toBe(text);
+    await recipient.context.close();
+    await expectNeverOnServer(text, passphrase, link.split('#')[1]!);
+  });
+
   const filePush = (key: Uint8Array, name: string, size: number, envelope: Uint8Array) => endToEndFilePush(server, key, name, size, envelope);
 
   /** Opens a file push's link and clicks its download button; the browser's download. */

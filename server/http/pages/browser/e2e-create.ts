@@ -8,8 +8,12 @@
 // then carries only the upload's id and creates the push. A refusal that concerns the files as
 // a whole (too large, over the daily quota, no room left) is shown here at once, with the form
 // and the chosen files kept; where the sliced upload is refused otherwise (a field) or fails,
-// the form carries the envelopes itself as before, and the server's answer to it (its refusal,
-// worded on the page) is what the user sees.
+// the form carries the envelopes itself as before.
+// The form is posted from here (fetch), never changed: when the server refuses it, its answer's
+// messages are shown in this page's form, which still holds the text, the passphrase and the
+// files the user gave (the server only ever saw ciphertext, so its own copy of the form cannot
+// show them back). "Destroy after N wrong passphrases" is hidden for the kinds encrypted here:
+// their passphrase is checked in the recipient's browser, so the server cannot count wrong ones.
 import { encryptFile } from '../../../../shared/e2e/file-transfer.js';
 import { sendSlices } from '../../../../shared/e2e/sliced-upload-client.js';
 import { discardSpooled, removeAbandonedSpool } from '../../../../shared/e2e/upload-spool.js';
@@ -27,14 +31,6 @@ function discardThisTabsSpool() {
   void discardSpooled(names);
 }
 
-function hiddenInput(form: HTMLFormElement, name: string, value: string) {
-  const input = document.createElement('input');
-  input.type = 'hidden';
-  input.name = name;
-  input.value = value;
-  form.append(input);
-}
-
 function enhanceForm(form: HTMLFormElement) {
   sessionStorage.removeItem(KEY_ITEM);
   // Back on the form after a submission (refused, or the way back): its upload has ended.
@@ -42,9 +38,22 @@ function enhanceForm(form: HTMLFormElement) {
   void removeAbandonedSpool();
   const note = form.querySelector<HTMLElement>('[data-e2e-create-note]');
   if (note) note.hidden = false;
+  const kindNow = () => form.querySelector<HTMLInputElement>('[data-kind-choice]:checked')?.value ?? 'text';
+  const showBurnField = () => {
+    const encryptedHere = kindNow() === 'text' || kindNow() === 'file';
+    const field = form.querySelector<HTMLElement>('[data-burn-field]');
+    if (field) {
+      field.hidden = encryptedHere;
+      field.querySelectorAll('input').forEach((input) => (input.disabled = encryptedHere));
+    }
+    const burnNote = form.querySelector<HTMLElement>('[data-e2e-burn-note]');
+    if (burnNote) burnNote.hidden = !encryptedHere;
+  };
+  form.querySelectorAll('[data-kind-choice]').forEach((choice) => choice.addEventListener('change', showBurnField));
+  showBurnField();
   let busy = false;
   form.addEventListener('submit', async (event) => {
-    const kind = form.querySelector<HTMLInputElement>('[data-kind-choice]:checked')?.value ?? 'text';
+    const kind = kindNow();
     // URL and QR pushes need the server to read them (redirect, drawing): they stay as they are.
     if (kind !== 'text' && kind !== 'file') return;
     event.preventDefault();
@@ -59,8 +68,7 @@ function enhanceForm(form: HTMLFormElement) {
     try {
       await encryptAndSubmit(form, kind);
     } catch (e) {
-      // Nothing was posted (the form is submitted only after everything is encrypted and sent):
-      // the server's refusal of the files in its words, or the encryption's failure.
+      // Nothing was created: the server's refusal in its words, or the encryption's failure.
       discardThisTabsSpool();
       if (working) working.hidden = true;
       const problem = e instanceof UploadRefused && refused ? refused : failed;
@@ -71,7 +79,7 @@ function enhanceForm(form: HTMLFormElement) {
   });
 }
 
-/** Encrypts everything first, and only then changes the form and submits it (a failure leaves the form as it was). */
+/** Encrypts everything, then posts the form's fields with the ciphertext in place of what was typed (the form itself is left as it is). */
 async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
   const key = newPushKey();
   const passphraseInput = form.querySelector<HTMLInputElement>('#passphrase');
@@ -80,13 +88,12 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
   const textArea = form.querySelector<HTMLTextAreaElement>('#payload');
   const fileInput = form.querySelector<HTMLInputElement>('#files');
   let payload: string;
-  let sealed: DataTransfer | undefined;
+  let sealed: File[] = [];
   let slicedUpload: string | undefined;
   const spooledNames: string[] = [];
   if (kind === 'text') payload = await encryptTextPayload(key, textArea?.value ?? '', options);
   else {
     const files = [...(fileInput?.files ?? [])];
-    sealed = new DataTransfer();
     for (const [i, file] of files.entries()) {
       const spooled = await spoolEncryptedFile(key, file, options);
       if (spooled) {
@@ -95,29 +102,90 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
         sessionStorage.setItem(SPOOL_ITEM, JSON.stringify(spooledNames));
       }
       const envelope = spooled?.file ?? (await encryptFile(key, file, options));
-      sealed.items.add(new File([envelope], `file-${i + 1}.bin`, { type: 'application/octet-stream' }));
+      sealed.push(new File([envelope], `file-${i + 1}.bin`, { type: 'application/octet-stream' }));
     }
     payload = await encryptManifestPayload(key, { message: '', files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })) }, options);
-    slicedUpload = await sendInSlices(form, payload, [...sealed.files]);
+    slicedUpload = await sendInSlices(form, payload, sealed);
+    if (slicedUpload) sealed = [];
   }
   const linkKey = await encodeLinkKey(key);
 
-  if (kind === 'text' && textArea) textArea.value = payload;
-  else {
-    hiddenInput(form, 'push[payload]', payload);
-    if (slicedUpload) {
-      hiddenInput(form, 'push[sliced_upload]', slicedUpload);
-      if (fileInput) fileInput.files = new DataTransfer().files;
-    } else if (fileInput && sealed) fileInput.files = sealed.files;
-  }
+  const fields = new FormData(form);
   // The passphrase is mixed into the key here; it must not reach the server.
-  if (passphraseInput) {
-    passphraseInput.value = '';
-    passphraseInput.disabled = true;
-  }
-  hiddenInput(form, 'push[end_to_end]', 'true');
+  fields.delete('push[passphrase]');
+  fields.delete('push[files][]');
+  fields.set('push[payload]', payload);
+  fields.set('push[end_to_end]', 'true');
+  if (slicedUpload) fields.set('push[sliced_upload]', slicedUpload);
+  for (const file of sealed) fields.append('push[files][]', file, file.name);
   sessionStorage.setItem(KEY_ITEM, linkKey);
-  form.submit();
+  const answer = await fetch(form.action, { method: 'POST', body: fields, credentials: 'same-origin' });
+  const page = new DOMParser().parseFromString(await answer.text(), 'text/html');
+  if (answer.ok && page.getElementById('secret-link')) return showCreated(page);
+  sessionStorage.removeItem(KEY_ITEM);
+  // A refused finish leaves its upload behind: give it up (its slices, the day's quota).
+  if (slicedUpload) void giveUpUpload(form, slicedUpload);
+  const refusedForm = page.getElementById('create-form');
+  if (refusedForm instanceof HTMLFormElement) return showRefused(form, refusedForm, page);
+  throw new UploadRefused(page.querySelector('main h1')?.textContent?.trim() || `HTTP ${answer.status}`);
+}
+
+/** The "link ready" page the server answered, in place of this one, with the link completed. */
+function showCreated(page: Document) {
+  const main = document.querySelector('main');
+  const created = page.querySelector('main');
+  if (!main || !created) throw new Error('The answer has no page content.');
+  document.title = page.title;
+  main.replaceChildren(...created.childNodes);
+  rerunPageScript('pages.js');
+  const linkNote = document.querySelector<HTMLElement>('[data-e2e-link-note]');
+  if (linkNote) completeLink(linkNote);
+  main.querySelector<HTMLElement>('h1')?.focus();
+}
+
+/**
+ * The server's form with its messages, in place of this one, holding what the user gave: the
+ * text, the passphrase and the chosen files are moved over from the form they were typed into
+ * (the server's copy has none of them: it saw only ciphertext).
+ */
+function showRefused(form: HTMLFormElement, refusedForm: HTMLFormElement, page: Document) {
+  for (const id of ['payload', 'passphrase', 'files']) {
+    const typed = form.querySelector(`#${id}`);
+    const blank = refusedForm.querySelector(`#${id}`);
+    if (typed && blank) {
+      for (const attribute of ['aria-invalid', 'aria-describedby']) {
+        const value = blank.getAttribute(attribute);
+        if (value === null) typed.removeAttribute(attribute);
+        else typed.setAttribute(attribute, value);
+      }
+      blank.replaceWith(typed);
+    }
+  }
+  const main = document.querySelector('main');
+  const answered = page.querySelector('main');
+  if (!main || !answered) throw new Error('The answer has no page content.');
+  document.title = page.title;
+  main.replaceChildren(...answered.childNodes);
+  rerunPageScript('create.js');
+  const shown = main.querySelector<HTMLFormElement>('#create-form');
+  if (shown) enhanceForm(shown);
+  const first = main.querySelector<HTMLElement>('.notice.error, [aria-invalid="true"]');
+  if (first) {
+    if (!first.matches('input, textarea, select')) first.tabIndex = -1;
+    first.focus();
+  }
+}
+
+/** A page script of the layout's, run again over the content put in place here. */
+function rerunPageScript(name: string) {
+  const script = document.createElement('script');
+  script.src = `/assets/${name}`;
+  document.head.append(script);
+}
+
+function giveUpUpload(form: HTMLFormElement, upload: string) {
+  const csrf = form.querySelector<HTMLInputElement>('input[name="csrf_token"]')?.value ?? '';
+  return fetch(`/uploads/${encodeURIComponent(upload)}`, { method: 'DELETE', headers: { 'X-CSRF-Token': csrf }, credentials: 'same-origin' }).catch(() => undefined);
 }
 
 /** The server refused the files as a whole: nothing to post, its sentence to show. */
@@ -170,5 +238,5 @@ function completeLink(note: HTMLElement) {
 
 const form = document.getElementById('create-form');
 const linkNote = document.querySelector<HTMLElement>('[data-e2e-link-note]');
-if (form instanceof HTMLFormElement && globalThis.crypto?.subtle && typeof DataTransfer === 'function') enhanceForm(form);
+if (form instanceof HTMLFormElement && globalThis.crypto?.subtle && typeof DOMParser === 'function') enhanceForm(form);
 else if (linkNote) completeLink(linkNote);
