@@ -1,6 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { decodeBase64url } from '../../shared/e2e/base64url.js';
-import { envelopeLengthProblem, EnvelopeFormatError, HEADER_BYTES, parseHeader, type EnvelopeContent } from '../../shared/e2e/envelope-format.js';
+import { envelopeLengthProblem, EnvelopeFormatError, HEADER_BYTES, parseHeader, TAG_BYTES, type EnvelopeContent } from '../../shared/e2e/envelope-format.js';
 
 /**
  * What the server checks of an end-to-end push (docs/end-to-end-encryption.md): only the
@@ -12,7 +12,11 @@ import { envelopeLengthProblem, EnvelopeFormatError, HEADER_BYTES, parseHeader, 
 export function endToEndPayloadProblem(payload: string, expected: EnvelopeContent): string | null {
   const envelope = decodeBase64url(payload);
   if (!envelope) return 'must be an end-to-end envelope in base64url (no padding) for an end_to_end push';
-  return envelopeProblem(envelope.subarray(0, HEADER_BYTES), envelope.length, expected);
+  const problem = envelopeProblem(envelope.subarray(0, HEADER_BYTES), envelope.length, expected);
+  // The one length a text of no characters gives (a header and one empty record's tag): as
+  // blank as an empty payload, and refused the same way (the length is no secret).
+  if (!problem && expected === 'text' && envelope.length === HEADER_BYTES + TAG_BYTES) return "can't be blank";
+  return problem;
 }
 
 /** An uploaded file of an end-to-end push, from its first bytes and its size. */

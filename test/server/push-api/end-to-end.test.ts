@@ -78,6 +78,7 @@ describe('end-to-end pushes over REST v2', () => {
       ['cut off', { payload: encodeBase64url(good.subarray(0, good.length - 5)) }, 'payload', /ends before its first record/],
       ['file content as a text', { payload: encodeBase64url(await encryptBytes(key, 'file', new Uint8Array(4))) }, 'payload', /must be a text envelope/],
       ['a passphrase', { payload: encodeBase64url(good), passphrase: 'pw' }, 'passphrase', /must not be sent with an end_to_end push/],
+      ['an empty text', { payload: await encryptTextPayload(key, '') }, 'payload', /^can't be blank$/],
       ['burn on guessing', { payload: encodeBase64url(good), max_failed_passphrase_attempts: 3 }, 'max_failed_passphrase_attempts', /can't be used with an end_to_end push: its passphrase is checked in the recipient's browser/],
       ['a URL push', { payload: encodeBase64url(good), kind: 'url' }, 'end_to_end', /not offered for URL pushes/],
       ['a QR push', { payload: encodeBase64url(good), kind: 'qr' }, 'end_to_end', /not offered for QR code pushes/],
