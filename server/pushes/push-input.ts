@@ -1,3 +1,4 @@
+import { isPassphraseCheck, PASSPHRASE_CHECK_CHARS } from '../../shared/e2e/passphrase-check.js';
 import { pushInputSchema, pushKindSchema, type PushKind } from '../../shared/push-schema.js';
 import type { Features, Limits } from '../config.js';
 import { ServiceError } from '../service-error.js';
@@ -108,7 +109,10 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
       const problem = endToEndFileProblem(file);
       if (problem) add('files', `file ${i + 1} ${problem}`);
     });
-    if (input.passphrase) add('passphrase', 'must not be sent with an end_to_end push: mix it into the key on the client (the server would see it)');
+    // Only its check (shared/e2e/passphrase-check.ts): the passphrase itself is mixed into the key on the client.
+    if (input.passphrase && !isPassphraseCheck(input.passphrase)) {
+      add('passphrase', `must be the passphrase check of an end_to_end push (${PASSPHRASE_CHECK_CHARS} base64url characters, docs/end-to-end-encryption.md), never the passphrase itself: the server would see it`);
+    }
   }
 
   let lifetimeMinutes: number | undefined;
@@ -140,9 +144,9 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
   const burn = input.max_failed_passphrase_attempts;
   if (burn !== undefined) {
     if (burn < 0 || burn > MAX_FAILED_PASSPHRASE_ATTEMPTS) add('max_failed_passphrase_attempts', `must be between 0 (off) and ${MAX_FAILED_PASSPHRASE_ATTEMPTS}`);
-    else if (burn > 0 && endToEnd) {
-      add('max_failed_passphrase_attempts', "can't be used with an end_to_end push: its passphrase is checked in the recipient's browser, so the server cannot count wrong ones");
-    } else if (burn > 0 && !passphrase) add('max_failed_passphrase_attempts', 'needs a passphrase (it counts wrong passphrases)');
+    else if (burn > 0 && !passphrase) {
+      add('max_failed_passphrase_attempts', endToEnd ? 'needs a passphrase check with an end_to_end push (it counts wrong passphrases)' : 'needs a passphrase (it counts wrong passphrases)');
+    }
     else maxFailedPassphraseAttempts = burn > 0 ? burn : null;
   } else if (passphrase && limits.maxFailedPassphraseAttempts > 0) {
     maxFailedPassphraseAttempts = limits.maxFailedPassphraseAttempts;

@@ -109,46 +109,77 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await context.close();
   });
 
-  it('a passphrase is mixed in by the sender’s browser and asked for by the recipient’s (never sent)', async () => {
+  it('a passphrase is mixed in by the sender’s browser and asked for by the recipient’s before a view is spent (only its check is sent)', async () => {
     const text = secret('with-passphrase');
     const passphrase = `pass ${secret('pp')}`;
     const sender = await newVisitor(browser, server.url);
     const link = await create(sender.page, async (p) => {
       await p.fill('#payload', text);
       await p.fill('#passphrase', passphrase);
+      await p.fill('#max_failed_passphrase_attempts', '3');
     });
     await sender.context.close();
     const rec = await server.server.pushes.peek(tokenOf(link));
-    expect(rec!.hasPassphrase).toBe(false);
+    expect(rec!.hasPassphrase).toBe(true);
 
     const { context, page, problems } = await newVisitor(browser, server.url);
     await page.goto(link.replace('/r#', '#'));
     await page.waitForSelector('#e2e-passphrase:not([hidden])');
+    // Asked first, with the field focused: nothing retrieved, no view spent.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('e2e-passphrase-input');
+    expect(await views(link)).toBe(0);
     await page.fill('#e2e-passphrase-input', 'not it');
     await page.click('#e2e-passphrase button[type=submit]');
     await expect.poll(() => page.locator('[data-e2e-problem="passphrase"]').isVisible()).toBe(true);
+    expect(await views(link)).toBe(0);
     await page.fill('#e2e-passphrase-input', passphrase);
     await page.click('#e2e-passphrase button[type=submit]');
     await expect.poll(() => page.locator('#secret').textContent()).toBe(text);
     expect(await views(link)).toBe(1);
-    expect(problems).toEqual([]);
+    // The wrong guess was counted by the server (burn on guessing works end to end).
+    expect((await server.server.pushes.peek(tokenOf(link)))!.failedPassphraseAttempts).toBe(1);
+    // The recipient who gave the passphrase may delete it (the opening's ticket proves it).
+    await Promise.all([page.waitForNavigation(), page.click('#delete-now')]);
+    expect(page.url()).toMatch(/\/delete$/);
+    expect((await server.server.pushes.peek(tokenOf(link)))!.expiredAt).not.toBeNull();
+    expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
     await context.close();
     await expectNeverOnServer(text, passphrase, link.split('#')[1]!);
   });
 
-  it('a refused create keeps the text, the passphrase and the options typed, and shows why; burn-on-guessing is offered only where the server checks the passphrase', async () => {
+  it('burn on guessing: wrong passphrases up to the limit destroy an end-to-end push before anyone read it', async () => {
+    const text = secret('burned');
+    const sender = await newVisitor(browser, server.url);
+    const link = await create(sender.page, async (p) => {
+      await p.fill('#payload', text);
+      await p.fill('#passphrase', 'the right one');
+      await p.fill('#max_failed_passphrase_attempts', '2');
+    });
+    await sender.context.close();
+    const { context, page } = await newVisitor(browser, server.url);
+    await page.goto(link);
+    await page.click('#reveal');
+    await page.waitForSelector('#e2e-passphrase:not([hidden])');
+    for (const guess of ['guess one', 'guess two']) {
+      await page.fill('#e2e-passphrase-input', guess);
+      await page.click('#e2e-passphrase button[type=submit]');
+      await expect.poll(() => page.locator('[data-e2e-problem="passphrase"]').isVisible()).toBe(true);
+    }
+    await page.fill('#e2e-passphrase-input', 'the right one');
+    await page.click('#e2e-passphrase button[type=submit]');
+    await expect.poll(() => page.locator('[data-e2e-problem="expired"]').isVisible()).toBe(true);
+    expect(await page.locator('#secret').textContent()).toBe('');
+    expect((await server.server.pushes.peek(tokenOf(link)))!.expiredAt).not.toBeNull();
+    await context.close();
+    await expectNeverOnServer(text);
+  });
+
+  it('a refused create keeps the text, the passphrase and the options typed, and shows why', async () => {
     const text = secret('kept-on-refusal');
     const passphrase = `pass ${secret('kept')}`;
     const { context, page, problems } = await newVisitor(browser, server.url);
     await page.goto(server.url + '/');
     await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
-    // Encrypted here (text): the server cannot count wrong passphrases, so the field is not offered.
-    expect(await page.locator('#max_failed_passphrase_attempts').isVisible()).toBe(false);
-    expect(await page.locator('[data-e2e-burn-note]').isVisible()).toBe(true);
-    await page.check('input[data-kind-choice][value="url"]');
-    expect(await page.locator('#max_failed_passphrase_attempts').isVisible()).toBe(true);
-    expect(await page.locator('[data-e2e-burn-note]').isVisible()).toBe(false);
-    await page.check('input[data-kind-choice][value="text"]');
     // An empty secret is refused as it is without scripts (the server knows an empty text's envelope by its length).
     await page.click('#create-submit');
     await page.locator('#payload-error').waitFor({ state: 'visible' });
@@ -167,7 +198,6 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     expect(await page.inputValue('#payload')).toBe(text);
     expect(await page.inputValue('#passphrase')).toBe(passphrase);
     expect(await page.inputValue('#expire_after_views')).toBe('2');
-    expect(await page.locator('#max_failed_passphrase_attempts').isVisible()).toBe(false);
     // The form works again: corrected, it makes the push, and its link opens with the passphrase.
     await page.fill('#name', 'short');
     await page.click('#create-submit');
@@ -184,6 +214,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const recipient = await newVisitor(browser, server.url);
     await recipient.page.goto(link.replace('/r#', '#'));
     await recipient.page.waitForSelector('#e2e-passphrase:not([hidden])');
+    expect(await views(link)).toBe(0);
     await recipient.page.fill('#e2e-passphrase-input', passphrase);
     await recipient.page.click('#e2e-passphrase button[type=submit]');
     await expect.poll(() => recipient.page.locator('#secret').textContent()).toBe(text);

@@ -139,8 +139,6 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
         <label for="passphrase">{t('create.passphrase')}</label>
         <input type="password" id="passphrase" name="push[passphrase]" autocomplete="new-password" {...describedBy(errors, 'passphrase')} />
         <FieldErrors errors={errors} field="passphrase" />
-        {/* Hidden by the end-to-end script for the kinds it encrypts: the server never sees their passphrase. */}
-        <div data-burn-field>
         <label for="max_failed_passphrase_attempts">{t('create.burnAfter')}</label>
         <input
           type="number"
@@ -153,10 +151,6 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           {...describedBy(errors, 'max_failed_passphrase_attempts')}
         />
         <FieldErrors errors={errors} field="max_failed_passphrase_attempts" />
-        </div>
-        <p class="muted small" data-e2e-burn-note hidden>
-          {t('create.burnNotEndToEnd')}
-        </p>
 
         <input type="hidden" name="push[retrieval_step]" value="false" />
         <label class="choice">

@@ -34,16 +34,18 @@ export interface EndToEndSecretPageProps {
   token: string;
   csrfToken: string;
   mayDelete: boolean;
+  /** The push has a passphrase check: the script asks for the passphrase before it opens the push. */
+  passphraseFirst: boolean;
 }
 
 /**
  * `/p/<token>` of an end-to-end push. Serving it counts no view: the script checks the key in
  * the fragment first and only then asks `/p/<token>/open` for the envelope (which counts one).
  */
-export function EndToEndSecretPage({ token, csrfToken, mayDelete }: EndToEndSecretPageProps) {
+export function EndToEndSecretPage({ token, csrfToken, mayDelete, passphraseFirst }: EndToEndSecretPageProps) {
   const { t } = useLanguage();
   return (
-    <section class="card" id="e2e" data-open={`/p/${token}/open`} data-csrf={csrfToken}>
+    <section class="card" id="e2e" data-open={`/p/${token}/open`} data-csrf={csrfToken} data-passphrase-first={passphraseFirst ? 'true' : undefined}>
       <h1>{t('recipient.secret.heading')}</h1>
       <KeyProblems />
       <p class="muted" data-e2e-state="working" aria-live="polite" hidden>
@@ -65,6 +67,9 @@ export function EndToEndSecretPage({ token, csrfToken, mayDelete }: EndToEndSecr
         <p class="muted">{t('e2e.passphraseHint')}</p>
         <p class="notice error" data-e2e-problem="passphrase" role="alert" hidden>
           {t('e2e.passphraseWrong')}
+        </p>
+        <p class="notice error" data-e2e-problem="passphrase-limit" role="alert" hidden>
+          {t('recipient.passphrase.tooMany')}
         </p>
         <label for="e2e-passphrase-input">{t('e2e.passphraseLabel')}</label>
         <input type="password" id="e2e-passphrase-input" autocomplete="off" required />
@@ -97,6 +102,9 @@ export function EndToEndSecretPage({ token, csrfToken, mayDelete }: EndToEndSecr
       {mayDelete && (
         <form method="post" action={`/p/${token}/delete`} class="delete-form" id="e2e-delete" hidden>
           <CsrfField token={csrfToken} />
+          {/* Filled by the script from the opening's answer: proof that this viewer gave the passphrase. */}
+          <input type="hidden" name="exp" value="" />
+          <input type="hidden" name="ticket" value="" />
           <p>{t('recipient.delete.prompt')}</p>
           <button type="submit" class="danger" id="delete-now">
             {t('recipient.delete.button')}

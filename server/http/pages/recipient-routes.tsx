@@ -85,7 +85,9 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     if (!push) return expiredView(c, token);
     // End-to-end: the page counts no view; its script opens the push once the key is well formed.
     if (push.endToEnd) {
-      const page = <EndToEndSecretPage token={token} csrfToken={getPageSession(c).csrfToken} mayDelete={pushes.mayDelete(push, pageActor(c))} />;
+      const page = (
+        <EndToEndSecretPage token={token} csrfToken={getPageSession(c).csrfToken} mayDelete={pushes.mayDelete(push, pageActor(c))} passphraseFirst={push.hasPassphrase} />
+      );
       c.header('Content-Security-Policy', await endToEndPagePolicy);
       return sendPage(c, 200, 'title.yourSecret', page, { scripts: ['e2e-recipient.js'] });
     }
@@ -128,13 +130,28 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
       return c.json({ error: 'expired' }, 404);
     }
     if (!push.endToEnd) return c.json({ error: 'not an end-to-end push' }, 404);
-    const rec = await pushes.retrieve(pageActor(c), token, undefined);
+    // A push with a passphrase check: the script sends the check of what the recipient typed
+    // (never the passphrase), and a wrong one counts no view, as on any push.
+    let opened;
+    try {
+      opened = await pushes.retrieveWithDeleteTicket(pageActor(c), token, form.get('passphrase') ?? undefined);
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return c.json({ error: 'passphrase' }, 401);
+      if (e instanceof ServiceError && e.kind === 'too_many_requests') {
+        if (e.retryAfter) c.header('Retry-After', String(e.retryAfter));
+        return c.json({ error: 'too many passphrases' }, 429);
+      }
+      if (e instanceof ServiceError && e.kind === 'not_found') return c.json({ error: 'expired' }, 404);
+      throw e;
+    }
+    const { push: rec, deleteTicket } = opened;
     if (rec.expired || rec.payload === null) return c.json({ error: 'expired' }, 404);
     return c.json({
       payload: rec.payload,
       files: rec.files.map((f) => f.url),
       views_remaining: rec.views_remaining,
       remaining: remainingText(languageOf(c).t, rec),
+      delete_ticket: deleteTicket,
     });
   });
 

@@ -1,9 +1,11 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { createHash, pbkdf2Sync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../../server/http/trpc/app-router';
 import { decodeBase64url, encodeBase64url } from '../../../shared/e2e/base64url.js';
 import { createEncryptStream, createDecryptStream, encryptBytes } from '../../../shared/e2e/envelope-crypto.js';
 import { encodeLinkKey, newPushKey } from '../../../shared/e2e/link-key.js';
+import { passphraseCheck } from '../../../shared/e2e/passphrase-check.js';
 import { decryptPayload, encryptManifestPayload, encryptTextPayload } from '../../../shared/e2e/push-content.js';
 import { api, BASE_KEYS, OWNER_KEYS, secret } from '../../support/http.js';
 import { storedContaining, tamperWithBlob } from '../../support/stored-data.js';
@@ -77,9 +79,9 @@ describe('end-to-end pushes over REST v2', () => {
       ['unknown version', { payload: encodeBase64url(Uint8Array.from([9, ...good.subarray(1)])) }, 'payload', /unknown envelope version 9/],
       ['cut off', { payload: encodeBase64url(good.subarray(0, good.length - 5)) }, 'payload', /ends before its first record/],
       ['file content as a text', { payload: encodeBase64url(await encryptBytes(key, 'file', new Uint8Array(4))) }, 'payload', /must be a text envelope/],
-      ['a passphrase', { payload: encodeBase64url(good), passphrase: 'pw' }, 'passphrase', /must not be sent with an end_to_end push/],
+      ['a passphrase', { payload: encodeBase64url(good), passphrase: 'pw' }, 'passphrase', /must be the passphrase check of an end_to_end push \(43 base64url characters.*never the passphrase itself/],
       ['an empty text', { payload: await encryptTextPayload(key, '') }, 'payload', /^can't be blank$/],
-      ['burn on guessing', { payload: encodeBase64url(good), max_failed_passphrase_attempts: 3 }, 'max_failed_passphrase_attempts', /can't be used with an end_to_end push: its passphrase is checked in the recipient's browser/],
+      ['burn on guessing without a check', { payload: encodeBase64url(good), max_failed_passphrase_attempts: 3 }, 'max_failed_passphrase_attempts', /needs a passphrase check with an end_to_end push/],
       ['a URL push', { payload: encodeBase64url(good), kind: 'url' }, 'end_to_end', /not offered for URL pushes/],
       ['a QR push', { payload: encodeBase64url(good), kind: 'qr' }, 'end_to_end', /not offered for QR code pushes/],
     ];
@@ -204,6 +206,45 @@ describe('end-to-end files damaged at rest', () => {
     await expect.poll(() => server.logs.slice(logged).some((l) => l.includes('A download failed after it had started'))).toBe(true);
     // The Node adapter's own report of it was plain text on stderr, outside the log.
     expect(server.logs.slice(logged).filter((l) => l.includes('download failed'))).toHaveLength(1);
+  });
+});
+
+describe('the passphrase check of end-to-end pushes', () => {
+  it('is PBKDF2 over the passphrase with a salt from the push key, as the document specifies (checked with node:crypto)', async () => {
+    const key = Uint8Array.from({ length: 32 }, (_, i) => i);
+    const salt = createHash('sha256').update('secret-push e2e v1 passphrase check').update(key).digest().subarray(0, 16);
+    const expected = pbkdf2Sync(Buffer.from('Ångström'.normalize('NFC')), salt, 600_000, 32, 'sha256').toString('base64url');
+    // The same passphrase in another normalisation gives the same check.
+    expect(await passphraseCheck(key, 'A\u030Angstro\u0308m')).toBe(expected);
+    expect(await passphraseCheck(key, 'Ångström')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await passphraseCheck(Uint8Array.from({ length: 32 }, () => 7), 'Ångström')).not.toBe(expected);
+  });
+
+  it('lets the server ask for the passphrase before a view is spent, and count wrong ones (burn on guessing)', async () => {
+    const key = newPushKey();
+    const text = secret('e2e-checked');
+    const passphrase = `right ${secret('pp')}`;
+    const check = await passphraseCheck(key, passphrase);
+    const payload = await encryptTextPayload(key, text, { passphrase });
+    const created = await api.post(server, '/api/v2/pushes', { json: { push: { payload, end_to_end: true, passphrase: check, max_failed_passphrase_attempts: 3, expire_after_views: 2 } } });
+    expect(created.status).toBe(201);
+    expect(created.body.passphrase).toBe('[FILTERED]');
+    const token: string = created.body.url_token;
+    const wrong = await api.get(server, `/p/${token}.json?passphrase=${await passphraseCheck(key, 'wrong')}`);
+    expect(wrong.status).toBe(401);
+    expect((await server.server.pushes.peek(token))!.views).toBe(0);
+    const right = await api.get(server, `/p/${token}.json?passphrase=${check}`);
+    expect(right.status).toBe(200);
+    expect(await decryptPayload(key, right.body.payload, passphrase)).toEqual({ content: 'text', text });
+    expect((await server.server.pushes.peek(token))!.views).toBe(1);
+    // Two more wrong ones make three: the push is burned.
+    for (let i = 0; i < 2; i++) expect((await api.get(server, `/p/${token}.json?passphrase=${await passphraseCheck(key, `wrong ${i}`)}`)).status).toBe(401);
+    const burned = await api.get(server, `/p/${token}.json?passphrase=${check}`);
+    expect(burned.body.expired).toBe(true);
+    expect(burned.body.payload).toBeNull();
+    await expectNeverSeen(text, await encodeLinkKey(key));
+    expect(await storedContaining(server, passphrase)).toEqual([]);
+    expect(server.logs.join('\n')).not.toContain(passphrase);
   });
 });
 

@@ -12,13 +12,14 @@
 // The form is posted from here (fetch), never changed: when the server refuses it, its answer's
 // messages are shown in this page's form, which still holds the text, the passphrase and the
 // files the user gave (the server only ever saw ciphertext, so its own copy of the form cannot
-// show them back). "Destroy after N wrong passphrases" is hidden for the kinds encrypted here:
-// their passphrase is checked in the recipient's browser, so the server cannot count wrong ones.
+// show them back). A passphrase goes to the server only as its check (shared/e2e/passphrase-check.ts),
+// so that the recipient's page asks for it before a view is spent and wrong ones are counted.
 import { encryptFile } from '../../../../shared/e2e/file-transfer.js';
 import { sendSlices } from '../../../../shared/e2e/sliced-upload-client.js';
 import { discardSpooled, removeAbandonedSpool } from '../../../../shared/e2e/upload-spool.js';
 import { spoolEncryptedFile } from './upload-spool/spool-in-worker.js';
 import { encodeLinkKey, newPushKey } from '../../../../shared/e2e/link-key.js';
+import { passphraseCheck } from '../../../../shared/e2e/passphrase-check.js';
 import { encryptManifestPayload, encryptTextPayload } from '../../../../shared/e2e/push-content.js';
 
 const KEY_ITEM = 'secret-push:e2e-link-key';
@@ -38,22 +39,9 @@ function enhanceForm(form: HTMLFormElement) {
   void removeAbandonedSpool();
   const note = form.querySelector<HTMLElement>('[data-e2e-create-note]');
   if (note) note.hidden = false;
-  const kindNow = () => form.querySelector<HTMLInputElement>('[data-kind-choice]:checked')?.value ?? 'text';
-  const showBurnField = () => {
-    const encryptedHere = kindNow() === 'text' || kindNow() === 'file';
-    const field = form.querySelector<HTMLElement>('[data-burn-field]');
-    if (field) {
-      field.hidden = encryptedHere;
-      field.querySelectorAll('input').forEach((input) => (input.disabled = encryptedHere));
-    }
-    const burnNote = form.querySelector<HTMLElement>('[data-e2e-burn-note]');
-    if (burnNote) burnNote.hidden = !encryptedHere;
-  };
-  form.querySelectorAll('[data-kind-choice]').forEach((choice) => choice.addEventListener('change', showBurnField));
-  showBurnField();
   let busy = false;
   form.addEventListener('submit', async (event) => {
-    const kind = kindNow();
+    const kind = form.querySelector<HTMLInputElement>('[data-kind-choice]:checked')?.value ?? 'text';
     // URL and QR pushes need the server to read them (redirect, drawing): they stay as they are.
     if (kind !== 'text' && kind !== 'file') return;
     event.preventDefault();
@@ -85,6 +73,7 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
   const passphraseInput = form.querySelector<HTMLInputElement>('#passphrase');
   const passphrase = passphraseInput?.value || undefined;
   const options = passphrase ? { passphrase } : {};
+  const check = passphrase ? await passphraseCheck(key, passphrase) : undefined;
   const textArea = form.querySelector<HTMLTextAreaElement>('#payload');
   const fileInput = form.querySelector<HTMLInputElement>('#files');
   let payload: string;
@@ -105,14 +94,15 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
       sealed.push(new File([envelope], `file-${i + 1}.bin`, { type: 'application/octet-stream' }));
     }
     payload = await encryptManifestPayload(key, { message: '', files: files.map((f) => ({ name: f.name, type: f.type, size: f.size })) }, options);
-    slicedUpload = await sendInSlices(form, payload, sealed);
+    slicedUpload = await sendInSlices(form, payload, sealed, check);
     if (slicedUpload) sealed = [];
   }
   const linkKey = await encodeLinkKey(key);
 
   const fields = new FormData(form);
-  // The passphrase is mixed into the key here; it must not reach the server.
+  // The passphrase is mixed into the key here; the server gets only its check (asked for before a view).
   fields.delete('push[passphrase]');
+  if (check) fields.set('push[passphrase]', check);
   fields.delete('push[files][]');
   fields.set('push[payload]', payload);
   fields.set('push[end_to_end]', 'true');
@@ -195,16 +185,17 @@ class UploadRefused extends Error {}
 const FILES_REFUSED = new Set([413, 429, 507]);
 
 /**
- * The envelopes sent as a sliced upload with the form's push fields (the passphrase, mixed into
- * the key, never): the upload's id for the form to finish, or undefined where it was refused or
+ * The envelopes sent as a sliced upload with the form's push fields (the passphrase's check in
+ * place of the passphrase, which is mixed into the key): the upload's id for the form to finish, or undefined where it was refused or
  * failed otherwise (the form then carries the envelopes). Throws UploadRefused for FILES_REFUSED.
  */
-async function sendInSlices(form: HTMLFormElement, payload: string, envelopes: File[]): Promise<string | undefined> {
+async function sendInSlices(form: HTMLFormElement, payload: string, envelopes: File[], check: string | undefined): Promise<string | undefined> {
   const push: Record<string, string> = {};
   for (const [name, value] of new FormData(form)) {
     const field = /^push\[(\w+)\]$/.exec(name)?.[1];
     if (field && field !== 'passphrase' && typeof value === 'string') push[field] = value;
   }
+  if (check) push.passphrase = check;
   Object.assign(push, { kind: 'file', payload, end_to_end: 'true' });
   const csrf = form.querySelector<HTMLInputElement>('input[name="csrf_token"]')?.value ?? '';
   let sent: Awaited<ReturnType<typeof sendSlices>>;

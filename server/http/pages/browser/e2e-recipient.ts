@@ -1,11 +1,13 @@
 // The recipient page of an end-to-end push (and its retrieval step): checks the key in the
-// link's fragment before anything is retrieved, then retrieves, decrypts and shows the secret.
+// link's fragment before anything is retrieved (and, for a push with a passphrase check, asks
+// for the passphrase first), then retrieves, decrypts and shows the secret.
 // Everything it may say is in the page, hidden, in the page's language (end-to-end-pages.tsx).
 import { EnvelopeError } from '../../../../shared/e2e/envelope-crypto.js';
 import { neutraliseBidi } from '../../../../shared/neutralise-bidi.js';
 import { decryptDownload } from '../../../../shared/e2e/file-transfer.js';
 import { removeLeftDownloads, spoolDecryptedDownload } from '../../../../shared/e2e/download-spool.js';
 import { decodeLinkKey } from '../../../../shared/e2e/link-key.js';
+import { passphraseCheck } from '../../../../shared/e2e/passphrase-check.js';
 import { decryptPayload, payloadNeedsPassphrase, type E2eManifest, type OpenedPayload } from '../../../../shared/e2e/push-content.js';
 import { saveThroughWorker, saveWorker } from './streaming-save/save-through-worker.js';
 
@@ -55,21 +57,28 @@ interface Opened {
   files: string[];
   views_remaining: number;
   remaining: string;
+  /** Proof for the delete form that this viewer gave the passphrase (pushes with a passphrase check). */
+  delete_ticket: { exp: string; ticket: string } | null;
 }
 
-async function open(root: HTMLElement): Promise<Opened | null> {
+/** Retrieves the push (one view): its envelope, or why not ('wrong'/'limit': the passphrase check, nothing spent). */
+async function open(root: HTMLElement, check?: string): Promise<Opened | 'wrong' | 'limit' | null> {
   let res: Response;
+  const fields = new URLSearchParams({ csrf_token: root.dataset.csrf ?? '' });
+  if (check !== undefined) fields.set('passphrase', check);
   try {
     res = await fetch(root.dataset.open!, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf_token: root.dataset.csrf ?? '' }),
+      body: fields,
       credentials: 'same-origin',
     });
   } catch {
     problem('fetch');
     return null;
   }
+  if (res.status === 401 && check !== undefined) return 'wrong';
+  if (res.status === 429 && check !== undefined) return 'limit';
   if (res.status === 404) {
     problem('expired');
     return null;
@@ -179,15 +188,57 @@ function showSecret(content: OpenedPayload, opened: Opened, key: Uint8Array, pas
   show('[data-e2e-state="opened"]');
   const remaining = show('#e2e-remaining')!;
   remaining.textContent = opened.remaining;
+  const deleteForm = $<HTMLFormElement>('#e2e-delete');
+  if (deleteForm && opened.delete_ticket) {
+    deleteForm.querySelector<HTMLInputElement>('input[name="exp"]')!.value = opened.delete_ticket.exp;
+    deleteForm.querySelector<HTMLInputElement>('input[name="ticket"]')!.value = opened.delete_ticket.ticket;
+  }
   if (opened.views_remaining > 0) show('#e2e-delete');
+}
+
+/**
+ * A push with a passphrase check: the passphrase is asked for before anything is retrieved, and
+ * the server is sent its check (never the passphrase). A wrong one spends no view and the server
+ * counts it (burn on guessing); the right one opens the push, decrypted with what was typed.
+ */
+function passphraseFirst(root: HTMLElement, key: Uint8Array) {
+  const form = show('#e2e-passphrase') as HTMLFormElement;
+  const input = $<HTMLInputElement>('#e2e-passphrase-input', form)!;
+  input.focus();
+  let busy = false;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (busy) return;
+    busy = true;
+    hide('[data-e2e-problem="passphrase"]', form);
+    hide('[data-e2e-problem="passphrase-limit"]', form);
+    show('[data-e2e-state="working"]');
+    const passphrase = input.value;
+    const opened = await open(root, await passphraseCheck(key, passphrase));
+    busy = false;
+    if (opened === 'wrong' || opened === 'limit') {
+      hide('[data-e2e-state="working"]');
+      show(opened === 'wrong' ? '[data-e2e-problem="passphrase"]' : '[data-e2e-problem="passphrase-limit"]', form);
+      input.select();
+      return;
+    }
+    form.hidden = true;
+    if (!opened) return;
+    try {
+      showSecret(await decryptPayload(key, opened.payload, passphrase), opened, key, passphrase);
+    } catch {
+      problem('failed');
+    }
+  });
 }
 
 async function secretPage(root: HTMLElement) {
   const key = await checkedKey();
   if (!key) return;
+  if (root.dataset.passphraseFirst === 'true') return passphraseFirst(root, key);
   show('[data-e2e-state="working"]');
   const opened = await open(root);
-  if (!opened) return;
+  if (!opened || typeof opened === 'string') return;
   const attempt = async (passphrase?: string) => {
     try {
       showSecret(await decryptPayload(key, opened.payload, passphrase), opened, key, passphrase);
@@ -205,9 +256,10 @@ async function secretPage(root: HTMLElement) {
   // The passphrase is tried here, in the browser, as often as needed: the view is already counted.
   hide('[data-e2e-state="working"]');
   const form = show('#e2e-passphrase') as HTMLFormElement;
+  const input = $<HTMLInputElement>('#e2e-passphrase-input', form)!;
+  input.focus();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const input = $<HTMLInputElement>('#e2e-passphrase-input', form)!;
     hide('[data-e2e-problem="passphrase"]', form);
     show('[data-e2e-state="working"]');
     if (await attempt(input.value)) form.hidden = true;

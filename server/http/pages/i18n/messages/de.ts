@@ -262,7 +262,6 @@ export const de: Catalogue = {
   'e2e.create.failed': "Die Verschlüsselung in Ihrem Browser ist fehlgeschlagen, daher wurde nichts gesendet. Versuchen Sie es erneut oder mit einer kleineren Datei.",
   'e2e.create.linkNote': "Der Teil nach # ist der Schlüssel, den der Server nie erhalten hat: Senden Sie den ganzen Link.",
   "create.burnAfter": "Das Geheimnis nach so vielen falschen Passphrasen vernichten (0: nie)",
-  "create.burnNotEndToEnd": "Mit Ende-zu-Ende-Verschlüsselung prüft der Browser des Empfängers die Passphrase, nie der Server; falsche Versuche lassen sich daher nicht zählen. Wählen Sie stattdessen eine lange Passphrase.",
   "field.max_failed_passphrase_attempts": "Falsche Passphrasen bis zur Vernichtung",
   "dashboard.firstOpened": "zuerst geöffnet am {date}",
   "dashboard.notOpened": "noch nicht geöffnet",

@@ -263,7 +263,6 @@ export const en = {
   'e2e.create.failed': "Encrypting in your browser failed, so nothing was sent. Try again, or try a smaller file.",
   'e2e.create.linkNote': "The part after # is the key, which the server never received: send the whole link.",
   "create.burnAfter": "Destroy the secret after this many wrong passphrases (0: never)",
-  "create.burnNotEndToEnd": "With end-to-end encryption the passphrase is checked in the recipient's browser, never by the server, so wrong guesses cannot be counted. Choose a long passphrase instead.",
   "field.max_failed_passphrase_attempts": "Wrong passphrases before destruction",
   "dashboard.firstOpened": "first opened {date}",
   "dashboard.notOpened": "not opened yet",

@@ -270,7 +270,6 @@ export const es: Catalogue = {
   'e2e.create.failed': "El cifrado en tu navegador falló, así que no se envió nada. Inténtalo de nuevo o prueba con un archivo más pequeño.",
   'e2e.create.linkNote': "La parte tras # es la clave, que el servidor nunca recibió: envía el enlace completo.",
   "create.burnAfter": "Destruir el secreto tras este número de frases de contraseña incorrectas (0: nunca)",
-  "create.burnNotEndToEnd": "Con el cifrado de extremo a extremo la frase de contraseña se comprueba en el navegador del destinatario, nunca en el servidor, así que los intentos fallidos no se pueden contar. Elija una frase de contraseña larga.",
   "field.max_failed_passphrase_attempts": "Frases de contraseña incorrectas antes de destruirlo",
   "dashboard.firstOpened": "abierto por primera vez el {date}",
   "dashboard.notOpened": "aún no abierto",

@@ -270,7 +270,6 @@ export const fr: Catalogue = {
   'e2e.create.failed': "Le chiffrement dans votre navigateur a échoué : rien n’a été envoyé. Réessayez, ou essayez avec un fichier plus petit.",
   'e2e.create.linkNote': "La partie après # est la clé, que le serveur n’a jamais reçue : envoyez le lien complet.",
   "create.burnAfter": "Détruire le secret après ce nombre de phrases secrètes erronées (0 : jamais)",
-  "create.burnNotEndToEnd": "Avec le chiffrement de bout en bout, la phrase secrète est vérifiée dans le navigateur du destinataire, jamais par le serveur : les essais erronés ne peuvent donc pas être comptés. Choisissez plutôt une phrase secrète longue.",
   "field.max_failed_passphrase_attempts": "Phrases secrètes erronées avant destruction",
   "dashboard.firstOpened": "ouvert pour la première fois le {date}",
   "dashboard.notOpened": "pas encore ouvert",

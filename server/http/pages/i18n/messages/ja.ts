@@ -262,7 +262,6 @@ export const ja: Catalogue = {
   'e2e.create.failed': "ブラウザでの暗号化に失敗したため、何も送信されていません。もう一度試すか、より小さいファイルでお試しください。",
   'e2e.create.linkNote': "# より後の部分が鍵で、サーバーは受け取っていません。リンク全体を送ってください。",
   "create.burnAfter": "パスフレーズをこの回数間違えたらシークレットを破棄する（0: しない）",
-  "create.burnNotEndToEnd": "エンドツーエンド暗号化では、パスフレーズはサーバーではなく受信者のブラウザーで確認されるため、誤った入力の回数は数えられません。代わりに長いパスフレーズを選んでください。",
   "field.max_failed_passphrase_attempts": "破棄までの誤ったパスフレーズの回数",
   "dashboard.firstOpened": "初回表示: {date}",
   "dashboard.notOpened": "まだ開かれていません",

@@ -270,7 +270,6 @@ export const ptBR: Catalogue = {
   'e2e.create.failed': "A criptografia no seu navegador falhou, então nada foi enviado. Tente de novo ou tente um arquivo menor.",
   'e2e.create.linkNote': "A parte depois de # é a chave, que o servidor nunca recebeu: envie o link completo.",
   "create.burnAfter": "Destruir o segredo após este número de frases secretas erradas (0: nunca)",
-  "create.burnNotEndToEnd": "Com a criptografia de ponta a ponta, a frase secreta é verificada no navegador do destinatário, nunca pelo servidor, então tentativas erradas não podem ser contadas. Escolha uma frase secreta longa.",
   "field.max_failed_passphrase_attempts": "Frases secretas erradas antes da destruição",
   "dashboard.firstOpened": "aberto pela primeira vez em {date}",
   "dashboard.notOpened": "ainda não aberto",

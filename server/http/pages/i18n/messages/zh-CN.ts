@@ -262,7 +262,6 @@ export const zhCN: Catalogue = {
   'e2e.create.failed': "浏览器中的加密失败，因此没有发送任何内容。请重试，或尝试较小的文件。",
   'e2e.create.linkNote': "# 之后的部分是密钥，服务器从未收到：请发送完整链接。",
   "create.burnAfter": "密码短语错误达到此次数后销毁机密（0：从不）",
-  "create.burnNotEndToEnd": "使用端到端加密时，密码短语在接收者的浏览器中验证，服务器从不验证，因此无法统计错误的尝试次数。请改用较长的密码短语。",
   "field.max_failed_passphrase_attempts": "销毁前允许的错误密码短语次数",
   "dashboard.firstOpened": "首次打开于 {date}",
   "dashboard.notOpened": "尚未打开",
