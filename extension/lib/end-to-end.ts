@@ -2,13 +2,14 @@ import type { PushInput } from '../../shared/push-schema';
 import type { EncryptOptions } from '../../shared/e2e/envelope-crypto';
 import { encryptFile } from '../../shared/e2e/file-transfer';
 import { encodeLinkKey, newPushKey } from '../../shared/e2e/link-key';
+import { passphraseCheck } from '../../shared/e2e/passphrase-check';
 import { encryptManifestPayload, encryptTextPayload } from '../../shared/e2e/push-content';
 import { filePushForm } from './file-push-form';
 
 /**
  * End-to-end encryption of a push before it leaves the extension (docs/end-to-end-encryption.md).
  * Loaded on demand (its own chunk): the popup draws before it is parsed. The passphrase, if any,
- * is mixed into the key here and never sent; the key goes only into the link.
+ * is mixed into the key here and never sent (only its check); the key goes only into the link.
  */
 export interface Sealed<T> {
   sealed: T;
@@ -22,16 +23,19 @@ function options(input: PushInput) {
   return input.passphrase ? { passphrase: input.passphrase } : {};
 }
 
-/** Without the passphrase (it is in the key), with the end-to-end flag. */
-function withoutPassphrase(input: PushInput): PushInput {
-  const { passphrase: _, ...rest } = input;
-  return { ...rest, end_to_end: true };
+/**
+ * With the end-to-end flag and, in place of the passphrase (it is in the key), its check: the
+ * server then asks the recipient for the passphrase before a view is spent, and counts wrong ones.
+ */
+async function withCheckNotPassphrase(input: PushInput, key: Uint8Array): Promise<PushInput> {
+  const { passphrase, ...rest } = input;
+  return passphrase ? { ...rest, end_to_end: true, passphrase: await passphraseCheck(key, passphrase) } : { ...rest, end_to_end: true };
 }
 
 export async function sealText(input: PushInput): Promise<Sealed<PushInput>> {
   const key = newPushKey();
   const payload = await encryptTextPayload(key, input.payload ?? '', options(input));
-  return { sealed: { ...withoutPassphrase(input), payload }, linkKey: await encodeLinkKey(key) };
+  return { sealed: { ...(await withCheckNotPassphrase(input, key)), payload }, linkKey: await encodeLinkKey(key) };
 }
 
 /**
@@ -41,7 +45,7 @@ export async function sealText(input: PushInput): Promise<Sealed<PushInput>> {
 export async function sealFileParts(input: PushInput, file: File, message = '', envelopeOf: EnvelopeMaker = encryptFile): Promise<Sealed<{ fields: PushInput & { kind: 'file' }; envelope: Blob }>> {
   const key = newPushKey();
   const manifest = { message, files: [{ name: file.name, type: file.type, size: file.size }] };
-  const fields = { ...withoutPassphrase(input), kind: 'file' as const, payload: await encryptManifestPayload(key, manifest, options(input)) };
+  const fields = { ...(await withCheckNotPassphrase(input, key)), kind: 'file' as const, payload: await encryptManifestPayload(key, manifest, options(input)) };
   const envelope = await envelopeOf(key, file, options(input));
   return { sealed: { fields, envelope }, linkKey: await encodeLinkKey(key) };
 }
