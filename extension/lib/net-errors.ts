@@ -6,7 +6,9 @@ import { browser } from 'wxt/browser';
  * `webRequest` permission lets the extension read the real reason (Chromium
  * `net::ERR_CERT_AUTHORITY_INVALID`, Firefox "The certificate is not trusted because it is
  * self-signed.") for the hosts it may reach, which is only the user's server. Observing only:
- * nothing is blocked or changed.
+ * nothing is blocked or changed. The permission is optional, and Firefox's only: held from the
+ * user's "Find out why" until the reason is shown (components/ProblemNotice.tsx). Without it (and
+ * always in Chromium, see wxt.config.ts) there is no reason.
  */
 interface ErrorEvents {
   addListener(listener: (details: { url: string; error: string }) => void, filter: { urls: string[] }): void;
