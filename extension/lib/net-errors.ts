@@ -17,6 +17,8 @@ interface ErrorEvents {
 
 /** Starts listening for network errors of requests to `url`'s host; `reason()` waits for one briefly. */
 export function watchNetError(url: string): { reason(): Promise<string | undefined>; stop(): void } {
+  // Chromium's build has no webRequest (wxt.config.ts): nothing of this is shipped there.
+  if (!import.meta.env.FIREFOX) return { reason: async () => undefined, stop: () => undefined };
   const events = (browser as unknown as { webRequest?: { onErrorOccurred?: ErrorEvents } }).webRequest?.onErrorOccurred;
   let target: URL;
   try {
