@@ -38,17 +38,21 @@ export default defineConfig({
       'scripting',
       'clipboardWrite',
       'notifications',
-      'webRequest',
       'alarms',
       ...(manifestVersion === 3 && browser !== 'firefox' ? ['offscreen'] : []),
     ],
     // The server's origin is requested at run time (Settings → Save), never all sites up front.
     // MV2 (Firefox) has no optional_host_permissions: origins go in optional_permissions there.
+    // webRequest (observing why a request failed), Firefox only: asked for when a connection
+    // fails and the user asks why, given back once the reason is shown (components/ProblemNotice.tsx).
+    // Chromium observes requests only for extensions that held webRequest when they were loaded
+    // (a grant at run time is not counted, WebRequestAPI::OnExtensionLoaded), so it is not asked
+    // for there at all: the user opens the server in a tab, and Chromium's own page says why.
     ...(manifestVersion === 3
       ? {
           optional_host_permissions: anyWebOrigin,
         }
-      : { optional_permissions: anyWebOrigin }),
+      : { optional_permissions: [...anyWebOrigin, ...(browser === 'firefox' ? ['webRequest'] : [])] }),
     action: { default_title: '__MSG_ext_name__' },
     commands: {
       [manifestVersion === 3 ? '_execute_action' : '_execute_browser_action']: {

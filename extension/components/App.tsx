@@ -6,6 +6,7 @@ import { checkServerUrl } from '../lib/server-address';
 import type { LastPush, ServerInfo, Settings } from '../lib/settings-storage';
 import { Notice } from './Field';
 import { Lazy } from './Lazy';
+import { ProblemNotice } from './ProblemNotice';
 import { PushForm } from './PushForm';
 
 const loadHistory = () => import('./lazy-views').then((m) => m.History);
@@ -133,7 +134,9 @@ export function App({ env, initialTab }: Props) {
           </button>
         </Notice>
       )}
-      {access !== 'missing' && infoProblem && tab !== 'settings' && <Notice tone="error">{infoProblem.message}</Notice>}
+      {access !== 'missing' && infoProblem && tab !== 'settings' && (
+        <ProblemNotice problem={infoProblem} serverUrl={settings.serverUrl} env={env} retry={() => refresh(settings)} />
+      )}
 
       <div class="panel" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
         {tab === 'push' && (

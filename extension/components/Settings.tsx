@@ -7,6 +7,7 @@ import { t, tAround, uiLanguage } from '../lib/i18n';
 import { checkServerUrl, exampleServerUrl, tokenPageUrl } from '../lib/server-address';
 import type { PushDefaults, ServerInfo, Settings } from '../lib/settings-storage';
 import { CheckField, Notice, NumberField, TextField } from './Field';
+import { ProblemNotice } from './ProblemNotice';
 
 interface Props {
   env: PopupEnv;
@@ -32,17 +33,26 @@ export function describeFeatures(version: VersionDocument): string[] {
   return out;
 }
 
-function ServerStatus({ check, origin, saved, onAllow }: { check: Check; origin: string; saved: boolean; onAllow(): void }) {
+interface StatusProps {
+  check: Check;
+  origin: string;
+  saved: boolean;
+  onAllow(): void;
+  serverUrl: string;
+  env: PopupEnv;
+  retry(): unknown;
+}
+
+function ServerStatus({ check, origin, saved, onAllow, ...asked }: StatusProps) {
   if (check.problem) {
     return (
-      <Notice tone="error">
-        <p>{check.problem.message}</p>
+      <ProblemNotice problem={check.problem} {...asked}>
         {check.problem.kind === 'no-access' && (
           <button type="button" onClick={onAllow}>
             {t('allow_access', origin)}
           </button>
         )}
-      </Notice>
+      </ProblemNotice>
     );
   }
   if (!check.info) return null;
@@ -308,7 +318,17 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
         </Notice>
       )}
       {saved && !permissionNote && !status?.info && <Notice tone="success">{t('settings_saved')}</Notice>}
-      {status && <ServerStatus check={status} saved={saved} origin={urlCheck.ok ? urlCheck.origin : t('the_server')} onAllow={allowFromCheck} />}
+      {status && (
+        <ServerStatus
+          check={status}
+          saved={saved}
+          origin={urlCheck.ok ? urlCheck.origin : t('the_server')}
+          onAllow={allowFromCheck}
+          serverUrl={urlCheck.ok ? urlCheck.url : serverUrl}
+          env={env}
+          retry={check}
+        />
+      )}
 
       {!confirmingToken && (
         <div class="actions">

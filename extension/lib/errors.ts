@@ -145,16 +145,15 @@ export function describeError(err: unknown, serverUrl: string, signedIn = false)
     if (isTlsError(netError)) {
       return {
         kind: 'tls',
-        message: t('tls', serverUrl, netError?.replace(/\.$/, '') ?? ''),
+        message: t('tls', serverUrl, netError!.replace(/\.$/, '')),
         fields,
+        netError,
       };
     }
     if (isNetworkFailure(err)) {
-      return {
-        kind: 'network',
-        message: t('network', serverUrl),
-        fields,
-      };
+      return netError
+        ? { kind: 'network', message: t('network_said', serverUrl, netError.replace(/\.$/, '')), fields, netError }
+        : { kind: 'network', message: t('network', serverUrl), fields };
     }
     if (/transform|JSON|Unexpected token/i.test(said)) {
       return {

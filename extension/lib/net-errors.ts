@@ -6,7 +6,9 @@ import { browser } from 'wxt/browser';
  * `webRequest` permission lets the extension read the real reason (Chromium
  * `net::ERR_CERT_AUTHORITY_INVALID`, Firefox "The certificate is not trusted because it is
  * self-signed.") for the hosts it may reach, which is only the user's server. Observing only:
- * nothing is blocked or changed.
+ * nothing is blocked or changed. The permission is optional, and Firefox's only: held from the
+ * user's "Find out why" until the reason is shown (components/ProblemNotice.tsx). Without it (and
+ * always in Chromium, see wxt.config.ts) there is no reason.
  */
 interface ErrorEvents {
   addListener(listener: (details: { url: string; error: string }) => void, filter: { urls: string[] }): void;
@@ -15,6 +17,8 @@ interface ErrorEvents {
 
 /** Starts listening for network errors of requests to `url`'s host; `reason()` waits for one briefly. */
 export function watchNetError(url: string): { reason(): Promise<string | undefined>; stop(): void } {
+  // Chromium's build has no webRequest (wxt.config.ts): nothing of this is shipped there.
+  if (!import.meta.env.FIREFOX) return { reason: async () => undefined, stop: () => undefined };
   const events = (browser as unknown as { webRequest?: { onErrorOccurred?: ErrorEvents } }).webRequest?.onErrorOccurred;
   let target: URL;
   try {

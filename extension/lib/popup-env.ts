@@ -46,6 +46,16 @@ export interface PopupEnv {
   hasOrigin(originPattern: string): Promise<boolean>;
   /** Asks for host permission. Call it synchronously inside a click handler (a user gesture). */
   requestOrigin(originPattern: string): Promise<boolean>;
+  /**
+   * `webRequest`, which lets the background read why a request failed (net-errors.ts): Firefox
+   * only, where it is an optional permission (wxt.config.ts says why not Chromium).
+   */
+  netErrors?: {
+    /** Asks for it. Call it synchronously inside a click handler (a user gesture). */
+    request(): Promise<boolean>;
+    /** Gives it back once a reason has been read: it is held for nothing else. */
+    release(): Promise<unknown>;
+  };
   rememberKind(urlToken: string, kind: string, hint?: string): Promise<void>;
   /** The unsent form, kept in session storage (memory only) while the popup is closed. */
   loadDraft(): Promise<PushDraft | null>;
@@ -96,6 +106,12 @@ export function createPopupEnv(): PopupEnv {
     copy: copyHere,
     hasOrigin: (pattern) => browser.permissions.contains({ origins: [pattern] }),
     requestOrigin: (pattern) => browser.permissions.request({ origins: [pattern] }),
+    netErrors: import.meta.env.FIREFOX
+      ? {
+          request: () => browser.permissions.request({ permissions: ['webRequest'] }),
+          release: () => browser.permissions.remove({ permissions: ['webRequest'] }),
+        }
+      : undefined,
     rememberKind,
     recallKinds,
     // Session storage may be missing (an old Firefox): then there is simply no draft.

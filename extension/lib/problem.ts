@@ -26,6 +26,12 @@ export interface Problem {
   message: string;
   /** Messages by input field (`expire_after_days`, `payload`, `kind`, …), already in plain words. */
   fields: Record<string, string>;
+  /**
+   * The browser's own reason a connection failed (`net::ERR_CERT_AUTHORITY_INVALID`), known only
+   * while the extension holds `webRequest` (net-errors.ts): without it, a failure to connect says
+   * nothing more, and the popup offers to find out (components/ProblemNotice.tsx).
+   */
+  netError?: string;
 }
 
 /** An error that has been described already (thrown by a described `PushApi`). */

@@ -51,8 +51,19 @@ describe('describeError', () => {
 
   it('says when the certificate is the problem', () => {
     const err = Object.assign(new TypeError('Failed to fetch'), { netError: 'net::ERR_CERT_AUTHORITY_INVALID' });
-    expect(describeError(err, SERVER).kind).toBe('tls');
+    expect(describeError(err, SERVER)).toMatchObject({ kind: 'tls', netError: 'net::ERR_CERT_AUTHORITY_INVALID' });
     expect(describeError(new TypeError('Failed to fetch'), SERVER).kind).toBe('network');
+  });
+
+  it("names the browser's reason for a failed connection when it could be read (webRequest held), and only then", () => {
+    const refused = Object.assign(new TypeError('Failed to fetch'), { netError: 'NS_ERROR_CONNECTION_REFUSED' });
+    expect(describeError(refused, SERVER)).toMatchObject({
+      kind: 'network',
+      netError: 'NS_ERROR_CONNECTION_REFUSED',
+      message: `The server cannot be reached at ${SERVER} (the browser says: NS_ERROR_CONNECTION_REFUSED). Check the address in Settings and that the server is running.`,
+    });
+    // Without the reason the popup offers to find it out (components/ProblemNotice.tsx).
+    expect(describeError(networkError(), SERVER)).not.toHaveProperty('netError');
   });
 
   it('says when the address is not a Secret Push server', () => {
