@@ -1,3 +1,4 @@
+import { passphraseCheck } from '../../shared/e2e/passphrase-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBase64url } from '../../shared/e2e/base64url';
 import { createDecryptStream } from '../../shared/e2e/envelope-crypto';
@@ -25,17 +26,18 @@ describe('pushing end to end from the extension', () => {
     expect(endToEndWanted('qr', {}, { end_to_end: true })).toBe(false);
   });
 
-  it('sends a text as an envelope without the passphrase, and puts the key only in the returned link', async () => {
+  it('sends a text as an envelope with the passphrase check in place of the passphrase, and puts the key only in the returned link', async () => {
     const api = fakeApi();
-    const pushed = await sendPush(api, { kind: 'text', payload: 'hunter2', passphrase: 'pp', expire_after_views: 2 }, true);
+    const pushed = await sendPush(api, { kind: 'text', payload: 'hunter2', passphrase: 'a passphrase', expire_after_views: 2 }, true);
     const sent = api.create.mock.calls[0]![0];
     expect(sent).toMatchObject({ kind: 'text', end_to_end: true, expire_after_views: 2 });
-    expect('passphrase' in sent).toBe(false);
     expect(JSON.stringify(sent)).not.toContain('hunter2');
+    expect(JSON.stringify(sent)).not.toContain('a passphrase');
     expect(pushed.html_url).toMatch(/\/r#[A-Za-z0-9_-]{48}$/);
     expect(JSON.stringify(sent)).not.toContain(pushed.html_url.split('#')[1]);
     const key = await keyOf(pushed.html_url);
-    expect(await decryptPayload(key, sent.payload, 'pp')).toEqual({ content: 'text', text: 'hunter2' });
+    expect(sent.passphrase).toBe(await passphraseCheck(key, 'a passphrase'));
+    expect(await decryptPayload(key, sent.payload, 'a passphrase')).toEqual({ content: 'text', text: 'hunter2' });
   });
 
   it('remembers the key locally, so History can copy the whole link later', async () => {
