@@ -429,34 +429,43 @@ export class PushService {
     }
   }
 
-  private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined) {
+  /**
+   * Judges a passphrase: resolves when it is right, or when the push expired before this guess
+   * was judged (a burst of guesses in flight when another one burnt it): such a guess is not
+   * counted and the caller answers it as it answers any request for an expired push, right or
+   * wrong, so the answer says nothing about the guess. A wrong guess on a live push is counted
+   * (and may burn it) and refused with 401.
+   */
+  private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined): Promise<void> {
     const stored = this.keys.openText(push.passphrase!);
     const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && this.hashing.verify(given, stored));
-    if (!ok) {
-      const burnt = await this.store.updatePush(push.token, (p) => this.wrongPassphrase(p, actor, this.now()), push);
-      if (burnt) await this.deps.vault.removeAll(push.token);
-      throw ServiceError.wrongPassphrase();
-    }
+    if (ok) return;
+    const verdict = await this.store.updatePush(push.token, (p) => this.wrongPassphrase(p, actor, this.now()), push);
+    if (verdict === 'expired') return;
+    if (verdict === 'burnt') await this.deps.vault.removeAll(push.token);
+    throw ServiceError.wrongPassphrase();
   }
 
   /**
    * A wrong passphrase: counted on the push (the owner's read receipt) and, with burn on
    * guessing, the one that reaches the push's limit expires it. Under the push's lock, so any
-   * number of concurrent wrong guesses expire it once. Resolves true for the guess that burnt it.
+   * number of concurrent wrong guesses expire it once, and the ones judged after that are not
+   * counted, audited or sent as events (`expired`).
    */
-  private wrongPassphrase(p: StoredPush, actor: Actor, at: Date): PushChange<boolean> {
+  private wrongPassphrase(p: StoredPush, actor: Actor, at: Date): PushChange<'counted' | 'burnt' | 'expired'> {
+    if (p.expiredAt) return { result: 'expired' };
     const counted: StoredPush = { ...p, failedPassphraseAttempts: (p.failedPassphraseAttempts ?? 0) + 1 };
     const failed = this.auditRecord('failed_passphrase', actor, at);
     const limit = p.maxFailedPassphraseAttempts ?? null;
-    if (p.expiredAt || limit === null || counted.failedPassphraseAttempts! < limit) {
-      return { next: counted, audit: failed, events: pushEvents(counted, at, 'push.passphrase_failed'), result: false };
+    if (limit === null || counted.failedPassphraseAttempts! < limit) {
+      return { next: counted, audit: failed, events: pushEvents(counted, at, 'push.passphrase_failed'), result: 'counted' };
     }
     const burnt = expired(counted, at);
     return {
       next: burnt,
       audit: [failed, this.auditRecord('expire', actor, at)],
       events: pushEvents(burnt, at, 'push.passphrase_failed', 'push.expired'),
-      result: true,
+      result: 'burnt',
     };
   }
 
