@@ -16,6 +16,7 @@ import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput, type NewPushFields } from './push-input.js';
 import { addReadReceipt, auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
+import { openName, sealName } from './push-name.js';
 import { pushEvents } from '../webhooks/webhook-events.js';
 import { newUrlToken } from './url-token.js';
 import type { UrlTokenIds } from './url-token-id.js';
@@ -237,12 +238,12 @@ export class PushService {
       const uncounted = storedSize(push) - (options.reservedBytes ?? 0);
       const reservation = uncounted > 0 ? await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, uncounted) : undefined;
       try {
-        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(push, now, 'push.created'));
+        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'));
       } catch (e) {
         await reservation?.release();
         throw e;
       }
-      return ownerRecord(withUrlToken(push, token), push.token, fields.note, now, actor.baseUrl, this.fileNames(push));
+      return ownerRecord(withUrlToken(push, token), push.token, { note: fields.note, name: fields.name }, now, actor.baseUrl, this.fileNames(push));
     } catch (e) {
       await upload?.discard();
       throw e;
@@ -257,7 +258,7 @@ export class PushService {
       urlToken: ownerId ? this.keys.seal(token) : null,
       kind: fields.kind,
       ownerId,
-      name: fields.name,
+      name: sealName(this.keys, fields.name),
       payload: fields.payload !== null && fields.payload !== '' ? this.keys.seal(fields.payload) : null,
       note: fields.note !== null ? this.keys.seal(fields.note) : null,
       passphrase: fields.passphrase !== null ? this.keys.seal(await this.hashing.hash(fields.passphrase)) : null,
@@ -341,7 +342,7 @@ export class PushService {
     return (p: StoredPush): PushChange<StoredPush> => {
       if (p.expiredAt) return { result: p };
       const e = expired(p, now);
-      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(e, now, 'push.expired'), result: e };
+      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), result: e };
     };
   }
 
@@ -396,7 +397,7 @@ export class PushService {
       if (owner) return { audit: this.auditRecord('owner_view', actor, at), result: { push: p, delivered: p, opened } };
       const counted: StoredPush = { ...p, views: p.views + 1, firstViewedAt: p.firstViewedAt ?? at.toISOString(), updatedAt: at.toISOString() };
       const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
-      const events = next.expiredAt ? pushEvents(next, at, 'push.viewed', 'push.expired') : pushEvents(next, at, 'push.viewed');
+      const events = next.expiredAt ? pushEvents(this.keys, next, at, 'push.viewed', 'push.expired') : pushEvents(this.keys, next, at, 'push.viewed');
       // The last view still shows what it used up: the record before the purge, with 0 views left.
       return { next, audit: this.auditRecord('view', actor, at), events, result: { push: next, delivered: counted, opened } };
     }, push);
@@ -458,13 +459,13 @@ export class PushService {
     const failed = this.auditRecord('failed_passphrase', actor, at);
     const limit = p.maxFailedPassphraseAttempts ?? null;
     if (limit === null || counted.failedPassphraseAttempts! < limit) {
-      return { next: counted, audit: failed, events: pushEvents(counted, at, 'push.passphrase_failed'), result: 'counted' };
+      return { next: counted, audit: failed, events: pushEvents(this.keys, counted, at, 'push.passphrase_failed'), result: 'counted' };
     }
     const burnt = expired(counted, at);
     return {
       next: burnt,
       audit: [failed, this.auditRecord('expire', actor, at)],
-      events: pushEvents(burnt, at, 'push.passphrase_failed', 'push.expired'),
+      events: pushEvents(this.keys, burnt, at, 'push.passphrase_failed', 'push.expired'),
       result: 'burnt',
     };
   }
@@ -576,7 +577,7 @@ export class PushService {
       const at = this.now();
       if (p.expiredAt && p.deleted) return { result: p };
       const e = expired(p, at, { deleted: true });
-      return { next: e, audit: this.auditRecord('expire', actor, at), events: p.expiredAt ? [] : pushEvents(e, at, 'push.expired'), result: e };
+      return { next: e, audit: this.auditRecord('expire', actor, at), events: p.expiredAt ? [] : pushEvents(this.keys, e, at, 'push.expired'), result: e };
     });
     await this.deps.vault.removeAll(push.token);
     return baseRecord(withUrlToken(after ?? push, token), this.now(), actor.baseUrl);
@@ -604,7 +605,7 @@ export class PushService {
   }
 
   private creatorView(push: StoredPush, token: string, now: Date, baseUrl: string): OwnerPushRecord {
-    return ownerRecord(withUrlToken(push, token), push.token, push.note ? this.keys.openText(push.note) : null, now, baseUrl, this.fileNames(push));
+    return ownerRecord(withUrlToken(push, token), push.token, { note: push.note ? this.keys.openText(push.note) : null, name: openName(this.keys, push.name) }, now, baseUrl, this.fileNames(push));
   }
 
   /** The names of a push's files, opened (sealed at rest like the files): for its owner's records. */

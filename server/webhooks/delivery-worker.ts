@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { DeliveryOutcome, StoredDelivery } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { assertPublicHost, guardedLookup } from './ssrf-guard.js';
+import { openOutboxBody } from './webhook-events.js';
 import { signatureHeaders } from './webhook-signature.js';
 
 /** Deliveries in flight at once, all endpoints together. */
@@ -159,8 +160,9 @@ export class DeliveryWorker {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const headers = signatureHeaders(this.deps.keys.openText(hook.secret), d.id, at, d.body);
-      status = await this.post(hook.url, headers, d.body);
+      const body = openOutboxBody(this.deps.keys, d.body);
+      const headers = signatureHeaders(this.deps.keys.openText(hook.secret), d.id, at, body);
+      status = await this.post(hook.url, headers, body);
       if (status < 200 || status > 299) error = `HTTP ${status}`;
     } catch (e) {
       if (e instanceof Abandoned || this.shutdown.signal.aborted) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../support/http.js';
+import { storedContaining } from '../../support/stored-data.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 import { Browser, csrfFrom } from '../pages/browser.js';
@@ -173,6 +174,25 @@ describe('secret requests', () => {
     const mine = await owner.get('/users/requests');
     expect(mine.text).not.toContain('\u202E');
     expect(mine.text).toContain('pay-invoice-[U+202E]fdp.exe[U+0007]');
+  });
+
+  it("a push's name is sealed at rest on every path that sets one (request answer, REST, tRPC), in its record and its webhook outbox bodies; the receiver still gets it", async () => {
+    const hook = await api.post(server, '/api/v2/webhooks', { token, json: { url: receiver.url, events: ['push.created', 'request.answered'] } });
+    receiver.secret = hook.body.secret;
+    const names = ['Quokka-Zebra-7731 via request', 'Quokka-Zebra-7731 via REST', 'Quokka-Zebra-7731 via tRPC'];
+    const made = await api.post(server, '/api/v2/secret-requests', { token, json: { title: names[0] } });
+    expect((await api.post(server, `/api/v2/secret-requests/${made.body.url_token}/answer`, { json: { payload: 'the answer' } })).status).toBe(201);
+    expect((await api.post(server, '/api/v2/pushes', { token, json: { push: { payload: 'x', name: names[1] } } })).status).toBe(201);
+    expect((await api.post(server, '/trpc/pushes.create', { token, json: { payload: 'x', name: names[2] } })).status).toBe(200);
+
+    // The owner reads them back, and the receiver gets them (opened for the delivery).
+    const listed = (await api.get(server, '/api/v2/pushes/active', { token })).body.map((p: { name: string | null }) => p.name);
+    expect(listed).toEqual(expect.arrayContaining(names));
+    const sent = () => receiver.unique().map((d) => JSON.parse(d.body)).filter((b) => b.type === 'push.created').map((b) => b.data.name);
+    await receiver.until(() => names.every((n) => sent().includes(n)));
+
+    // What is stored (DATA_DIR's files, or every row of every table) holds none of them.
+    expect(await storedContaining(server, 'Quokka-Zebra-7731')).toEqual([]);
   });
 
   it('tRPC makes, shows and answers a request', async () => {
