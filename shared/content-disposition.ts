@@ -3,7 +3,7 @@
  * `filename` for old clients, and `filename*` (RFC 8187, UTF-8 percent-encoded) that browsers
  * prefer. No DOM or Node APIs: the recipient's service worker builds it for a decrypted file.
  *
- * The name is taken as already made safe to show (shared/neutralise-bidi.ts); here it is only
+ * The name is taken as already made safe to show (shared/neutralise-controls.ts); here it is only
  * made safe to carry: nothing in it can end the header, the quoted string or the encoded value.
  */
 const FALLBACK_NAME = 'download';

@@ -17,7 +17,7 @@ import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
 import { attachmentDisposition } from '../../shared/content-disposition.js';
-import { neutraliseBidi } from '../../shared/neutralise-bidi.js';
+import { neutraliseControls } from '../../shared/neutralise-controls.js';
 import { createPageRoutes } from './page-routes.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       'Content-Type': 'application/octet-stream',
       'Content-Length': String(file.range ? file.range.end - file.range.start : file.size),
       // The name a browser saves under: no bidirectional controls (a disguised extension).
-      'Content-Disposition': attachmentDisposition(neutraliseBidi(file.filename, '_')),
+      'Content-Disposition': attachmentDisposition(neutraliseControls(file.filename, '_')),
     };
     if (file.range) headers['Content-Range'] = `bytes ${file.range.start}-${file.range.end - 1}/${file.size}`;
     return streamDownload(c, file.stream, headers, logger, file.range ? 206 : 200);

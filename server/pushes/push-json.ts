@@ -38,12 +38,13 @@ export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRe
 
 /**
  * `storageId` names the push without being its link (push.token here is the URL token);
- * `fileNames`: the opened names of a file push's files (only its owner gets this record).
+ * `labels`: its note and name, opened; `fileNames`: the opened names of a file push's files
+ * (only its owner gets this record).
  */
-export function ownerRecord(push: StoredPush, storageId: string, note: string | null, now: Date, baseUrl: string, fileNames?: string[]): OwnerPushRecord {
+export function ownerRecord(push: StoredPush, storageId: string, labels: { note: string | null; name: string | null }, now: Date, baseUrl: string, fileNames?: string[]): OwnerPushRecord {
   const record = baseRecord(push, now, baseUrl) as OwnerPushRecord;
-  record.note = note;
-  record.name = push.name;
+  record.note = labels.note;
+  record.name = labels.name;
   addReadReceipt(record, push, storageId);
   if (fileNames && fileNames.length > 0) record.file_names = fileNames;
   return record;

@@ -16,6 +16,7 @@ import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput, type NewPushFields } from './push-input.js';
 import { addReadReceipt, auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
+import { openName, sealName } from './push-name.js';
 import { pushEvents } from '../webhooks/webhook-events.js';
 import { newUrlToken } from './url-token.js';
 import type { UrlTokenIds } from './url-token-id.js';
@@ -237,12 +238,12 @@ export class PushService {
       const uncounted = storedSize(push) - (options.reservedBytes ?? 0);
       const reservation = uncounted > 0 ? await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, uncounted) : undefined;
       try {
-        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(push, now, 'push.created'));
+        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'));
       } catch (e) {
         await reservation?.release();
         throw e;
       }
-      return ownerRecord(withUrlToken(push, token), push.token, fields.note, now, actor.baseUrl, this.fileNames(push));
+      return ownerRecord(withUrlToken(push, token), push.token, { note: fields.note, name: fields.name }, now, actor.baseUrl, this.fileNames(push));
     } catch (e) {
       await upload?.discard();
       throw e;
@@ -257,7 +258,7 @@ export class PushService {
       urlToken: ownerId ? this.keys.seal(token) : null,
       kind: fields.kind,
       ownerId,
-      name: fields.name,
+      name: sealName(this.keys, fields.name),
       payload: fields.payload !== null && fields.payload !== '' ? this.keys.seal(fields.payload) : null,
       note: fields.note !== null ? this.keys.seal(fields.note) : null,
       passphrase: fields.passphrase !== null ? this.keys.seal(await this.hashing.hash(fields.passphrase)) : null,
@@ -341,7 +342,7 @@ export class PushService {
     return (p: StoredPush): PushChange<StoredPush> => {
       if (p.expiredAt) return { result: p };
       const e = expired(p, now);
-      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(e, now, 'push.expired'), result: e };
+      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), result: e };
     };
   }
 
@@ -396,7 +397,7 @@ export class PushService {
       if (owner) return { audit: this.auditRecord('owner_view', actor, at), result: { push: p, delivered: p, opened } };
       const counted: StoredPush = { ...p, views: p.views + 1, firstViewedAt: p.firstViewedAt ?? at.toISOString(), updatedAt: at.toISOString() };
       const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
-      const events = next.expiredAt ? pushEvents(next, at, 'push.viewed', 'push.expired') : pushEvents(next, at, 'push.viewed');
+      const events = next.expiredAt ? pushEvents(this.keys, next, at, 'push.viewed', 'push.expired') : pushEvents(this.keys, next, at, 'push.viewed');
       // The last view still shows what it used up: the record before the purge, with 0 views left.
       return { next, audit: this.auditRecord('view', actor, at), events, result: { push: next, delivered: counted, opened } };
     }, push);
@@ -429,34 +430,43 @@ export class PushService {
     }
   }
 
-  private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined) {
+  /**
+   * Judges a passphrase: resolves when it is right, or when the push expired before this guess
+   * was judged (a burst of guesses in flight when another one burnt it): such a guess is not
+   * counted and the caller answers it as it answers any request for an expired push, right or
+   * wrong, so the answer says nothing about the guess. A wrong guess on a live push is counted
+   * (and may burn it) and refused with 401.
+   */
+  private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined): Promise<void> {
     const stored = this.keys.openText(push.passphrase!);
     const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && this.hashing.verify(given, stored));
-    if (!ok) {
-      const burnt = await this.store.updatePush(push.token, (p) => this.wrongPassphrase(p, actor, this.now()), push);
-      if (burnt) await this.deps.vault.removeAll(push.token);
-      throw ServiceError.wrongPassphrase();
-    }
+    if (ok) return;
+    const verdict = await this.store.updatePush(push.token, (p) => this.wrongPassphrase(p, actor, this.now()), push);
+    if (verdict === 'expired') return;
+    if (verdict === 'burnt') await this.deps.vault.removeAll(push.token);
+    throw ServiceError.wrongPassphrase();
   }
 
   /**
    * A wrong passphrase: counted on the push (the owner's read receipt) and, with burn on
    * guessing, the one that reaches the push's limit expires it. Under the push's lock, so any
-   * number of concurrent wrong guesses expire it once. Resolves true for the guess that burnt it.
+   * number of concurrent wrong guesses expire it once, and the ones judged after that are not
+   * counted, audited or sent as events (`expired`).
    */
-  private wrongPassphrase(p: StoredPush, actor: Actor, at: Date): PushChange<boolean> {
+  private wrongPassphrase(p: StoredPush, actor: Actor, at: Date): PushChange<'counted' | 'burnt' | 'expired'> {
+    if (p.expiredAt) return { result: 'expired' };
     const counted: StoredPush = { ...p, failedPassphraseAttempts: (p.failedPassphraseAttempts ?? 0) + 1 };
     const failed = this.auditRecord('failed_passphrase', actor, at);
     const limit = p.maxFailedPassphraseAttempts ?? null;
-    if (p.expiredAt || limit === null || counted.failedPassphraseAttempts! < limit) {
-      return { next: counted, audit: failed, events: pushEvents(counted, at, 'push.passphrase_failed'), result: false };
+    if (limit === null || counted.failedPassphraseAttempts! < limit) {
+      return { next: counted, audit: failed, events: pushEvents(this.keys, counted, at, 'push.passphrase_failed'), result: 'counted' };
     }
     const burnt = expired(counted, at);
     return {
       next: burnt,
       audit: [failed, this.auditRecord('expire', actor, at)],
-      events: pushEvents(burnt, at, 'push.passphrase_failed', 'push.expired'),
-      result: true,
+      events: pushEvents(this.keys, burnt, at, 'push.passphrase_failed', 'push.expired'),
+      result: 'burnt',
     };
   }
 
@@ -567,7 +577,7 @@ export class PushService {
       const at = this.now();
       if (p.expiredAt && p.deleted) return { result: p };
       const e = expired(p, at, { deleted: true });
-      return { next: e, audit: this.auditRecord('expire', actor, at), events: p.expiredAt ? [] : pushEvents(e, at, 'push.expired'), result: e };
+      return { next: e, audit: this.auditRecord('expire', actor, at), events: p.expiredAt ? [] : pushEvents(this.keys, e, at, 'push.expired'), result: e };
     });
     await this.deps.vault.removeAll(push.token);
     return baseRecord(withUrlToken(after ?? push, token), this.now(), actor.baseUrl);
@@ -595,7 +605,7 @@ export class PushService {
   }
 
   private creatorView(push: StoredPush, token: string, now: Date, baseUrl: string): OwnerPushRecord {
-    return ownerRecord(withUrlToken(push, token), push.token, push.note ? this.keys.openText(push.note) : null, now, baseUrl, this.fileNames(push));
+    return ownerRecord(withUrlToken(push, token), push.token, { note: push.note ? this.keys.openText(push.note) : null, name: openName(this.keys, push.name) }, now, baseUrl, this.fileNames(push));
   }
 
   /** The names of a push's files, opened (sealed at rest like the files): for its owner's records. */

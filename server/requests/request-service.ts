@@ -172,7 +172,7 @@ export class RequestService {
         if (this.state(current) !== 'open') return { result: false };
         const at = this.now();
         const next: StoredRequest = { ...current, answeredAt: at.toISOString(), pushId: prepared.push.token };
-        return { next, push: { push: prepared.push, creation: prepared.creation }, events: [requestAnsweredEvent(current, prepared.push.token, at), ...pushEvents(prepared.push, at, 'push.created')], result: true };
+        return { next, push: { push: prepared.push, creation: prepared.creation }, events: [requestAnsweredEvent(this.deps.keys, current, prepared.push.token, at), ...pushEvents(this.deps.keys, prepared.push, at, 'push.created')], result: true };
       });
     } catch (e) {
       await prepared.release();

@@ -28,6 +28,7 @@ export const storedPushSchema = z.object({
   urlToken: sealed.nullable().optional(),
   kind: pushKindSchema,
   ownerId: z.string().nullable(),
+  /** The owner's label, sealed (pushes/push-name.ts); records from before names were sealed hold it plain. */
   name: z.string().nullable(),
   payload: sealed.nullable(),
   note: sealed.nullable(),
@@ -119,7 +120,10 @@ export interface WebhookEvent {
   id: string;
   type: z.infer<typeof webhookEventTypeSchema>;
   userId: string;
-  /** The JSON body to send: never a payload, passphrase, secret link or file name. */
+  /**
+   * The JSON body to send, sealed (it carries the push's name); deliveries written before bodies
+   * were sealed hold the JSON itself. Never a payload, passphrase, secret link or file name.
+   */
   body: string;
   at: string;
 }

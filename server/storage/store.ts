@@ -23,6 +23,14 @@ export interface PushChange<T> {
   result: T;
 }
 
+/** How a claim of deliveries is shared between webhooks (see Store.claimDeliveries). */
+export interface EndpointShare {
+  /** At most this many deliveries of one webhook. */
+  perWebhook: number;
+  /** Webhooks to claim none of (their endpoints are still busy with earlier deliveries). */
+  skip: readonly string[];
+}
+
 /** The result of a read-modify-write on one secret request (see Store.updateRequest). */
 export interface RequestChange<T> {
   next?: StoredRequest;
@@ -198,9 +206,11 @@ export interface Store {
   /**
    * Claims up to `limit` pending deliveries due at `now` whose lease (if any) has run out,
    * leasing each until `leaseUntil`: with several instances, each delivery is attempted by one
-   * at a time, and one whose instance died is picked up again after its lease.
+   * at a time, and one whose instance died is picked up again after its lease. `endpoints`
+   * shares the claim out between webhooks (the earliest due of each first), so that one
+   * endpoint's backlog or slowness never takes the others' turn.
    */
-  claimDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<StoredDelivery[]>;
+  claimDeliveries(now: Date, leaseUntil: Date, limit: number, endpoints?: EndpointShare): Promise<StoredDelivery[]>;
   /** Records an attempt's outcome and releases the lease. */
   finishDelivery(id: string, outcome: DeliveryOutcome): Promise<void>;
   /** An account's most recent deliveries, newest first (the account page shows their status). */

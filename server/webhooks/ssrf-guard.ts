@@ -1,68 +1,24 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { classifyAddress } from './special-addresses.js';
 
 /**
  * Server-side request forgery: a webhook URL is chosen by an account holder, so without a guard
  * they could make the server call its own loopback, the cloud metadata address or the private
- * network behind it. Refused: loopback, private, link-local, unique-local, carrier-grade NAT,
- * "this network", multicast and reserved ranges, and IPv6 forms that embed an IPv4 address
- * (mapped, NAT64) when the embedded one is refused.
+ * network behind it. Every address is judged against the IANA special-purpose registries
+ * (special-addresses.ts): anything not globally reachable is refused, IPv6 forms that carry an
+ * IPv4 address are judged by that address, and what is not an IP address is refused.
  */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-
-/** The IPv4 address an IPv6 address carries (::ffff:a.b.c.d, 64:ff9b::/96, ::a.b.c.d), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::|::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
-
-/** Whether an IP address is one a webhook may not reach. */
 export function isForbiddenAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const family = isIP(bare);
-  if (family === 4) return blocked.check(bare, 'ipv4');
-  if (family !== 6) return true;
-  const v4 = embeddedIpv4(bare);
-  if (v4 !== undefined) return blocked.check(v4, 'ipv4');
-  return blocked.check(bare, 'ipv6');
+  return classifyAddress(address.replace(/^\[|\]$/g, ''))?.reachable !== true;
 }
 
 export class ForbiddenTargetError extends Error {}
 
 function refusal(host: string, address: string) {
+  const range = classifyAddress(address)?.range ?? 'not an IP address';
   return new ForbiddenTargetError(
-    `${host} resolves to ${address}, a loopback, private, link-local or reserved address; webhooks may not target those (WEBHOOK_ALLOW_PRIVATE=true allows them)`,
+    `${host} resolves to ${address}, which is not globally reachable (${range}); webhooks may not target such addresses (WEBHOOK_ALLOW_PRIVATE=true allows them)`,
   );
 }
 
@@ -86,20 +42,22 @@ export async function assertPublicHost(host: string): Promise<void> {
 }
 
 /**
- * A `lookup` for http.request that checks every address at connection time, so a name that
- * resolved to a public address when the webhook was saved and now resolves to a private one
- * (DNS rebinding) is refused when the delivery connects.
+ * A `lookup` for http.request, made from `lookup` (dns.lookup in production), that checks every
+ * address at connection time, so a name that resolved to a public address when the webhook was
+ * saved and now resolves to a private one (DNS rebinding) is refused when the delivery connects.
  */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
-    if (err) return (callback as (e: Error | null, a: string, f?: number) => void)(err, '', undefined);
-    const list = addresses as LookupAddress[];
-    const bad = list.find((a) => isForbiddenAddress(a.address));
-    if (bad || !list.length) {
-      const e = bad ? refusal(hostname, bad.address) : new Error(`${hostname} has no address`);
-      return (callback as (e: Error | null, a: string, f?: number) => void)(e, '', undefined);
-    }
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    (callback as (e: null, a: string, f: number) => void)(null, list[0]!.address, list[0]!.family);
-  });
-};
+export function guardLookup(lookup: typeof dnsLookup): LookupFunction {
+  return (hostname, options, callback) => {
+    const answer = callback as (e: Error | null, a: string | LookupAddress[], f?: number) => void;
+    lookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
+      if (err) return answer(err, '', undefined);
+      const list = addresses as LookupAddress[];
+      const bad = list.find((a) => isForbiddenAddress(a.address));
+      if (bad || !list.length) return answer(bad ? refusal(hostname, bad.address) : new Error(`${hostname} has no address`), '', undefined);
+      if ((options as { all?: boolean }).all) return answer(null, list);
+      answer(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+export const guardedLookup = guardLookup(dnsLookup);

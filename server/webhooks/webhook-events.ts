@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { StoredPush, StoredRequest, WebhookEvent } from '../storage/records.js';
+import type { KeyRing } from '../crypto/key-ring.js';
 import { viewsRemaining } from '../pushes/expiry.js';
+import { openName } from '../pushes/push-name.js';
+import type { StoredPush, StoredRequest, WebhookEvent } from '../storage/records.js';
 
 export type WebhookEventType = WebhookEvent['type'];
 
@@ -15,11 +17,11 @@ export function newEventId(): string {
  * in the owner's lists, and the owner's own label), never the payload, passphrase, note, file
  * names or the secret link.
  */
-export function pushEvent(type: WebhookEventType, push: StoredPush, at: Date): WebhookEvent | undefined {
+export function pushEvent(keys: KeyRing, type: WebhookEventType, push: StoredPush, at: Date): WebhookEvent | undefined {
   if (!push.ownerId) return undefined;
-  return event(type, push.ownerId, at, {
+  return event(keys, type, push.ownerId, at, {
     push_id: push.token,
-    name: push.name,
+    name: openName(keys, push.name),
     kind: push.kind,
     created_at: push.createdAt,
     expire_after_views: push.expireAfterViews,
@@ -33,17 +35,25 @@ export function pushEvent(type: WebhookEventType, push: StoredPush, at: Date): W
 }
 
 /** A secret request was answered; its answer is the push `pushId` (the owner's push id). */
-export function requestAnsweredEvent(request: Pick<StoredRequest, 'ownerId' | 'createdAt'>, pushId: string, at: Date): WebhookEvent {
-  return event('request.answered', request.ownerId, at, { request_created_at: request.createdAt, answered_at: at.toISOString(), push_id: pushId });
+export function requestAnsweredEvent(keys: KeyRing, request: Pick<StoredRequest, 'ownerId' | 'createdAt'>, pushId: string, at: Date): WebhookEvent {
+  return event(keys, 'request.answered', request.ownerId, at, { request_created_at: request.createdAt, answered_at: at.toISOString(), push_id: pushId });
 }
 
-/** The Standard Webhooks body: `{type, timestamp, data}`. */
-function event(type: WebhookEventType, userId: string, at: Date, data: Record<string, unknown>): WebhookEvent {
+/**
+ * The Standard Webhooks body, `{type, timestamp, data}`, sealed for the outbox: it carries the
+ * push's name, which is sealed at rest like the push itself. The delivery opens it to sign and send.
+ */
+function event(keys: KeyRing, type: WebhookEventType, userId: string, at: Date, data: Record<string, unknown>): WebhookEvent {
   const timestamp = at.toISOString();
-  return { id: newEventId(), type, userId, at: timestamp, body: JSON.stringify({ type, timestamp, data }) };
+  return { id: newEventId(), type, userId, at: timestamp, body: keys.seal(JSON.stringify({ type, timestamp, data })) };
+}
+
+/** The JSON body of an outbox delivery (written before bodies were sealed: as it is). */
+export function openOutboxBody(keys: KeyRing, stored: string): string {
+  return stored.startsWith('{') ? stored : keys.openText(stored);
 }
 
 /** `pushEvent`s that apply, as a PushChange's `events`. */
-export function pushEvents(push: StoredPush, at: Date, ...types: WebhookEventType[]): WebhookEvent[] {
-  return types.map((t) => pushEvent(t, push, at)).filter((e): e is WebhookEvent => e !== undefined);
+export function pushEvents(keys: KeyRing, push: StoredPush, at: Date, ...types: WebhookEventType[]): WebhookEvent[] {
+  return types.map((t) => pushEvent(keys, t, push, at)).filter((e): e is WebhookEvent => e !== undefined);
 }

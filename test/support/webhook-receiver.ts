@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 /** One request the receiver got. */
@@ -79,6 +79,106 @@ export class WebhookReceiver {
   }
 
   close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** How a SlowReceiver answers. */
+export type SlowAnswer =
+  /** The status line and a header one byte per tick, never finished: no status ever arrives. */
+  | 'trickle-status'
+  /** A 200 with its headers at once, then its body one byte per tick, never finished. */
+  | 'trickle-body'
+  /** A plain 200 at once. */
+  | 'answer';
+
+/** One request a SlowReceiver got. */
+export interface SlowRequest {
+  id: string;
+  answer: SlowAnswer;
+  /** The sender closed the connection (gave up or was stopped) while the receiver was still answering. */
+  closedBySender: boolean;
+}
+
+/**
+ * A webhook endpoint on loopback that answers slowly, written on raw TCP so that it can send
+ * an answer byte by byte: each byte keeps the connection busy, so a timeout that only counts
+ * idle time never fires. It trickles until the sender closes the connection or the receiver is
+ * closed. `answer` may be changed between requests.
+ */
+export class SlowReceiver {
+  readonly requests: SlowRequest[] = [];
+  private readonly sockets = new Set<Socket>();
+  private waiters: { test: () => boolean; resolve: () => void }[] = [];
+  private readonly server: NetServer;
+
+  private constructor(
+    public answer: SlowAnswer,
+    private readonly tickMs: number,
+  ) {
+    this.server = createNetServer((socket) => {
+      this.sockets.add(socket);
+      let received = Buffer.alloc(0);
+      let request: SlowRequest | undefined;
+      let ticker: NodeJS.Timeout | undefined;
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(ticker);
+        this.sockets.delete(socket);
+        if (request && request.answer !== 'answer') request.closedBySender = true;
+        this.wake();
+      });
+      socket.on('data', (chunk: Buffer) => {
+        if (request) return;
+        received = Buffer.concat([received, chunk]);
+        const end = received.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = received.subarray(0, end).toString('latin1');
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (received.length < end + 4 + length) return;
+        request = { id: /\r\nwebhook-id: *([^\r]*)/i.exec(head)?.[1] ?? '', answer: this.answer, closedBySender: false };
+        this.requests.push(request);
+        this.wake();
+        if (request.answer === 'answer') {
+          socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+          return;
+        }
+        const trickled =
+          request.answer === 'trickle-status' ? 'HTTP/1.1 200 OK\r\nX-Slow: ' : 'HTTP/1.1 200 OK\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n';
+        let sent = request.answer === 'trickle-status' ? 0 : trickled.length;
+        if (sent) socket.write(trickled);
+        ticker = setInterval(() => socket.write(sent < trickled.length ? trickled[sent++]! : 'x'), this.tickMs);
+      });
+    });
+  }
+
+  static async start(answer: SlowAnswer, tickMs = 100): Promise<SlowReceiver> {
+    const r = new SlowReceiver(answer, tickMs);
+    await new Promise<void>((resolve) => r.server.listen(0, '127.0.0.1', resolve));
+    return r;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  /** Connections still open (a trickling answer keeps its connection open). */
+  get open(): number {
+    return this.sockets.size;
+  }
+
+  /** Resolves once `test` holds (checked after every request and every closed connection). */
+  until(test: () => boolean): Promise<void> {
+    if (test()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ test, resolve }));
+  }
+
+  private wake() {
+    this.waiters = this.waiters.filter((w) => (w.test() ? (w.resolve(), false) : true));
+  }
+
+  close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }

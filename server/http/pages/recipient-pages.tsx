@@ -2,7 +2,7 @@
 /** @jsxImportSource preact */
 import type { RetrievedPush } from '../../../shared/push-schema.js';
 import type { DeleteTicket } from '../../pushes/push-service.js';
-import { neutraliseBidi } from '../../../shared/neutralise-bidi.js';
+import { neutraliseControls } from '../../../shared/neutralise-controls.js';
 import { CopyButton, CsrfField, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { Translate } from './i18n/translator.js';
@@ -122,8 +122,8 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTick
             <ul class="files">
               {push.files.map((f) => (
                 <li>
-                  <a href={f.url} download={neutraliseBidi(f.filename, '_')}>
-                    {neutraliseBidi(f.filename)}
+                  <a href={f.url} download={neutraliseControls(f.filename, '_')}>
+                    {neutraliseControls(f.filename)}
                   </a>{' '}
                   <span class="muted">({f.content_type})</span>
                 </li>

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
+import { neutraliseControls } from '../../../shared/neutralise-controls.js';
 import type { PushLimits } from '../../../shared/push-schema.js';
 import type { OwnerRequest, PublicRequest } from '../../../shared/request-schema.js';
 import { CopyableValue, CsrfField, FieldErrors, Notice, RowAction } from './components.js';
@@ -85,7 +86,7 @@ export function RequestsPage(props: {
           props.requests.map((r) => (
             <article class="push-card" data-request={r.url_token}>
               <header class="row spread">
-                <h3>{r.title ?? t('requests.untitled')}</h3>
+                <h3>{r.title ? neutraliseControls(r.title) : t('requests.untitled')}</h3>
                 <span class={`badge ${r.state === 'open' ? 'active' : 'expired'}`}>{t(`requests.state.${r.state}` as MessageKey)}</span>
               </header>
               <p class="muted small">
@@ -128,8 +129,9 @@ export function AnswerPage(props: {
   return (
     <section class="card">
       <h1>{t('answer.heading')}</h1>
-      {request.title && <h2>{request.title}</h2>}
-      {request.message && <p class="note">{request.message}</p>}
+      {/* Written by the requester, read by whoever has the link: no controls that disguise text. */}
+      {request.title && <h2>{neutraliseControls(request.title)}</h2>}
+      {request.message && <p class="note">{neutraliseControls(request.message)}</p>}
       <p class="muted">{t('answer.intro', { date: date(request.expires_at) })}</p>
       {props.formError && <Notice kind="error">{props.formError}</Notice>}
       <form method="post" action={`/req/${token}`} enctype="multipart/form-data" class="stack">

@@ -29,7 +29,7 @@ import {
 } from '../records.js';
 import { auditList, deliveriesFor } from '../outbox.js';
 import { SharedStrings, shareRepeatedStrings } from './shared-strings.js';
-import { StoreNotReady, type BlobStore, type DueWork, type LimitCounters, type PushChange, type RequestChange, type Store } from '../store.js';
+import { StoreNotReady, type BlobStore, type DueWork, type EndpointShare, type LimitCounters, type PushChange, type RequestChange, type Store } from '../store.js';
 
 /**
  * Audit trails are kept whole (Password Pusher caps them; a silently truncated trail hides who
@@ -425,14 +425,21 @@ export class LowdbStore implements Store {
   /** Leases live in memory: one process holds the data directory, and a crash ends them all. */
   private readonly leases = new Map<string, number>();
 
-  async claimDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<StoredDelivery[]> {
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, endpoints?: EndpointShare): Promise<StoredDelivery[]> {
     const iso = now.toISOString();
     const out: StoredDelivery[] = [];
+    const skip = new Set(endpoints?.skip);
+    const perWebhook = new Map<string, number>();
     for (const id of this.pendingDeliveries) {
       if (out.length >= limit) break;
       const d = this.db.deliveries[id];
       if (!d || d.state !== 'pending' || (d.nextAttemptAt !== null && d.nextAttemptAt > iso)) continue;
       if ((this.leases.get(id) ?? 0) > now.getTime()) continue;
+      if (endpoints) {
+        const n = perWebhook.get(d.webhookId) ?? 0;
+        if (skip.has(d.webhookId) || n >= endpoints.perWebhook) continue;
+        perWebhook.set(d.webhookId, n + 1);
+      }
       this.leases.set(id, leaseUntil.getTime());
       out.push({ ...d, leaseUntil: leaseUntil.toISOString() });
     }

@@ -21,7 +21,7 @@ import {
   type WebhookEvent,
 } from '../records.js';
 import { auditList } from '../outbox.js';
-import { StorageUnavailableError, StoreNotReady, type DueWork, type PushChange, type RequestChange, type Store } from '../store.js';
+import { StorageUnavailableError, StoreNotReady, type DueWork, type EndpointShare, type PushChange, type RequestChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
 import { migrate } from './migrate.js';
@@ -314,14 +314,26 @@ export class PostgresStore implements Store {
     return Boolean(rowCount);
   }
 
-  async claimDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<StoredDelivery[]> {
+  async claimDeliveries(now: Date, leaseUntil: Date, limit: number, endpoints?: EndpointShare): Promise<StoredDelivery[]> {
+    // The share is ranked in a subquery (FOR UPDATE allows no window function at its level);
+    // the conditions are repeated where the rows are locked, since only there does PostgreSQL
+    // check them again on a row another instance leased meanwhile.
+    const due = `state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)`;
+    const shared = endpoints
+      ? `AND id IN (
+           SELECT id FROM (
+             SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, seq) AS n
+             FROM webhook_deliveries WHERE ${due} AND webhook_id <> ALL($4::text[])
+           ) ranked WHERE n <= $5
+         )`
+      : '';
     const { rows } = await this.db.query(
       `UPDATE webhook_deliveries SET lease_until = $2 WHERE id IN (
          SELECT id FROM webhook_deliveries
-         WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+         WHERE ${due} ${shared}
          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
        ) RETURNING ${DELIVERY_COLUMNS}`,
-      [now.toISOString(), leaseUntil.toISOString(), limit],
+      [now.toISOString(), leaseUntil.toISOString(), limit, ...(endpoints ? [endpoints.skip, endpoints.perWebhook] : [])],
     );
     return rows.map(deliveryFromRow);
   }

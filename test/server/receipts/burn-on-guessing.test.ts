@@ -113,3 +113,63 @@ describe('burn on guessing: the server default (MAX_FAILED_PASSPHRASE_ATTEMPTS)'
     expect((await api.get(server, `/api/v2/pushes/${plain.url_token}`)).body.payload).toBe('c');
   });
 });
+
+/**
+ * Guesses already in flight when another one burns the push (read before the burn, judged after
+ * it) are answered as any request for an expired push is, right or wrong, and are not counted:
+ * no `failed_passphrase` entry, no `push.passphrase_failed` event. With one scrypt at a time the
+ * guesses are judged in the order they queued, so the right one, sent once the first wrong one
+ * has been answered, is judged after the burn.
+ */
+describe('burn on guessing: guesses judged after the burn', () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startServer({
+      PASSPHRASE_ATTEMPTS_PER_MINUTE: '100',
+      PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
+      HASHING_CONCURRENCY: '1',
+      // Events stay in the outbox (listed by /webhooks/deliveries); nothing is sent.
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_SECONDS: '3600',
+    });
+    ({ token } = await createUserWithToken(server, 'late-guesses@example.com'));
+  });
+  afterAll(() => server.stop());
+
+  it('10 concurrent wrong guesses with a limit of 3: three counted, then one answer for every guess, right or wrong, and no event', async () => {
+    expect((await api.post(server, '/api/v2/webhooks', { token, json: { url: 'http://127.0.0.1:9/hook' } })).status).toBe(201);
+    const push = await createPush(server, { payload: 'launch codes', passphrase: 'correct horse', max_failed_passphrase_attempts: 3 }, token);
+    const guess = (passphrase: string) => api.get(server, `/api/v2/pushes/${push.url_token}?passphrase=${encodeURIComponent(passphrase)}`);
+
+    let firstAnswered!: () => void;
+    const first = new Promise<void>((resolve) => (firstAnswered = resolve));
+    const wrong = Array.from({ length: 10 }, (_, i) => guess(`wrong${i}`).finally(() => firstAnswered()));
+    await first;
+    const right = guess('correct horse');
+    const answers = await Promise.all(wrong);
+    const rightAnswer = await right;
+    const lateWrong = await guess('wrong again');
+
+    const shape = (r: Awaited<ReturnType<typeof guess>>) => [r.status, r.body.expired, r.body.payload ?? null, r.body.error ?? null];
+    const refused = [401, undefined, null, 'That passphrase is incorrect.'];
+    const gone = [200, true, null, null];
+    // The three counted guesses are refused; every other one, the right one and a later wrong
+    // one, gets the expired push's answer.
+    expect(answers.map(shape).filter((s) => s[0] === 401)).toEqual(Array(3).fill(refused));
+    expect(answers.map(shape).filter((s) => s[0] !== 401)).toEqual(Array(7).fill(gone));
+    expect(shape(rightAnswer)).toEqual(gone);
+    expect(shape(lateWrong)).toEqual(gone);
+
+    const kinds: string[] = (await api.get(server, `/api/v2/pushes/${push.url_token}/audit`, { token })).body.logs.map((l: { kind: string }) => l.kind);
+    expect(kinds.slice(0, 5)).toEqual(['creation', 'failed_passphrase', 'failed_passphrase', 'failed_passphrase', 'expire']);
+    // What follows is what any request for an expired push leaves: a failed view each.
+    expect(kinds.slice(5)).toEqual(Array(9).fill('failed_view'));
+
+    const [listed] = (await api.get(server, '/api/v2/pushes/expired', { token })).body;
+    expect(listed.failed_passphrase_attempts).toBe(3);
+    const types: string[] = (await api.get(server, '/api/v2/webhooks/deliveries', { token })).body.map((d: { type: string }) => d.type);
+    expect(types.filter((t) => t === 'push.passphrase_failed')).toHaveLength(3);
+    expect(types.filter((t) => t === 'push.expired')).toHaveLength(1);
+  });
+});

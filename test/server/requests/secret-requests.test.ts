@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../support/http.js';
+import { storedContaining } from '../../support/stored-data.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 import { Browser, csrfFrom } from '../pages/browser.js';
@@ -74,7 +76,10 @@ describe('secret requests', () => {
 
     await receiver.until(() => receiver.unique().length === 1);
     const event = JSON.parse(receiver.unique()[0]!.body);
-    expect(event).toMatchObject({ type: 'request.answered', data: { push_id: listed.push_id } });
+    expect(event).toMatchObject({ type: 'request.answered', data: { push_id: listed.push_id, request_created_at: made.body.created_at, answered_at: listed.answered_at } });
+    // The README shows the data as it is sent.
+    const keys = Object.keys(event.data).map((k) => `"${k}"`).join(', ');
+    expect(readFileSync('README.md', 'utf8')).toContain(`\`request.answered\`'s is \`{${keys}}\``);
     expect(receiver.unique()[0]!.body).not.toContain('hunter2');
   });
 
@@ -155,6 +160,39 @@ describe('secret requests', () => {
     };
     expect((await api.post(server, `/api/v2/secret-requests/${second}/answer`, { raw: body() })).status).toBe(201);
     expect((await api.post(server, `/api/v2/secret-requests/${second}/answer`, { raw: body() })).status).toBe(404);
+  });
+
+  it('the link page and the requester list show a title and message with their controls made visible, as file names are', async () => {
+    // U+202E would show "pay-invoice-fdp.exe" as "pay-invoice-exe.pdf"; U+2066 isolates; U+0007 is a C0 control.
+    const made = await api.post(server, '/api/v2/secret-requests', { token, json: { title: 'pay-invoice-\u202Efdp.exe\u0007', message: 'from \u2066HR\u2069' } });
+    expect(made.status).toBe(201);
+    const page = await new Browser(server).get(`/req/${made.body.url_token}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toMatch(/[\u202E\u2066\u2069\u0007]/);
+    expect(page.text).toContain('pay-invoice-[U+202E]fdp.exe[U+0007]');
+    expect(page.text).toContain('from [U+2066]HR[U+2069]');
+    const mine = await owner.get('/users/requests');
+    expect(mine.text).not.toContain('\u202E');
+    expect(mine.text).toContain('pay-invoice-[U+202E]fdp.exe[U+0007]');
+  });
+
+  it("a push's name is sealed at rest on every path that sets one (request answer, REST, tRPC), in its record and its webhook outbox bodies; the receiver still gets it", async () => {
+    const hook = await api.post(server, '/api/v2/webhooks', { token, json: { url: receiver.url, events: ['push.created', 'request.answered'] } });
+    receiver.secret = hook.body.secret;
+    const names = ['Quokka-Zebra-7731 via request', 'Quokka-Zebra-7731 via REST', 'Quokka-Zebra-7731 via tRPC'];
+    const made = await api.post(server, '/api/v2/secret-requests', { token, json: { title: names[0] } });
+    expect((await api.post(server, `/api/v2/secret-requests/${made.body.url_token}/answer`, { json: { payload: 'the answer' } })).status).toBe(201);
+    expect((await api.post(server, '/api/v2/pushes', { token, json: { push: { payload: 'x', name: names[1] } } })).status).toBe(201);
+    expect((await api.post(server, '/trpc/pushes.create', { token, json: { payload: 'x', name: names[2] } })).status).toBe(200);
+
+    // The owner reads them back, and the receiver gets them (opened for the delivery).
+    const listed = (await api.get(server, '/api/v2/pushes/active', { token })).body.map((p: { name: string | null }) => p.name);
+    expect(listed).toEqual(expect.arrayContaining(names));
+    const sent = () => receiver.unique().map((d) => JSON.parse(d.body)).filter((b) => b.type === 'push.created').map((b) => b.data.name);
+    await receiver.until(() => names.every((n) => sent().includes(n)));
+
+    // What is stored (DATA_DIR's files, or every row of every table) holds none of them.
+    expect(await storedContaining(server, 'Quokka-Zebra-7731')).toEqual([]);
   });
 
   it('tRPC makes, shows and answers a request', async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/logger.js';
 import { LowdbStore } from '../../../server/storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../../../server/storage/postgres/postgres-store.js';
-import type { AuditRecord, StoredPush, StoredRequest, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
+import type { AuditRecord, StoredDelivery, StoredPush, StoredRequest, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
 import { StoreNotReady, type Store } from '../../../server/storage/store.js';
 import { createTestDatabase } from '../../support/postgres-database.js';
 import { iso, storedPush, T0 } from '../../support/stored-push.js';
@@ -587,6 +587,23 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     } finally {
       if (peer !== store) await peer.close();
     }
+  });
+
+  it("webhook outbox: a claim shares out between webhooks, at most perWebhook each (the earliest due first), none of a skipped one's", async () => {
+    const userId = `share-user-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id: userId, email: `${userId}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
+    const hook = (id: string): StoredWebhook => ({ id: `${userId}-${id}`, userId, url: `https://example.com/${id}`, secret: 'v1.sealed', events: ['push.created'], createdAt: iso(T0) });
+    for (const id of ['a', 'b', 'c']) expect(await store.insertWebhook(hook(id), 10)).toBe(true);
+    // Five events, each to all three webhooks: five deliveries per webhook, due one after another.
+    for (let i = 0; i < 5; i++) {
+      await store.insertPush(push({ ownerId: userId }), audit('creation'), [{ id: `${userId}-e${i}`, type: 'push.created', userId, body: '{}', at: iso(T0 + i) }]);
+    }
+    const mine = (ds: StoredDelivery[]) => ds.filter((d) => d.userId === userId).map((d) => d.id).sort();
+    const now = new Date(T0 + 100);
+    const claimed = mine(await store.claimDeliveries(now, new Date(T0 + 1000), 100, { perWebhook: 2, skip: [`${userId}-c`] }));
+    expect(claimed).toEqual([`${userId}-e0_${userId}-a`, `${userId}-e0_${userId}-b`, `${userId}-e1_${userId}-a`, `${userId}-e1_${userId}-b`]);
+    // Without a share, the rest is claimable as before.
+    expect(mine(await store.claimDeliveries(now, new Date(T0 + 1000), 100))).toHaveLength(11);
   });
 
   it('secret requests: updateRequest stores the request, its answer push and events in one step, once across two handles', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, createPush } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
@@ -58,6 +59,9 @@ describe('webhook deliveries', () => {
     const viewed = receiver.unique().map((d) => JSON.parse(d.body)).find((b) => b.type === 'push.viewed');
     expect(viewed.data).toMatchObject({ push_id: push.push_id, name: 'for Bob', kind: 'text', views_remaining: 0, failed_passphrase_attempts: 1 });
     expect(viewed.data.first_viewed_at).not.toBeNull();
+    // The README shows the data as it is sent.
+    const keys = Object.keys(viewed.data).map((k) => `"${k}"`).join(', ');
+    expect(readFileSync('README.md', 'utf8')).toContain(`A push event's data is\n\`{${keys}}\``);
 
     // The last status, on the list, once the worker has recorded the receiver's answers.
     await vi.waitFor(

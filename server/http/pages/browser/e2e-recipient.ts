@@ -3,7 +3,7 @@
 // for the passphrase first), then retrieves, decrypts and shows the secret.
 // Everything it may say is in the page, hidden, in the page's language (end-to-end-pages.tsx).
 import { EnvelopeError } from '../../../../shared/e2e/envelope-crypto.js';
-import { neutraliseBidi } from '../../../../shared/neutralise-bidi.js';
+import { neutraliseControls } from '../../../../shared/neutralise-controls.js';
 import { decryptDownload } from '../../../../shared/e2e/file-transfer.js';
 import { removeLeftDownloads, spoolDecryptedDownload } from '../../../../shared/e2e/download-spool.js';
 import { decodeLinkKey } from '../../../../shared/e2e/link-key.js';
@@ -140,7 +140,7 @@ function showFiles(manifest: E2eManifest, opened: Opened, key: Uint8Array, passp
     const url = opened.files[i];
     if (!url) return;
     // Bidirectional controls could disguise a name (invoice\u202Efdp.exe): shown, and not saved.
-    const name = neutraliseBidi(file.name, '_');
+    const name = neutraliseControls(file.name, '_');
     const item = document.createElement('li');
     const button = document.createElement('button');
     button.type = 'button';
@@ -148,7 +148,7 @@ function showFiles(manifest: E2eManifest, opened: Opened, key: Uint8Array, passp
     button.textContent = list.dataset.downloadLabel ?? '';
     button.dataset.e2eDownload = String(i);
     const label = document.createElement('span');
-    label.textContent = ` ${neutraliseBidi(file.name)} (${formatSize(file.size)}) `;
+    label.textContent = ` ${neutraliseControls(file.name)} (${formatSize(file.size)}) `;
     item.append(label, button);
     list.append(item);
     button.addEventListener('click', async () => {

@@ -18,7 +18,7 @@ export interface SaveRequest {
   /** The push key from the link's fragment; the worker forgets it when the download ends. */
   key: Uint8Array;
   passphrase?: string;
-  /** Already neutralised (shared/neutralise-bidi.ts). */
+  /** Already neutralised (shared/neutralise-controls.ts). */
   name: string;
   mimeType?: string;
 }
