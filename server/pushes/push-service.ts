@@ -438,8 +438,16 @@ export class PushService {
    * (and may burn it) and refused with 401.
    */
   private async checkPassphrase(push: StoredPush, actor: Actor, given: string | undefined): Promise<void> {
+    if (given === undefined || given === '') {
+      // Asked without one (a client's first try, a link checker): no guess. 401 with the
+      // reference's failed_passphrase entry, but never counted toward burn on guessing, the read
+      // receipt's wrong passphrases or the guess limits, or a link fetched twice would burn a push.
+      const expiredMeanwhile = await this.store.updatePush(push.token, (p) => (p.expiredAt ? { result: true } : { audit: this.auditRecord('failed_passphrase', actor, this.now()), result: false }), push);
+      if (expiredMeanwhile) return;
+      throw ServiceError.wrongPassphrase();
+    }
     const stored = this.keys.openText(push.passphrase!);
-    const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => given !== undefined && given !== '' && this.hashing.verify(given, stored));
+    const ok = await this.passphraseGuesses.attempt(push.token, actor.client.ip, async () => this.hashing.verify(given, stored));
     if (ok) return;
     const verdict = await this.store.updatePush(push.token, (p) => this.wrongPassphrase(p, actor, this.now()), push);
     if (verdict === 'expired') return;

@@ -50,6 +50,20 @@ describe('burn on guessing', () => {
     expect(listed.deleted).toBe(false);
   });
 
+  it('a request without a passphrase is no guess: 401 and its audit entry, never counted toward the burn', async () => {
+    const push = await createPush(server, { payload: 'asked twice', passphrase: 'correct horse', max_failed_passphrase_attempts: 2 }, token);
+    for (const path of [`/api/v2/pushes/${push.url_token}`, `/api/v2/pushes/${push.url_token}?passphrase=`, `/p/${push.url_token}.json`]) {
+      const asked = await api.get(server, path);
+      expect([path, asked.status, asked.body.error]).toEqual([path, 401, 'That passphrase is incorrect.']);
+    }
+    const right = await api.get(server, `/api/v2/pushes/${push.url_token}?passphrase=correct%20horse`);
+    expect([right.status, right.body.payload]).toEqual([200, 'asked twice']);
+    const audit = await api.get(server, `/api/v2/pushes/${push.url_token}/audit`, { token });
+    expect(audit.body.logs.map((l: { kind: string }) => l.kind)).toEqual(['creation', 'failed_passphrase', 'failed_passphrase', 'failed_passphrase', 'view']);
+    const [listed] = (await api.get(server, '/api/v2/pushes/active', { token })).body.filter((p: { url_token: string }) => p.url_token === push.url_token);
+    expect(listed.failed_passphrase_attempts).toBe(0);
+  });
+
   it('erases the files of a file push it burns', async () => {
     const form = new FormData();
     form.append('push[passphrase]', 'sesame');
