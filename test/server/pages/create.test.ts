@@ -91,7 +91,9 @@ describe('POST /', () => {
     const { link, token } = await tokenOf(res.text);
     expect(link).toBe(`${server.url}/p/${token}`);
     const push = (await server.server.pushes.peek(token))!;
-    expect(push).toMatchObject({ kind: 'text', expireAfterDays: 3, expireAfterViews: 2, retrievalStep: false, deletableByViewer: false, hasPassphrase: true, name: 'my name' });
+    expect(push).toMatchObject({ kind: 'text', expireAfterDays: 3, expireAfterViews: 2, retrievalStep: false, deletableByViewer: false, hasPassphrase: true });
+    // The name is sealed at rest (server/pushes/push-name.ts); what was typed is stored, not shown here.
+    expect(push.name).toMatch(/^v1\./);
   });
 
   it('a checked checkbox wins over its hidden "false"', async () => {
