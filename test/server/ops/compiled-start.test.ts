@@ -97,7 +97,7 @@ describe('the compiled server (npm run build && node dist/server/main.js)', () =
       symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
       const cliData = mkdtempSync(join(tmpdir(), 'secret-push-image-cli-'));
       try {
-        const env = { ...process.env, NODE_ENV: 'production', DATA_DIR: cliData, MASTER_KEY: 'ef'.repeat(32), ...(await storeEnv(cliData, { MASTER_KEY: 'ef'.repeat(32) })) };
+        const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'production', DATA_DIR: cliData, MASTER_KEY: 'ef'.repeat(32), ...(await storeEnv(cliData, { MASTER_KEY: 'ef'.repeat(32) })) };
         for (const k of ['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR']) delete env[k];
         const npm = (...args: string[]) => spawnSync('npm', ['run', '--silent', ...args], { cwd: app, env, encoding: 'utf8' });
         const made = npm('users', '--', 'create', 'ops@example.com');
