@@ -1,4 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
  * The HTTP side of a graceful shutdown behind a proxy: stop accepting connections without
@@ -18,12 +19,18 @@ export class ConnectionDrain {
   private readonly inFlight = new Set<ServerResponse>();
   /** When a connection was last accepted, or an answer began or ended (performance.now()). */
   private lastActivity = 0;
+  /** Open connections, with when each was accepted. */
+  private readonly open = new Map<Socket, number>();
 
   constructor(private readonly server: Server) {
     // First among the 'request' listeners: the app's listener may write a cached answer
     // synchronously, and the keep-alive decision must be made before the head is written.
     server.prependListener('request', (_req, res) => this.track(res));
-    server.on('connection', () => (this.lastActivity = performance.now()));
+    server.on('connection', (socket: Socket) => {
+      this.lastActivity = performance.now();
+      this.open.set(socket, this.lastActivity);
+      socket.once('close', () => this.open.delete(socket));
+    });
   }
 
   private track(res: ServerResponse) {
@@ -56,18 +63,20 @@ export class ConnectionDrain {
     if (graceMs > 0) await this.quietMoment(Math.min(graceMs, 2_000));
     return new Promise((resolve) => {
       let cut = 0;
+      const silent = setInterval(() => this.closeSilent(), 250);
       const deadline = setTimeout(() => {
         cut = this.busyConnections();
         this.server.closeAllConnections();
       }, graceMs);
-      // http.Server#close() (Node ≥ 19) first destroys every connection it counts as idle: the
-      // kept-alive ones a proxy may be writing its next request to, and just-accepted ones whose
-      // first request is still unread in the socket buffer. Both lose that request, so that step
-      // is skipped here: only the listener closes (and Node's periodic timeout check stops).
+      // http.Server#close() (Node ≥ 19) first destroys every connection it counts as idle, the
+      // kept-alive ones a proxy may be writing its next request to at that moment. That step is
+      // skipped here: only the listener closes (and Node's periodic timeout check stops, which
+      // is why silent connections are closed by closeSilent).
       const { closeIdleConnections } = this.server;
       this.server.closeIdleConnections = () => {};
       try {
         this.server.close(() => {
+          clearInterval(silent);
           clearTimeout(deadline);
           resolve(cut);
         });
@@ -76,6 +85,20 @@ export class ConnectionDrain {
       }
       if (graceMs <= 0) this.server.closeAllConnections();
     });
+  }
+
+  /**
+   * A connection that has not sent a byte in the second since it was accepted is not a proxy
+   * about to send a request (a proxy writes its request as soon as it is connected); it is a
+   * browser's preconnect or an idle client, and would otherwise hold the shutdown until the
+   * timeout (Node counts such a connection as busy, under its headers timeout, whose check
+   * stops with the listener). Kept-alive connections that carried requests are left alone.
+   */
+  private closeSilent(silentMs = 1_000) {
+    const now = performance.now();
+    for (const [socket, acceptedAt] of this.open) {
+      if (socket.bytesRead === 0 && now - acceptedAt >= silentMs) socket.destroy();
+    }
   }
 
   /**
