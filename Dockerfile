@@ -26,7 +26,9 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# `npm run users` and `npm run store:migrate` run the compiled commands through this launcher.
 COPY package.json ./
+COPY scripts/cli.mjs ./scripts/
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

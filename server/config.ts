@@ -85,6 +85,8 @@ const envSchema = z
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     /** The same setting under the short name operators also use. */
     SHUTDOWN_TIMEOUT_S: z.coerce.number().int().min(0).max(3600).optional(),
+    /** On SIGTERM, /readyz answers 503 this long before the server stops accepting (the balancer's time to notice). */
+    SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(3600).optional().default(5),
   })
   .refine((e) => e.MIN_EXPIRE_DAYS <= e.DEFAULT_EXPIRE_DAYS && e.DEFAULT_EXPIRE_DAYS <= e.MAX_EXPIRE_DAYS, {
     message: 'DEFAULT_EXPIRE_DAYS must lie between MIN_EXPIRE_DAYS and MAX_EXPIRE_DAYS',
@@ -183,6 +185,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** On SIGTERM, requests in flight get this long to finish before their connections are cut. */
   shutdownTimeoutSeconds: number;
+  /**
+   * On SIGTERM, first this long of /readyz answering 503 while everything else is served as
+   * before, so that a balancer polling /readyz stops sending here before connections are refused.
+   */
+  shutdownDelaySeconds: number;
   features: Features;
   limits: Limits;
   webhooks: WebhookSettings;
@@ -236,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: e.LOG_FORMAT,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? e.SHUTDOWN_TIMEOUT_S ?? 20,
+    shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
     features: {
       anonymousAccess: e.ALLOW_ANONYMOUS,
       signup: e.ALLOW_SIGNUP,

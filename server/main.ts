@@ -30,8 +30,15 @@ async function main() {
       }
       stopping = true;
       const graceMs = config.shutdownTimeoutSeconds * 1000;
-      logger.info(`${signal} received: not ready, finishing requests in flight (up to ${config.shutdownTimeoutSeconds} s)`);
-      await server.close({ graceMs });
+      // SIGTERM comes from a supervisor, with a balancer to tell first; SIGINT from a person at a
+      // terminal (Ctrl-C), who has no balancer and should not wait for one.
+      const delaySeconds = signal === 'SIGTERM' ? config.shutdownDelaySeconds : 0;
+      if (delaySeconds > 0) {
+        logger.info(`${signal} received: not ready, serving on for ${delaySeconds} s (SHUTDOWN_DELAY_SECONDS), then finishing requests in flight (up to ${config.shutdownTimeoutSeconds} s)`);
+      } else {
+        logger.info(`${signal} received: not ready, finishing requests in flight (up to ${config.shutdownTimeoutSeconds} s)`);
+      }
+      await server.close({ graceMs, delayMs: delaySeconds * 1000 });
       logger.info('shutdown complete: store flushed and closed');
       logger.flush();
       process.exit(0);

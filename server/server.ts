@@ -1,6 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server';
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccountService } from './accounts/account-service.js';
+import { ConnectionDrain } from './connection-drain.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
 import { HashingQueue } from './crypto/hashing-queue.js';
@@ -32,11 +34,13 @@ export interface RunningServer {
   requests: RequestService;
   store: Store;
   /**
-   * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503, no new
-   * connections are accepted, requests in flight get up to `graceMs` to finish (their answers
-   * close their connections), then the store is flushed and closed. Without, at once.
+   * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503 and, for
+   * `delayMs`, everything else goes on as before (a balancer polling /readyz stops sending
+   * here meanwhile); then no new connections are accepted, requests in flight get up to
+   * `graceMs` to finish (their answers close their connections), and the store is flushed and
+   * closed. Without, at once.
    */
-  close(options?: { graceMs?: number }): Promise<void>;
+  close(options?: { graceMs?: number; delayMs?: number }): Promise<void>;
 }
 
 /** Opens the store (embedded or PostgreSQL), checks the key against it, and builds the services on it. */
@@ -124,6 +128,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       // socket, so any answer that waits on I/O (a database query) is lost: answer, then close.
       (s as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
     });
+    const connections = new ConnectionDrain(server as HttpServer);
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
@@ -138,12 +143,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       webhooks: services.webhooks,
       requests: services.requests,
       store: services.store,
-      close({ graceMs = 0 } = {}) {
+      close({ graceMs = 0, delayMs = 0 } = {}) {
         closing ??= (async () => {
           readiness.drain();
           sweeper.stop();
-          await deliveries.stop();
-          const inFlight = await drainConnections(server, graceMs);
+          const stopped = deliveries.stop();
+          if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+          await stopped;
+          const inFlight = await connections.drain(graceMs);
           if (inFlight > 0) logger.error(`shutdown: ${inFlight} connection(s) still busy after ${graceMs} ms were cut off`);
           await services.close();
         })();
@@ -154,30 +161,4 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     await services.close();
     throw e;
   }
-}
-
-/**
- * Stops accepting connections and waits until every open one has closed: idle keep-alive
- * connections are closed at once (and again as requests finish, since an answer may leave its
- * connection idle), busy ones after `graceMs`. Resolves with the number cut off that way.
- */
-function drainConnections(server: ServerType, graceMs: number): Promise<number> {
-  const http = server as unknown as { closeIdleConnections(): void; closeAllConnections(): void; getConnections(cb: (e: Error | null, n: number) => void): void };
-  return new Promise((resolve) => {
-    let cut = 0;
-    const sweep = setInterval(() => http.closeIdleConnections(), 50);
-    const deadline = setTimeout(() => {
-      http.getConnections((_e, n) => {
-        cut = n;
-        http.closeAllConnections();
-      });
-    }, graceMs);
-    server.close(() => {
-      clearInterval(sweep);
-      clearTimeout(deadline);
-      resolve(cut);
-    });
-    http.closeIdleConnections();
-    if (graceMs <= 0) http.closeAllConnections();
-  });
 }

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import { KeyRing } from '../crypto/key-ring.js';
-import { loadMasterKey, parseKey, verifyKeyRing, WrongMasterKeyError } from '../crypto/master-key.js';
+import { KEY_CHECK_SETTING, loadMasterKey, parseKey, sealKeyCheck, verifyKeyRing, WrongMasterKeyError } from '../crypto/master-key.js';
 import { createLogger } from '../logger.js';
 import { DataDirLockedError } from '../storage/embedded/data-dir-lock.js';
 import { openStore } from '../storage/open-store.js';
-import { hashStoredUrlTokens, loadUrlTokenIds } from '../pushes/url-token-id.js';
+import { hashStoredUrlTokens, loadUrlTokenIds, URL_TOKEN_KEY_SETTING } from '../pushes/url-token-id.js';
 import type { LowdbStore } from '../storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../storage/postgres/postgres-store.js';
 import { CorruptDataError } from '../storage/store.js';
@@ -14,8 +14,9 @@ import { CorruptDataError } from '../storage/store.js';
  * (pushes with their audit trails and encrypted files, accounts, API tokens, sessions) into
  * PostgreSQL. Nothing is decrypted: sealed values and file blobs are copied as they are, so the
  * instances on PostgreSQL must run with the same MASTER_KEY (the key check is copied too, and a
- * database already holding data under another key is refused). Safe to run again: what is
- * already there is skipped. It refuses while a server holds the data directory.
+ * database already holding data under another key is refused; one that instances only started
+ * on, schema and no data, is taken). Safe to run again: what is already there is skipped. It
+ * refuses while a server holds the data directory.
  */
 const USAGE = `Usage: npm run store:migrate -- --from <DATA_DIR> --to <postgres://user:password@host:5432/database>
   MASTER_KEY (and MASTER_KEY_OLD) as for the server; without MASTER_KEY the key file in DATA_DIR is used.
@@ -46,10 +47,25 @@ async function run(argv: string[]): Promise<number> {
     const { ids, sealedKey } = await loadUrlTokenIds(source, keys);
     await hashStoredUrlTokens(source, ids, keys);
     target = await PostgresStore.open({ url: values.to, poolSize: 4, logger });
-    await verifyKeyRing(target, keys, 'the target database');
+    const held = Object.entries(await target.storedRecords()).filter(([, n]) => n > 0);
+    if (held.length === 0) {
+      // An instance that started on this database (it migrated the schema) sealed a key check
+      // and a URL-token key of its own, under whatever MASTER_KEY it had; nothing is stored
+      // under them, so they give way to this data's.
+      await target.putSetting(KEY_CHECK_SETTING, sealKeyCheck(keys));
+      await target.putSetting(URL_TOKEN_KEY_SETTING, sealedKey);
+    }
+    const holds = held.map(([kind, n]) => `${n} ${kind}`).join(', ');
+    const otherData = `The target database already holds data (${holds}) of another installation`;
+    try {
+      await verifyKeyRing(target, keys, 'the target database');
+    } catch (e) {
+      if (e instanceof WrongMasterKeyError) throw new UsageError(`${otherData}, stored under another MASTER_KEY. Migrate into a database without data (one that instances have only started on is fine).`);
+      throw e;
+    }
     const { ids: targetIds } = await loadUrlTokenIds(target, keys, sealedKey);
     if (targetIds.of('probe') !== ids.of('probe')) {
-      throw new UsageError('The target database already holds pushes under another URL token key (another server wrote to it). Migrate into an empty database.');
+      throw new UsageError(`${otherData}, with links under another URL-token key. Migrate into a database without data (one that instances have only started on is fine).`);
     }
     await hashStoredUrlTokens(target, targetIds, keys);
 

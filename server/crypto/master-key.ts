@@ -30,7 +30,7 @@ export function loadMasterKey(dataDir: string, fromEnv: string | undefined, logg
   return key;
 }
 
-const KEY_CHECK_SETTING = 'key-check';
+export const KEY_CHECK_SETTING = 'key-check';
 const KEY_CHECK_TEXT = 'secret-push key check';
 
 export class WrongMasterKeyError extends Error {}
@@ -47,8 +47,13 @@ export interface KeyCheckSlot {
  * failing on every secret (and, with several instances on one database, an instance given
  * another key refuses to start). After a rotation it is re-sealed under the new key.
  */
+/** The key-check value for `keys` (what verifyKeyRing stores in a new store). */
+export function sealKeyCheck(keys: KeyRing): string {
+  return keys.seal(KEY_CHECK_TEXT);
+}
+
 export async function verifyKeyRing(slot: KeyCheckSlot, keys: KeyRing, where: string): Promise<void> {
-  const sealed = await slot.settingOrInit(KEY_CHECK_SETTING, keys.seal(KEY_CHECK_TEXT));
+  const sealed = await slot.settingOrInit(KEY_CHECK_SETTING, sealKeyCheck(keys));
   let ok = false;
   try {
     ok = keys.openText(sealed) === KEY_CHECK_TEXT;

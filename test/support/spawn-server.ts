@@ -44,7 +44,8 @@ export function spawnCompiledServer(outDir: string, env: Record<string, string>,
   return listening(spawnNode([`${outDir}/server/main.js`], serverDefaults(env)), timeoutMs);
 }
 
-const serverDefaults = (env: Record<string, string>) => ({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', ...env });
+// No balancer in front of a test's server: SIGTERM stops it without SHUTDOWN_DELAY_SECONDS' wait.
+const serverDefaults = (env: Record<string, string>) => ({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', SHUTDOWN_DELAY_SECONDS: '0', ...env });
 
 async function listening(proc: Spawned, timeoutMs: number): Promise<SpawnedServer> {
   const url = await new Promise<string>((resolve, reject) => {

@@ -441,6 +441,29 @@ export class PostgresStore implements Store {
     return Number(rows[0].bytes);
   }
 
+  /**
+   * How many records of each kind the database holds (settings and limit counters aside): an
+   * instance that only started on it leaves them all at 0.
+   */
+  async storedRecords(): Promise<Record<'pushes' | 'accounts' | 'apiTokens' | 'sessions' | 'files' | 'webhooks' | 'secretRequests', number>> {
+    const { rows } = await this.db.query(
+      `SELECT (SELECT count(*) FROM pushes) AS pushes, (SELECT count(*) FROM users) AS accounts,
+              (SELECT count(*) FROM api_tokens) AS api_tokens, (SELECT count(*) FROM sessions) AS sessions,
+              (SELECT count(*) FROM blobs) AS files, (SELECT count(*) FROM webhooks) AS webhooks,
+              (SELECT count(*) FROM secret_requests) AS secret_requests`,
+    );
+    const r = rows[0];
+    return {
+      pushes: Number(r.pushes),
+      accounts: Number(r.accounts),
+      apiTokens: Number(r.api_tokens),
+      sessions: Number(r.sessions),
+      files: Number(r.files),
+      webhooks: Number(r.webhooks),
+      secretRequests: Number(r.secret_requests),
+    };
+  }
+
   async countPushes() {
     const { rows } = await this.db.query('SELECT count(*) FILTER (WHERE expired_at IS NULL) AS active, count(*) AS total FROM pushes');
     return { active: Number(rows[0].active), total: Number(rows[0].total) };

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,5 +77,43 @@ describe('the compiled server (npm run build && node dist/server/main.js)', () =
       server.child.kill('SIGTERM');
     }
     expect(await server.exited).toBe(0);
+  });
+
+  it('runs the admin commands as the image does: npm run users / store:migrate without the TypeScript sources', async () => {
+    if (!existsSync(join(out, 'server/main.js'))) {
+      const build = spawnNode(['scripts/build-server.mjs'], { BUILD_OUT_DIR: out });
+      expect(await build.exited, build.output()).toBe(0);
+    }
+    // The image's /app, as the Dockerfile's last stage copies it: dist/, node_modules,
+    // package.json and the launcher, no server/ sources and no tsx loader in the command.
+    const app = mkdtempSync(join(ROOT, 'test-artifacts', 'image-'));
+    try {
+      const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+      expect(dockerfile).toMatch(/COPY --from=build \/app\/dist \.\/dist/);
+      expect(dockerfile).toMatch(/COPY scripts\/cli\.mjs \.\/scripts\//);
+      cpSync(out, join(app, 'dist'), { recursive: true });
+      cpSync(join(ROOT, 'package.json'), join(app, 'package.json'));
+      cpSync(join(ROOT, 'scripts/cli.mjs'), join(app, 'scripts/cli.mjs'));
+      symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
+      const cliData = mkdtempSync(join(tmpdir(), 'secret-push-image-cli-'));
+      try {
+        const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'production', DATA_DIR: cliData, MASTER_KEY: 'ef'.repeat(32), ...(await storeEnv(cliData, { MASTER_KEY: 'ef'.repeat(32) })) };
+        for (const k of ['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR']) delete env[k];
+        const npm = (...args: string[]) => spawnSync('npm', ['run', '--silent', ...args], { cwd: app, env, encoding: 'utf8' });
+        const made = npm('users', '--', 'create', 'ops@example.com');
+        expect(made.status, made.stdout + made.stderr).toBe(0);
+        expect(made.stdout.trim().split('\n').at(-1)).toMatch(/^sp_[A-Za-z0-9_-]{20,}$/);
+        const listed = npm('users', '--', 'tokens', 'ops@example.com');
+        expect(listed.status, listed.stdout + listed.stderr).toBe(0);
+        expect(listed.stdout).toContain('CLI token');
+        const migrate = npm('store:migrate', '--', '--help');
+        expect(migrate.status, migrate.stdout + migrate.stderr).toBe(0);
+        expect(migrate.stdout).toMatch(/^Usage: npm run store:migrate/);
+      } finally {
+        rmSync(cliData, { recursive: true, force: true });
+      }
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+    }
   });
 });

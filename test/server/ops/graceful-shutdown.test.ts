@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api } from '../../support/http.js';
+import { api, waitFor } from '../../support/http.js';
 import { storeEnv } from '../../support/server.js';
 import { spawnServer, type SpawnedServer } from '../../support/spawn-server.js';
 
@@ -114,6 +114,44 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(await server.exited, server.output()).toBe(0);
     expect(await stuck.answer).toBe('');
     expect(server.output()).toMatch(/"msg":"shutdown: 1 connection\(s\) still busy after 1000 ms were cut off"/);
+  });
+
+  it('answers a request sent on a kept-alive connection after the listener closed, with Connection: close', async () => {
+    // What a proxy does: it keeps connections open and sends its next request on one of them at
+    // any moment, unaware of the signal. Closing such a connection would lose that request.
+    const { server } = await start({ SHUTDOWN_TIMEOUT_SECONDS: '20' });
+    const { hostname, port } = new URL(server.url);
+    const socket: Socket = connect(Number(port), hostname);
+    socket.on('error', () => {});
+    let received = '';
+    socket.on('data', (d) => (received += d));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write(`GET /healthz HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+    await waitFor(() => received.includes('{"status":"ok"}'), 5000, 'the first answer');
+    expect(received).toMatch(/\r\nconnection: keep-alive\r\n/i);
+
+    server.child.kill('SIGTERM');
+    expect(await refusesConnections(server.url)).toBe(true);
+    received = '';
+    const body = JSON.stringify({ push: { payload: 'sent on a kept-alive connection while draining', expire_after_views: 2 } });
+    socket.write(`POST /api/v2/pushes HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 201 /);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    expect(await server.exited).toBe(0);
+  });
+
+  it('a connection that never sends a request does not hold the shutdown until the timeout', async () => {
+    // A browser's preconnect: open, silent. The timeout (an hour) outlasts this test's 30 s.
+    const { server } = await start({ SHUTDOWN_TIMEOUT_SECONDS: '3600' });
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.on('connect', resolve));
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.output()).not.toMatch(/still busy/);
   });
 
   it('a second signal ends the process at once', async () => {

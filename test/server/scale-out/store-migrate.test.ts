@@ -89,14 +89,36 @@ describe('npm run store:migrate', () => {
     }
   });
 
-  it('refuses a target database that holds data under another key, and a data directory a server holds', async () => {
+  it('takes a database instances have only started on (schema, their own keys, no data)', async () => {
+    for (const masterKey of [randomBytes(32).toString('hex'), readFileSync(join(dataDir, 'master.key'), 'utf8').trim()]) {
+      const started = await createTestDatabase();
+      try {
+        const s = await startServer({ DATABASE_URL: started.url, MASTER_KEY: masterKey });
+        await s.close();
+        const moved = await migrate(started.url);
+        expect(moved.out).toContain('Verified: all 5 pushes');
+        expect(moved.code).toBe(0);
+        const served = await startServer({ DATABASE_URL: started.url, MASTER_KEY: readFileSync(join(dataDir, 'master.key'), 'utf8').trim(), WEBHOOK_POLL_SECONDS: '3600' });
+        try {
+          expect((await api.get(served, `/api/v2/pushes/${made.text}`)).body.payload).toBe('plain secret ✓');
+        } finally {
+          await served.close();
+        }
+      } finally {
+        await started.drop();
+      }
+    }
+  });
+
+  it('refuses a target database that holds data of another installation, and a data directory a server holds', async () => {
     const other = await createTestDatabase();
     try {
       const s = await startServer({ DATABASE_URL: other.url, MASTER_KEY: randomBytes(32).toString('hex') });
+      await createPush(s, { payload: 'another installation' });
       await s.close();
       const refused = await migrate(other.url);
       expect(refused.code).toBe(1);
-      expect(refused.out).toMatch(/MASTER_KEY does not match the key the data in the target database was stored under/);
+      expect(refused.out).toMatch(/The target database already holds data \(1 pushes\) of another installation, stored under another MASTER_KEY\. Migrate into a database without data/);
     } finally {
       await other.drop();
     }

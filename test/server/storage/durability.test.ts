@@ -50,7 +50,7 @@ describe('durability of the embedded store (real processes)', () => {
     const dataDir = freshDir();
     const first = await spawnServer({ DATA_DIR: dataDir });
     try {
-      const second = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0' });
+      const second = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_DELAY_SECONDS: '0' });
       expect(await second.exited).toBe(1);
       expect(second.output()).toMatch(/in use by another Secret Push process \(pid \d+\)/);
       // The first one is unharmed.
@@ -91,7 +91,7 @@ describe('durability of the embedded store (real processes)', () => {
     const dataDir = freshDir();
     const corrupt = '{"pushes": {"x": {"token": 5}}';
     writeFileSync(join(dataDir, 'db.json'), corrupt);
-    const proc = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0' });
+    const proc = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_DELAY_SECONDS: '0' });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(/db\.json is not valid JSON/);
     expect(readFileSync(join(dataDir, 'db.json'), 'utf8')).toBe(corrupt);
@@ -109,7 +109,7 @@ describe('durability of the embedded store (real processes)', () => {
     const edited = original.split('\n').map((l) => (l.startsWith('["pushes","') ? l.replace('"views":0', '"views":"many"') : l)).join('\n');
     expect(edited).not.toBe(original);
     writeFileSync(join(dataDir, 'db.json'), edited);
-    const proc = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0' });
+    const proc = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_DELAY_SECONDS: '0' });
     expect(await proc.exited).toBe(1);
     // Pushes are stored under keyed hashes of their tokens (never the token itself).
     expect(proc.output()).toMatch(/does not hold valid Secret Push data: pushes\.H[\w-]+\.views/);

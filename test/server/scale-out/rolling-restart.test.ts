@@ -1,0 +1,255 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../support/http.js';
+import { freePort } from '../../support/postgres-cluster.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
+import { spawnServer, type SpawnedServer } from '../../support/spawn-server.js';
+
+/**
+ * A rolling restart as an operator runs one: three instances on one PostgreSQL database behind
+ * a real nginx (deploy/nginx.conf, the README's example), a client sending a steady stream of
+ * creates and views through it, and each instance in turn sent SIGTERM, waited for, started
+ * again and waited for until /readyz says ready. nginx never resends a POST that reached an
+ * instance, so a create lost to a connection the stopping instance closed or reset shows up as
+ * a 502: not one request may fail, with upstream keep-alive on and off.
+ */
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((p) => spawnSync(p, ['-v']).status === 0);
+if (!NGINX) console.warn('rolling-restart.test.ts SKIPPED: nginx is not installed (apt-get install nginx; .ci/run installs it)');
+
+const MASTER_KEY = randomBytes(32).toString('hex');
+const ROLLS_PER_MODE = Number(process.env.ROLLS ?? 5);
+const CLIENTS = Number(process.env.CLIENTS ?? 6);
+
+let db: TestDatabase;
+let work: string;
+let ports: number[] = [];
+let instances: SpawnedServer[] = [];
+
+const instanceEnv = (port: number) => ({
+  DATABASE_URL: db.url,
+  MASTER_KEY,
+  PORT: String(port),
+  TRUST_PROXY: 'true',
+  LOG_LEVEL: 'error',
+  // Small, so that ten rolls fit in a test; nginx (without active health checks) keeps sending
+  // during the delay, which the instance serves as usual.
+  SHUTDOWN_DELAY_SECONDS: '0.5',
+  SHUTDOWN_TIMEOUT_SECONDS: '10',
+  // A push bigger than nginx's default body limit (1 MB) must get through the proxy.
+  MAX_PAYLOAD_CHARS: String(2 * 1_048_576),
+});
+
+/** deploy/nginx.conf with the test's addresses and ports, without upstream keep-alive if asked. */
+function siteConfig(listenPort: number, keepAlive: boolean): string {
+  let conf = readFileSync(join(ROOT, 'deploy/nginx.conf'), 'utf8');
+  const servers = [...conf.matchAll(/^(\s*)server\s+[^\s;]+(.*);$/gm)];
+  expect(servers.length).toBeGreaterThan(0);
+  const [, indent, params] = servers[0]!;
+  const ours = ports.map((p) => `${indent}server 127.0.0.1:${p}${params};`).join('\n');
+  conf = conf.replace(servers[0]![0], ours);
+  for (const other of servers.slice(1)) conf = conf.replace(`${other[0]}\n`, '');
+  expect(conf).toMatch(/^\s*listen\s+80;$/m);
+  conf = conf.replace(/^(\s*)listen\s+80;$/m, `$1listen 127.0.0.1:${listenPort};`);
+  if (!keepAlive) {
+    expect(conf).toMatch(/^\s*keepalive\s+\d+;$/m);
+    conf = conf.replace(/^\s*keepalive(_timeout)?\s+\S+;\n/gm, '');
+  }
+  return conf;
+}
+
+interface Nginx {
+  url: string;
+  /** What nginx logged about its upstreams (refused connections are expected, resets are not). */
+  upstreamErrors(): string[];
+  stop(): Promise<void>;
+}
+
+/** nginx in the foreground, one process, everything it writes under its own prefix directory. */
+async function startNginx(keepAlive: boolean): Promise<Nginx> {
+  const prefix = mkdtempSync(join(work, `nginx-${keepAlive ? 'keepalive' : 'close'}-`));
+  for (const d of ['logs', 'temp']) mkdirSync(join(prefix, d));
+  const port = await freePort();
+  writeFileSync(join(prefix, 'site.conf'), siteConfig(port, keepAlive));
+  writeFileSync(
+    join(prefix, 'nginx.conf'),
+    `daemon off;
+master_process off;
+worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix}/temp/client;
+  proxy_temp_path ${prefix}/temp/proxy;
+  fastcgi_temp_path ${prefix}/temp/fastcgi;
+  uwsgi_temp_path ${prefix}/temp/uwsgi;
+  scgi_temp_path ${prefix}/temp/scgi;
+  include ${prefix}/site.conf;
+}
+`,
+  );
+  const child: ChildProcess = spawn(NGINX!, ['-p', `${prefix}/`, '-e', `${prefix}/logs/error.log`, '-c', `${prefix}/nginx.conf`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`nginx exited: ${out}${readFileSync(join(prefix, 'logs/error.log'), 'utf8')}`);
+      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    },
+    10_000,
+    'nginx to answer',
+  );
+  return {
+    url,
+    upstreamErrors: () =>
+      readFileSync(join(prefix, 'logs/error.log'), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('upstream') && !l.includes('(111: Connection refused)')),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+interface Failure {
+  what: string;
+  status?: number;
+  error?: string;
+  at: number;
+}
+
+/** Clients creating a push and viewing it, one after the other, until stopped. */
+function load(url: string) {
+  const failures: Failure[] = [];
+  let creates = 0;
+  let views = 0;
+  let stopped = false;
+  const started = performance.now();
+  const fail = (f: Omit<Failure, 'at'>) => failures.push({ ...f, at: Math.round(performance.now() - started) });
+  const client = async (n: number) => {
+    for (let i = 0; !stopped; i++) {
+      const payload = `rolling ${n}.${i} ${randomBytes(6).toString('hex')}`;
+      let token: string;
+      try {
+        const res = await fetch(`${url}/api/v2/pushes`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ push: { payload, expire_after_views: 2 } }),
+        });
+        const body = await res.text();
+        if (res.status !== 201) {
+          fail({ what: 'create', status: res.status, error: body.slice(0, 120) });
+          continue;
+        }
+        creates++;
+        token = JSON.parse(body).url_token;
+      } catch (e) {
+        fail({ what: 'create', error: String((e as Error).cause ?? e) });
+        continue;
+      }
+      try {
+        const res = await fetch(`${url}/api/v2/pushes/${token}`);
+        const body = await res.text();
+        if (res.status !== 200 || JSON.parse(body).payload !== payload) fail({ what: 'view', status: res.status, error: body.slice(0, 120) });
+        else views++;
+      } catch (e) {
+        fail({ what: 'view', error: String((e as Error).cause ?? e) });
+      }
+    }
+  };
+  const running = Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
+  return {
+    failures,
+    counts: () => ({ creates, views }),
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+/** SIGTERM to instance `i`, its exit awaited, then started again on its port until ready. */
+async function roll(i: number) {
+  const old = instances[i]!;
+  old.child.kill('SIGTERM');
+  const code = await old.exited;
+  expect(code, old.output()).toBe(0);
+  expect(old.output(), 'connections cut at the shutdown timeout').not.toMatch(/still busy/);
+  const fresh = await spawnServer(instanceEnv(ports[i]!));
+  instances[i] = fresh;
+  await waitFor(() => fetch(`${fresh.url}/readyz`).then((r) => r.ok, () => false), 20_000, `instance ${i} to be ready`);
+}
+
+beforeAll(async () => {
+  if (!NGINX) return;
+  work = mkdtempSync(join(tmpdir(), 'secret-push-rolling-'));
+  db = await createTestDatabase();
+  ports = await Promise.all([0, 1, 2].map(() => freePort()));
+  instances = await Promise.all(ports.map((p) => spawnServer(instanceEnv(p))));
+}, 90_000);
+
+afterAll(async () => {
+  if (!NGINX) return;
+  for (const s of instances) s.child.kill('SIGTERM');
+  await Promise.all(instances.map((s) => s.exited));
+  await db?.drop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe.skipIf(!NGINX)('a rolling restart behind nginx (SIGTERM, wait, start, /readyz, next)', () => {
+  let rolls = 0;
+  for (const keepAlive of [true, false]) {
+    it(`loses no request with upstream keep-alive ${keepAlive ? 'on' : 'off'}`, { timeout: 120_000 }, async () => {
+      const nginx = await startNginx(keepAlive);
+      try {
+        // A 1.5 MB push: over nginx's default body limit (1 MB, an HTML 413), not over the config's.
+        const big = await fetch(`${nginx.url}/api/v2/pushes`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ push: { payload: 'x'.repeat(1_572_864) } }),
+        });
+        expect(big.status, await big.clone().text()).toBe(201);
+
+        const traffic = load(nginx.url);
+        const before = { ...traffic.counts() };
+        await waitFor(() => traffic.counts().creates >= 20, 20_000, 'the load to get going');
+        for (let r = 0; r < ROLLS_PER_MODE; r++) {
+          const seen = traffic.counts().creates;
+          await roll((rolls + r) % 3);
+          // Requests went on during the roll and after it.
+          await waitFor(() => traffic.counts().creates >= seen + 10, 20_000, 'creates after the roll');
+        }
+        rolls += ROLLS_PER_MODE;
+        await traffic.stop();
+        const { creates, views } = traffic.counts();
+        console.log(`rolling restart, upstream keep-alive ${keepAlive ? 'on' : 'off'}:`, {
+          rolls: ROLLS_PER_MODE,
+          creates: creates - before.creates,
+          views: views - before.views,
+          failed: traffic.failures.length,
+        });
+        // Failed requests by kind (what, then status or error), and what nginx logged about them.
+        const failed: Record<string, number> = {};
+        for (const f of traffic.failures) {
+          const kind = `${f.what} ${f.status ?? f.error}`;
+          failed[kind] = (failed[kind] ?? 0) + 1;
+        }
+        expect(failed, nginx.upstreamErrors().slice(0, 20).join('\n')).toEqual({});
+      } finally {
+        await nginx.stop();
+      }
+    });
+  }
+});
