@@ -317,7 +317,8 @@ describe('database faults under load, three instances', () => {
     for (let round = 0; round < 5; round++) {
       await untilAcknowledged(6, `creates before terminate #${round + 1}`);
       const killed = await admin(async (c) => {
-        const { rows } = await c.query("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
+        // Each call returns once its backend has ended (or after 10 s, false).
+        const { rows } = await c.query("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 10000))::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
         return rows[0].n as number;
       });
       expect(killed).toBeGreaterThan(0);
