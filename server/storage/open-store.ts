@@ -11,7 +11,7 @@ import type { Store } from './store.js';
  */
 export async function openStore(config: Pick<Config, 'database' | 'dataDir' | 'purgeCompactionSeconds'>, logger: Logger): Promise<{ store: Store; where: string }> {
   if (config.database) {
-    const store = await PostgresStore.open({ url: config.database.url, poolSize: config.database.poolSize, logger });
+    const store = await PostgresStore.open({ url: config.database.url, poolSize: config.database.poolSize, logger, waitForDatabase: true });
     return { store, where: 'the PostgreSQL database' };
   }
   const store = await LowdbStore.open(config.dataDir, {

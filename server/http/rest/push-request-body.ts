@@ -126,7 +126,9 @@ function readMultipart(c: Context<AppEnv>, openUpload: () => FileUpload, maxFile
       settled = true;
       await Promise.allSettled(pending);
       if (failure) {
-        await upload?.discard();
+        // The refusal stands even when its files cannot be removed now (the database gone
+        // meanwhile): the orphan sweep removes them later. A rejection here would be unhandled.
+        await upload?.discard().catch(() => undefined);
         reject(failure);
       } else resolve({ params, upload, fileFieldPresent });
     };

@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { CheckedOutClient } from './checked-out-client.js';
+import { isUnavailable } from './unavailable.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 /** Any constant both old and new servers agree on: instances starting together migrate one at a time. */
-const MIGRATION_LOCK = 0x5ec2e7_0001;
+export const MIGRATION_LOCK = 0x5ec2e7_0001;
 
 export class SchemaTooNewError extends Error {}
 
@@ -30,7 +32,10 @@ export function migrations(): Migration[] {
  * into a schema it does not understand.
  */
 export async function migrate(pool: pg.Pool, through = Infinity): Promise<{ applied: string[]; version: number }> {
-  const client = await pool.connect();
+  // Its own connection for the session's advisory lock, watched: a database restarting while
+  // an instance migrates must fail this start (and be retried), not end the process.
+  const out = await CheckedOutClient.from(pool);
+  const { client } = out;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
@@ -57,6 +62,7 @@ export async function migrate(pool: pg.Pool, through = Infinity): Promise<{ appl
           await client.query('INSERT INTO schema_version (version, name) VALUES ($1, $2)', [m.version, m.name]);
           await client.query('COMMIT');
         } catch (e) {
+          if (isUnavailable(e)) throw e;
           await client.query('ROLLBACK');
           throw new Error(`Migration ${m.name} failed: ${(e as Error).message}`);
         }
@@ -64,9 +70,16 @@ export async function migrate(pool: pg.Pool, through = Infinity): Promise<{ appl
       }
       return { applied, version: Math.max(current, latest) };
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      // A lost connection has lost its lock with its session: nothing to unlock.
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch((e) => {
+        if (!isUnavailable(e)) throw e;
+        out.markLost(e);
+      });
     }
+  } catch (e) {
+    if (isUnavailable(e)) out.markLost(e);
+    throw e;
   } finally {
-    client.release();
+    out.release();
   }
 }

@@ -31,7 +31,16 @@ export interface PostgresStoreOptions {
   url: string;
   poolSize: number;
   logger: Logger;
+  /**
+   * A server's start: wait for a database that cannot be reached yet instead of failing (a
+   * login refused or a database that does not exist still fail at once).
+   */
+  waitForDatabase?: boolean;
 }
+
+/** While waiting for the database at start: how often to try, and to say so again. */
+const WAIT_RETRY_MS = 1_000;
+const WAIT_LOG_INTERVAL_MS = 30_000;
 
 /** The rows' whole records, validated on the way out like the embedded store's file. */
 const parse = <T>(schema: { parse(v: unknown): T }) => (row: { record: unknown }) => schema.parse(row.record);
@@ -82,15 +91,33 @@ export class PostgresStore implements Store {
     // An idle connection that the server drops (a restart) is reported here; without a
     // listener it would crash the process. The pool replaces it on the next checkout.
     pool.on('error', (e) => options.logger.error('PostgreSQL connection lost (the pool reconnects on the next request)', e));
-    let schemaVersion: number;
-    try {
-      const { applied, version } = await migrate(pool);
-      if (applied.length) options.logger.info(`PostgreSQL schema migrated to version ${version} (${applied.join(', ')})`);
-      schemaVersion = version;
-    } catch (e) {
-      await pool.end();
-      throw startupError(e, options.url);
+    let schemaVersion: number | undefined;
+    let waitingSince: number | undefined;
+    let lastWaitLog = 0;
+    while (schemaVersion === undefined) {
+      try {
+        const { applied, version } = await migrate(pool);
+        if (applied.length) options.logger.info(`PostgreSQL schema migrated to version ${version} (${applied.join(', ')})`);
+        schemaVersion = version;
+      } catch (e) {
+        const reason = startupError(e, options.url);
+        if (!(options.waitForDatabase && isUnavailable(e))) {
+          await pool.end();
+          throw reason;
+        }
+        // A database not up yet (all instances and the database started together, or the
+        // database restarting) is waited for, not a reason to exit: a supervisor would only
+        // restart the instance into the same wait.
+        const now = Date.now();
+        if (now - lastWaitLog >= WAIT_LOG_INTERVAL_MS) {
+          options.logger.error(`${(reason as Error).message} Waiting for it (trying again every ${WAIT_RETRY_MS / 1000} s).`);
+          lastWaitLog = now;
+        }
+        waitingSince ??= now;
+        await new Promise((r) => setTimeout(r, WAIT_RETRY_MS));
+      }
     }
+    if (waitingSince !== undefined) options.logger.info(`PostgreSQL is reachable after ${Math.round((Date.now() - waitingSince) / 1000)} s of waiting: starting`);
     return new PostgresStore(pool, schemaVersion);
   }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { StorageUnavailableError } from '../store.js';
+import { CheckedOutClient } from './checked-out-client.js';
 
 /** What the store's code runs statements on: the pool, or one transaction's connection. */
 export interface Queryable {
@@ -56,19 +57,19 @@ export function unavailableAware(pool: pg.Pool): Queryable {
       }
     },
     async transaction(work) {
-      let client: pg.PoolClient;
+      let out: CheckedOutClient;
       try {
-        client = await pool.connect();
+        out = await CheckedOutClient.from(pool);
       } catch (e) {
         throw translate(e);
       }
-      let broken: unknown;
+      const { client } = out;
       const tx: Queryable = {
         async query(text, values) {
           try {
             return await client.query(prepared(text, values));
           } catch (e) {
-            if (isUnavailable(e)) broken = e;
+            if (isUnavailable(e)) out.markLost(e);
             throw translate(e);
           }
         },
@@ -80,11 +81,11 @@ export function unavailableAware(pool: pg.Pool): Queryable {
         await tx.query('COMMIT');
         return result;
       } catch (e) {
-        if (!broken) await client.query('ROLLBACK').catch((r) => (broken = r));
+        if (!out.lost) await client.query('ROLLBACK').catch((r) => out.markLost(r));
         throw translate(e);
       } finally {
-        // A connection that failed mid-transaction is discarded, not returned to the pool.
-        client.release(broken ? (broken as Error) : undefined);
+        // A connection lost mid-transaction is discarded, not returned to the pool.
+        out.release();
       }
     },
   };

@@ -213,11 +213,18 @@ describe('three instances on one PostgreSQL database', () => {
     }
   });
 
-  it('a database that cannot be reached, or does not exist, stops the start with a message saying which (and no password)', async () => {
+  it('a database that cannot be reached is waited for, saying which (and no password); one that does not exist stops the start', async () => {
     const closed = await freePort();
-    const unreachable = spawnServer({ ...env(), DATABASE_URL: `postgres://postgres:s3cret-pw@127.0.0.1:${closed}/secretpush` });
-    await expect(unreachable).rejects.toThrow(new RegExp(`Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${closed} \\(database secretpush\\) \\(ECONNREFUSED\\)`));
-    await unreachable.catch((e: Error) => expect(e.message).not.toContain('s3cret-pw'));
+    const waiting = spawnTs('server/main.ts', [], { ...env(), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `postgres://postgres:s3cret-pw@127.0.0.1:${closed}/secretpush` });
+    try {
+      const said = new RegExp(`Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${closed} \\(database secretpush\\) \\(ECONNREFUSED\\)[^\\n]*Waiting for it`);
+      await waitFor(() => said.test(waiting.output()) || waiting.child.exitCode !== null, 20_000, 'the waiting message');
+      expect(waiting.child.exitCode, waiting.output()).toBeNull();
+      expect(waiting.output()).not.toContain('s3cret-pw');
+    } finally {
+      waiting.child.kill('SIGKILL');
+      await waiting.exited;
+    }
     const missing = new URL(db.url);
     missing.pathname = '/no_such_database';
     await expect(spawnServer({ ...env(), DATABASE_URL: missing.toString() })).rejects.toThrow(/\(database no_such_database\) does not exist \(3D000\)/);
