@@ -122,11 +122,7 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
 
 /** The "link ready" page the server answered, in place of this one, with the link completed. */
 function showCreated(page: Document) {
-  const main = document.querySelector('main');
-  const created = page.querySelector('main');
-  if (!main || !created) throw new Error('The answer has no page content.');
-  document.title = page.title;
-  main.replaceChildren(...created.childNodes);
+  const main = putInPlace(page);
   rerunPageScript('pages.js');
   const linkNote = document.querySelector<HTMLElement>('[data-e2e-link-note]');
   if (linkNote) completeLink(linkNote);
@@ -151,11 +147,7 @@ function showRefused(form: HTMLFormElement, refusedForm: HTMLFormElement, page: 
       blank.replaceWith(typed);
     }
   }
-  const main = document.querySelector('main');
-  const answered = page.querySelector('main');
-  if (!main || !answered) throw new Error('The answer has no page content.');
-  document.title = page.title;
-  main.replaceChildren(...answered.childNodes);
+  const main = putInPlace(page);
   rerunPageScript('create.js');
   const shown = main.querySelector<HTMLFormElement>('#create-form');
   if (shown) enhanceForm(shown);
@@ -164,6 +156,16 @@ function showRefused(form: HTMLFormElement, refusedForm: HTMLFormElement, page: 
     if (!first.matches('input, textarea, select')) first.tabIndex = -1;
     first.focus();
   }
+}
+
+/** The answered page's content and title in place of this page's: its <main>. */
+function putInPlace(page: Document): HTMLElement {
+  const main = document.querySelector('main');
+  const answered = page.querySelector('main');
+  if (!main || !answered) throw new Error('The answer has no page content.');
+  document.title = page.title;
+  main.replaceChildren(...answered.childNodes);
+  return main;
 }
 
 /** A page script of the layout's, run again over the content put in place here. */
