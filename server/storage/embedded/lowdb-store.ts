@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
 import { readdir, stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -324,16 +324,7 @@ export class LowdbStore implements Store {
   }
 
   async storedBytes(): Promise<number> {
-    let total = 0;
-    for (const entry of await readdir(this.dataDir, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      try {
-        total += (await stat(join(entry.parentPath ?? entry.path, entry.name))).size;
-      } catch {
-        // removed meanwhile (a temp file, an expired push's files)
-      }
-    }
-    return total;
+    return bytesUnder(this.dataDir);
   }
 
   async countPushes() {
@@ -604,4 +595,36 @@ export class LowdbStore implements Store {
       this.lock.release();
     }
   }
+}
+
+/** A directory or file removed while it was being read: an upload given up, a push's files deleted. */
+const vanished = (e: unknown) => ['ENOENT', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '');
+
+/**
+ * The bytes of the files under `dir`, walked one directory at a time, so that a directory removed
+ * during the walk is left out rather than failing it (readdir's recursive mode threw ENOENT for
+ * the whole walk, and every request waiting on the storage cap's measurement answered 500).
+ */
+async function bytesUnder(dir: string): Promise<number> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    if (vanished(e)) return 0;
+    throw e;
+  }
+  let total = 0;
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      total += await bytesUnder(path);
+    } else if (entry.isFile()) {
+      try {
+        total += (await stat(path)).size;
+      } catch (e) {
+        if (!vanished(e)) throw e;
+      }
+    }
+  }
+  return total;
 }
