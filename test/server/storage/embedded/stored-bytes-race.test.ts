@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { expect, it } from 'vitest';
+import { StorageQuota } from '../../../../server/security/storage-quota.js';
 import { LowdbStore } from '../../../../server/storage/embedded/lowdb-store.js';
 import { tempDirs } from '../../../support/temp-dirs.js';
 
@@ -54,6 +55,35 @@ it('measures the store while blob directories appear and vanish, without failing
     const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     expect(await store.storedBytes()).toBe(files.reduce((n, e) => n + statSync(join(e.parentPath, e.name)).size, 0));
     expect(Math.min(...sizes)).toBeGreaterThan(0);
+  } finally {
+    await store.close();
+  }
+});
+
+it("the storage cap's reservations (what creates, upload starts and request answers wait on) hold while blobs come and go", async () => {
+  const store = await LowdbStore.open(newDir());
+  // A clock 6 s further on at every reading: each reservation measures the store anew.
+  let clock = 0;
+  const quota = new StorageQuota(store, store.counters, { maxStorageMb: 1024, accountMbPerDay: 0, anonymousMbPerIpPerDay: 0 }, () => (clock += 6_000));
+  try {
+    let running = true;
+    const churn = (async () => {
+      for (let i = 0; running; i++) {
+        await store.blobs.write(`quota${i}`, 'f', Readable.from([BLOB]));
+        await store.blobs.removeAll(`quota${i}`);
+      }
+    })();
+    const refused: string[] = [];
+    try {
+      for (let i = 0; i < WALKS; i++) {
+        const results = await Promise.allSettled([0, 1, 2].map(() => quota.reserve({ userId: null, ip: '127.0.0.1' }, 100)));
+        for (const r of results) if (r.status === 'rejected') refused.push(String(r.reason));
+      }
+    } finally {
+      running = false;
+      await churn;
+    }
+    expect(refused).toEqual([]);
   } finally {
     await store.close();
   }
