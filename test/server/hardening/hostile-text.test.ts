@@ -33,6 +33,8 @@ interface Case {
   path: string;
   json?: unknown;
   form?: string;
+  /** Multipart fields (a FormData is made per send: it is consumed). */
+  multipart?: [string, string][];
   token?: string;
   browser?: Browser;
   headers?: Record<string, string>;
@@ -62,8 +64,11 @@ describe(`hostile text on every route (${testStore})`, () => {
   async function send(c: Case): Promise<void> {
     sent++;
     const headers: Record<string, string> = { ...c.headers };
-    let body: string | undefined;
-    if (c.json !== undefined) {
+    let body: string | FormData | undefined;
+    if (c.multipart) {
+      body = new FormData();
+      for (const [k, v] of c.multipart) body.append(k, v);
+    } else if (c.json !== undefined) {
       body = JSON.stringify(c.json);
       headers['content-type'] = 'application/json';
     } else if (c.form !== undefined) {
@@ -186,6 +191,13 @@ describe(`hostile text on every route (${testStore})`, () => {
         }
       }
       for (const h of HOSTILE) cases.push({ label: 'v1 json', method: 'POST', path: `/${prefix}.json`, token, json: { [bodyKey]: { payload: 'https://example.com', name: h, note: h, passphrase: h } } });
+      // Multipart text fields (a NUL as it is; FormData spells a lone surrogate as U+FFFD).
+      for (const field of ['payload', 'name', 'note', 'passphrase', 'kind']) {
+        for (const h of HOSTILE) {
+          cases.push({ label: `v1 multipart ${field}`, method: 'POST', path: `/${prefix}.json`, token, multipart: [[`${bodyKey}[payload]`, 'https://example.com'], [`${bodyKey}[${field}]`, h]] });
+          cases.push({ label: `v2 multipart ${field}`, method: 'POST', path: '/api/v2/pushes', token, multipart: [['push[payload]', 'x'], [`push[${field}]`, h], [`push[${h}]`, h]] });
+        }
+      }
     }
     await run(cases);
     report();
