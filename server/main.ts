@@ -47,7 +47,7 @@ async function main() {
     process.on('SIGTERM', () => void stop('SIGTERM'));
     // Only now, with the handlers in place: a supervisor that signals as soon as it reads this
     // line must get a graceful shutdown, not the default kill. On stdout whatever LOG_LEVEL says.
-    process.stdout.write(`Secret Push listening on ${server.url} (data in ${config.dataDir})\n`);
+    process.stdout.write(`Secret Push listening on ${server.url} (data in ${config.database ? `the PostgreSQL database ${new URL(config.database.url).host}${new URL(config.database.url).pathname}` : config.dataDir})\n`);
   } catch (e) {
     if (
       e instanceof DataDirLockedError ||

@@ -10,6 +10,7 @@ import { isCommonPassword } from './common-passwords.js';
 import { ServiceError } from '../service-error.js';
 import type { StoredApiToken, StoredUser } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
+import { isStorableText, storableKey } from '../storage/storable-text.js';
 import type { User } from './user.js';
 
 const SESSION_DAYS = 14;
@@ -176,10 +177,11 @@ export class AccountService {
     const email = typeof rawEmail === 'string' ? rawEmail.trim().toLowerCase() : '';
     const password = typeof rawPassword === 'string' ? rawPassword : '';
     // Emails are at most 254 characters; a longer key is junk and need not be remembered whole.
-    const accountKey = email.slice(0, 320);
+    // A NUL or a lone surrogate is in no account's email (storable-text.ts): still a counted guess.
+    const accountKey = storableKey(email.slice(0, 320));
     let user: StoredUser | undefined;
     const ok = await this.signInGuesses.attempt(accountKey, clientIp, async () => {
-      user = await this.deps.store.getUserByEmail(email);
+      user = isStorableText(email) ? await this.deps.store.getUserByEmail(email) : undefined;
       // Hash even for an unknown account so the response time does not tell which emails exist.
       return user?.passwordHash ? this.hashing.verify(password, user.passwordHash) : (await this.hashing.hash(password), false);
     });

@@ -5,6 +5,7 @@ import type { KeyRing } from '../crypto/key-ring.js';
 import type { Actor } from '../pushes/push-service.js';
 import { ServiceError } from '../service-error.js';
 import type { StoredDelivery, StoredWebhook } from '../storage/records.js';
+import { isStorableText } from '../storage/storable-text.js';
 import type { Store } from '../storage/store.js';
 import { assertPublicHost, ForbiddenTargetError } from './ssrf-guard.js';
 import { newSigningSecret } from './webhook-signature.js';
@@ -94,7 +95,8 @@ export class WebhookService {
 
   async remove(actor: Actor, id: string): Promise<void> {
     const userId = this.requireAccount(actor);
-    if (!(await this.deps.store.deleteWebhook(userId, id))) throw new ServiceError('not_found', 'No such webhook.');
+    // An id with a NUL or a lone surrogate names no webhook (storable-text.ts), on either store.
+    if (!isStorableText(id) || !(await this.deps.store.deleteWebhook(userId, id))) throw new ServiceError('not_found', 'No such webhook.');
   }
 
   /** The account's most recent deliveries, newest first. */

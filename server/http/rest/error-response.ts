@@ -4,6 +4,9 @@ import type { Logger } from '../../logger.js';
 import { ServiceError } from '../../service-error.js';
 import { StorageUnavailableError } from '../../storage/store.js';
 
+/** What every adapter says of an unexpected failure; its details go to the log only. */
+export const INTERNAL_ERROR_MESSAGE = 'Internal error. The request was not completed.';
+
 /** Any error → the JSON response a Password Pusher client expects; never a stack trace. */
 export function errorResponse(c: Context, error: unknown, logger: Logger): Response {
   if (error instanceof ServiceError) {
@@ -16,5 +19,5 @@ export function errorResponse(c: Context, error: unknown, logger: Logger): Respo
     return c.json({ error: `The server cannot store data right now: ${error.message}. Try again later.` }, 503);
   }
   logger.error(`unexpected error on ${c.req.method}`, error);
-  return c.json({ error: 'Internal error. The request was not completed.' }, 500);
+  return c.json({ error: INTERNAL_ERROR_MESSAGE }, 500);
 }

@@ -7,7 +7,7 @@ import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import { bodyCutOff, readBodyText } from '../request-body.js';
 import { requestHeader } from '../request-header.js';
-import { paramsFromEntries, setParam, splitKey, type Params } from './bracket-params.js';
+import { paramsFromForm, setParam, splitKey, type Params } from './bracket-params.js';
 import { declaredPartType } from './declared-part-type.js';
 
 export interface CreateRequest {
@@ -76,7 +76,7 @@ export async function readCreateRequest(
   if (type === 'multipart/form-data') return readMultipart(c, openUpload, maxFileBytes, maxFieldBytes);
   let params: Params;
   if (type === 'application/x-www-form-urlencoded') {
-    params = paramsFromEntries(new URLSearchParams(await readBodyText(c, maxFieldBytes)).entries());
+    params = paramsFromForm(await readBodyText(c, maxFieldBytes));
   } else if (type === 'application/json' || type === '' || type.endsWith('+json')) {
     params = await readJson(c, maxFieldBytes);
   } else {
@@ -167,7 +167,11 @@ function readMultipart(c: Context<AppEnv>, openUpload: () => FileUpload, maxFile
         fail(new ServiceError('payload_too_large', `Request body too large: the limit is ${maxFieldBytes} bytes (files aside).`));
         return;
       }
-      setParam(params, name, value);
+      try {
+        setParam(params, name, value);
+      } catch (e) {
+        fail(e); // a key nested too deep
+      }
     });
     bb.on('file', (name, stream, filename, _enc, mimeType) => {
       if (!isFileField(name) || failure !== undefined) {
@@ -176,7 +180,14 @@ function readMultipart(c: Context<AppEnv>, openUpload: () => FileUpload, maxFile
       }
       fileFieldPresent = true;
       // `push[files][]` with no other field still names the `push` object (Rails' params.require).
-      const top = splitKey(name)?.[0];
+      let top: string | undefined;
+      try {
+        top = splitKey(name)?.[0];
+      } catch (e) {
+        stream.resume();
+        fail(e); // a key nested too deep
+        return;
+      }
       if (top !== undefined && top !== name && params[top] === undefined) params[top] = Object.create(null) as Params;
       if (filename === undefined || filename === '') {
         stream.resume(); // an empty file input

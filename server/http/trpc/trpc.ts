@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ServiceError } from '../../service-error.js';
 import { StorageUnavailableError } from '../../storage/store.js';
+import { INTERNAL_ERROR_MESSAGE } from '../rest/error-response.js';
 import type { RequestContext } from '../request-context.js';
 
 const codeOf = {
@@ -33,7 +34,10 @@ const t = initTRPC.context<RequestContext>().create({
               ((cause as unknown as { issues: { path: PropertyKey[]; message: string }[] }).issues ?? []).map((i) => [String(i.path[0] ?? 'input'), [i.message]]),
             )
           : undefined;
-    return { ...shape, data: { ...shape.data, stack: undefined, fieldErrors } };
+    // An unexpected failure's own message (a file path, PostgreSQL's error text) stays in the
+    // log (app.ts's onError); the client gets REST's words for it.
+    const message = error.code === 'INTERNAL_SERVER_ERROR' ? INTERNAL_ERROR_MESSAGE : shape.message;
+    return { ...shape, message, data: { ...shape.data, stack: undefined, fieldErrors } };
   },
 });
 

@@ -101,7 +101,13 @@ export class DiskBlobStore implements BlobStore {
     for (const token of names) {
       if (removed >= limit) break;
       if (this.isStored(token)) continue;
-      const { mtimeMs } = await stat(this.dir(token));
+      let mtimeMs: number;
+      try {
+        ({ mtimeMs } = await stat(this.dir(token)));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed since the listing (a give-up, a delete)
+        throw e;
+      }
       if (mtimeMs >= startedBefore.getTime()) continue; // an upload may still be under way
       await this.removeAll(token);
       removed++;

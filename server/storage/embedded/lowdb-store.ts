@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
 import { readdir, stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -179,13 +179,31 @@ export class LowdbStore implements Store {
       ...outbox.map((x): Change => ({ c: 'deliveries', k: x.id, v: x })),
     ]);
     this.index(push);
-    for (const x of outbox) this.pendingDeliveries.add(x.id);
+    await this.settleOutbox(outbox);
   }
 
   /** The deliveries of `events`, committed in the same journal batch as the change. */
   private outbox(events: WebhookEvent[] | undefined): StoredDelivery[] {
     if (!events?.length) return [];
     return events.flatMap((e) => deliveriesFor(e, this.webhooksByUser.get(e.userId) ?? []));
+  }
+
+  /**
+   * After an outbox is committed: its deliveries join the pending set, except those for a webhook
+   * whose removal was committed first, which are removed again. deleteWebhook removes the ones
+   * committed before its own check; this, the ones after, so none outlives its webhook whichever
+   * commit lands first. The change they came with stands even if this cleanup cannot be written
+   * (the worker skips a delivery without a webhook).
+   */
+  private async settleOutbox(outbox: StoredDelivery[]): Promise<void> {
+    if (!outbox.length) return;
+    const orphans: StoredDelivery[] = [];
+    for (const x of outbox) {
+      if (!Object.hasOwn(this.db.deliveries, x.id)) continue; // removed with its webhook already
+      if (Object.hasOwn(this.db.webhooks, x.webhookId)) this.pendingDeliveries.add(x.id);
+      else orphans.push(x);
+    }
+    if (orphans.length) await this.journal.commit(orphans.map((x): Change => ({ c: 'deliveries', k: x.id, v: null }))).catch(() => undefined);
   }
 
   async getPush(token: string): Promise<StoredPush | undefined> {
@@ -204,7 +222,7 @@ export class LowdbStore implements Store {
       const outbox = this.outbox(events);
       for (const x of outbox) changes.push({ c: 'deliveries', k: x.id, v: x });
       if (changes.length) await this.journal.commit(changes);
-      for (const x of outbox) this.pendingDeliveries.add(x.id);
+      await this.settleOutbox(outbox);
       if (next) {
         this.index(next);
         if (next.expiredAt && !current.expiredAt) this.journal.requestCompaction();
@@ -324,16 +342,7 @@ export class LowdbStore implements Store {
   }
 
   async storedBytes(): Promise<number> {
-    let total = 0;
-    for (const entry of await readdir(this.dataDir, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      try {
-        total += (await stat(join(entry.parentPath ?? entry.path, entry.name))).size;
-      } catch {
-        // removed meanwhile (a temp file, an expired push's files)
-      }
-    }
-    return total;
+    return bytesUnder(this.dataDir);
   }
 
   async countPushes() {
@@ -390,7 +399,7 @@ export class LowdbStore implements Store {
       for (const x of outbox) changes.push({ c: 'deliveries', k: x.id, v: x });
       if (changes.length) await this.journal.commit(changes);
       if (push) this.index(push.push);
-      for (const x of outbox) this.pendingDeliveries.add(x.id);
+      await this.settleOutbox(outbox);
       return result;
     });
   }
@@ -412,13 +421,22 @@ export class LowdbStore implements Store {
   async deleteWebhook(userId: string, id: string): Promise<boolean> {
     const w = Object.hasOwn(this.db.webhooks, id) ? this.db.webhooks[id] : undefined;
     if (!w || w.userId !== userId) return false;
-    const pending = [...this.pendingDeliveries].filter((d) => this.db.deliveries[d]?.webhookId === id);
-    const gone = Object.values(this.db.deliveries).filter((d) => d.webhookId === id);
-    await this.journal.commit([{ c: 'webhooks', k: id, v: null }, ...gone.map((d): Change => ({ c: 'deliveries', k: d.id, v: null }))]);
-    for (const d of pending) this.pendingDeliveries.delete(d);
-    const left = (this.webhooksByUser.get(userId) ?? []).filter((x) => x.id !== id);
+    // Out of the account's list first: no outbox made from now on has a delivery for it.
+    const before = this.webhooksByUser.get(userId) ?? [];
+    const left = before.filter((x) => x.id !== id);
     if (left.length) this.webhooksByUser.set(userId, left);
     else this.webhooksByUser.delete(userId);
+    const deliveriesOf = () => Object.values(this.db.deliveries).filter((d) => d.webhookId === id);
+    try {
+      await this.journal.commit([{ c: 'webhooks', k: id, v: null }, ...deliveriesOf().map((d): Change => ({ c: 'deliveries', k: d.id, v: null }))]);
+    } catch (e) {
+      if (Object.hasOwn(this.db.webhooks, id)) this.webhooksByUser.set(userId, [...(this.webhooksByUser.get(userId) ?? []), w]);
+      throw e;
+    }
+    // Outboxes made before, committed meanwhile (settleOutbox removes those committed after this).
+    const late = deliveriesOf();
+    if (late.length) await this.journal.commit(late.map((d): Change => ({ c: 'deliveries', k: d.id, v: null })));
+    for (const d of [...this.pendingDeliveries]) if (!Object.hasOwn(this.db.deliveries, d)) this.pendingDeliveries.delete(d);
     return true;
   }
 
@@ -611,4 +629,36 @@ export class LowdbStore implements Store {
       this.lock.release();
     }
   }
+}
+
+/** A directory or file removed while it was being read: an upload given up, a push's files deleted. */
+const vanished = (e: unknown) => ['ENOENT', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '');
+
+/**
+ * The bytes of the files under `dir`, walked one directory at a time, so that a directory removed
+ * during the walk is left out rather than failing it (readdir's recursive mode threw ENOENT for
+ * the whole walk, and every request waiting on the storage cap's measurement answered 500).
+ */
+async function bytesUnder(dir: string): Promise<number> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    if (vanished(e)) return 0;
+    throw e;
+  }
+  let total = 0;
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      total += await bytesUnder(path);
+    } else if (entry.isFile()) {
+      try {
+        total += (await stat(path)).size;
+      } catch (e) {
+        if (!vanished(e)) throw e;
+      }
+    }
+  }
+  return total;
 }

@@ -702,12 +702,19 @@ async function writeOutbox(tx: Queryable, events: WebhookEvent[]): Promise<void>
   await tx.query(outboxInsert('$1'), [JSON.stringify(events)]);
 }
 
-/** The outbox INSERT for the events (a JSON array) in `param`; `join` may tie it to a CTE's row. */
+/**
+ * The outbox INSERT for the events (a JSON array) in `param`; `join` may tie it to a CTE's row.
+ * The webhooks are read FOR KEY SHARE: a webhook whose delete commits while this runs is skipped
+ * (read committed rechecks a locked row), and one locked here cannot be deleted until this
+ * commits. A plain read could pick a webhook deleted before the foreign-key check, which then
+ * failed the whole write (webhook_deliveries_webhook_id_fkey: the push was not stored, 500).
+ */
 function outboxInsert(param: string, join = ''): string {
   return `INSERT INTO webhook_deliveries (id, webhook_id, user_id, type, body, created_at, next_attempt_at)
      SELECT e.id || '_' || w.id, w.id, w.user_id, e.type, e.body, e.at, e.at
      FROM json_to_recordset(${param}::json) AS e(id text, type text, "userId" text, body text, at timestamptz) ${join}
-     JOIN webhooks w ON w.user_id = e."userId" AND e.type = ANY (w.events)`;
+     JOIN webhooks w ON w.user_id = e."userId" AND e.type = ANY (w.events)
+     FOR KEY SHARE OF w`;
 }
 
 const DELIVERY_COLUMNS = `id, webhook_id, user_id, type, body, created_at, attempts, next_attempt_at, lease_until, state,

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { ServiceError } from '../../service-error.js';
+import { isStorableText } from '../storable-text.js';
 import { StorageUnavailableError } from '../store.js';
 import { CheckedOutClient } from './checked-out-client.js';
 
@@ -25,7 +27,25 @@ export function isUnavailable(e: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error|Connection ended|Client was closed/i.test(message);
 }
 
+/** Text PostgreSQL cannot take as it is (see storable-text.ts): a client's input error, answered 400 on every adapter. */
+function unstorableText(): ServiceError {
+  return new ServiceError('bad_request', 'The request holds a NUL character (U+0000) or a lone UTF-16 surrogate, which no field accepts.');
+}
+
+/**
+ * The last line behind the services' own checks: a statement's text parameters are checked
+ * before they are bound, and PostgreSQL's refusals of a character (22021 invalid byte sequence,
+ * 22P05 untranslatable character) are the same 400 should one get past, never a 500.
+ */
+function assertStorable(values: unknown[]): void {
+  for (const v of values) {
+    if (typeof v === 'string' ? !isStorableText(v) : Array.isArray(v) && v.some((x) => typeof x === 'string' && !isStorableText(x))) throw unstorableText();
+  }
+}
+
 function translate(e: unknown): unknown {
+  const code = (e as { code?: unknown })?.code;
+  if (code === '22021' || code === '22P05') return unstorableText();
   if (e instanceof StorageUnavailableError || !isUnavailable(e)) return e;
   return new StorageUnavailableError(`the database is unreachable (${(e as { code?: string }).code ?? (e as Error).message})`, { cause: e });
 }
@@ -38,6 +58,7 @@ const statementNames = new Map<string, string>();
  */
 function prepared(text: string, values: unknown[] | undefined): pg.QueryConfig | string {
   if (!values?.length) return text;
+  assertStorable(values);
   let name = statementNames.get(text);
   if (!name) {
     name = `sp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
