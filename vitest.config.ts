@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
+import SlowestFilesReporter from './test/support/slowest-files-reporter';
 
 const jsx = { jsx: { runtime: 'automatic', importSource: 'preact' } } as const;
 
@@ -22,6 +23,7 @@ const embeddedOnly = [
 // component tests with WXT's fake browser. End-to-end tests (real browsers) are in test/e2e.
 export default defineConfig({
   test: {
+    reporters: ['default', new SlowestFilesReporter()],
     projects: [
       {
         extends: false,
