@@ -92,3 +92,9 @@ export function Notice({ kind = 'info', children }: { kind?: 'info' | 'error' | 
     </div>
   );
 }
+
+/** Marks an end-to-end push (its link needs the key only its sender had), wherever it is listed. */
+export function EndToEndBadge() {
+  const { t } = useLanguage();
+  return <span class="badge e2e">{t('push.endToEnd.badge')}</span>;
+}

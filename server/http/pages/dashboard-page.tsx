@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { AuditEntry, OwnerPushRecord } from '../../../shared/push-schema.js';
+import { EndToEndBadge } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
 
@@ -82,17 +83,24 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
     <article class="card push-card">
       <header class="row spread">
         <h3>{p.name ?? t('dashboard.untitled')}</h3>
-        <span class={`badge ${p.expired ? 'expired' : 'active'}`}>
-          {t(p.expired ? (p.deleted ? 'dashboard.state.deleted' : 'dashboard.state.expired') : 'dashboard.state.active')}
+        <span class="row">
+          {p.end_to_end && <EndToEndBadge />}
+          <span class={`badge ${p.expired ? 'expired' : 'active'}`}>
+            {t(p.expired ? (p.deleted ? 'dashboard.state.deleted' : 'dashboard.state.expired') : 'dashboard.state.active')}
+          </span>
         </span>
       </header>
       <p class="muted small">{facts.join(' · ')}</p>
       <p class="small receipt">{receipt.join(' · ')}</p>
-      {!p.expired && (
-        <p class="link-box">
-          <code>{p.html_url}</code>
-        </p>
-      )}
+      {/* An end-to-end push's link without its key opens nothing: never offered as the link to send. */}
+      {!p.expired &&
+        (p.end_to_end ? (
+          <p class="muted small">{t('dashboard.endToEnd.keyless')}</p>
+        ) : (
+          <p class="link-box">
+            <code>{p.html_url}</code>
+          </p>
+        ))}
       {p.note && <p class="note">{p.note}</p>}
       <details>
         <summary>{entry.logs.length === AUDIT_PAGE_SIZE ? t('dashboard.audit.firstEvents', { count: AUDIT_PAGE_SIZE }) : t('dashboard.auditLog', { count: entry.logs.length })}</summary>

@@ -1,13 +1,15 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { PushRecordBase } from '../../../shared/push-schema.js';
-import { CopyableValue, Notice } from './components.js';
+import { CopyableValue, EndToEndBadge, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import { qrSvg } from './qr-svg.js';
 
 /**
  * The sender's view of a push (Password Pusher's `/p/<token>/preview`): the secret link with a
- * copy button and a QR code of it. It never shows the payload and counts no view.
+ * copy button and a QR code of it. It never shows the payload and counts no view. An end-to-end
+ * push's key is not on the server: its link here would open nothing ("missing its key"), so the
+ * page offers no link and no QR code for it and says where the full link was.
  */
 export function PreviewPage({ push }: { push: PushRecordBase }) {
   const { t } = useLanguage();
@@ -16,12 +18,19 @@ export function PreviewPage({ push }: { push: PushRecordBase }) {
   return (
     <section class="card">
       <h1>{t('preview.heading')}</h1>
+      {push.end_to_end && <EndToEndBadge />}
       {push.expired && <Notice kind="error">{t('preview.expired')}</Notice>}
-      <p>{t('create.ready.send')}</p>
-      <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} />
-      {/* Generated markup of our own (modules of the link, no text of it), never user input. */}
-      <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg(push.html_url, t('preview.qrAlt')) }} />
-      <p class="muted">{t('preview.scan')}</p>
+      {push.end_to_end ? (
+        <Notice>{t('preview.endToEnd.keyless')}</Notice>
+      ) : (
+        <>
+          <p>{t('create.ready.send')}</p>
+          <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} />
+          {/* Generated markup of our own (modules of the link, no text of it), never user input. */}
+          <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg(push.html_url, t('preview.qrAlt')) }} />
+          <p class="muted">{t('preview.scan')}</p>
+        </>
+      )}
       {!push.expired && (
         <p class="muted">
           {t('recipient.secret.remaining', { days, views })}

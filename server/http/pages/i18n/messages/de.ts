@@ -341,4 +341,7 @@ export const de: Catalogue = {
   "field.answer_expire_after_days": "Tage der Antwort",
   "field.answer_expire_after_views": "Aufrufe der Antwort",
   "answer.files": "Dateien (optional, höchstens {max})",
+  "push.endToEnd.badge": "Ende-zu-Ende",
+  "preview.endToEnd.keyless": "Dieses Geheimnis ist Ende-zu-Ende verschlüsselt: Sein Schlüssel hat den Server nie erreicht, daher kann kein hier gezeigter Link es öffnen. Senden Sie den vollständigen Link, der mit „#“ und dem Schlüssel endet und einmal beim Erstellen angezeigt wurde (oder den Ihnen die App gab, die es erstellt hat).",
+  "dashboard.endToEnd.keyless": "Der Link, der es öffnet, mit dem Schlüssel nach „#“, wurde nur beim Erstellen angezeigt: Der Server hat ihn nicht.",
 };

@@ -342,6 +342,9 @@ export const en = {
   "field.answer_expire_after_days": "Answer days",
   "field.answer_expire_after_views": "Answer views",
   "answer.files": "Files (optional, at most {max})",
+  "push.endToEnd.badge": "End-to-end",
+  "preview.endToEnd.keyless": "This secret is encrypted end to end: its key never reached the server, so no link shown here can open it. Send the full link, the one ending in “#” and its key, that was shown once when the secret was made (or that the app which made it gave you).",
+  "dashboard.endToEnd.keyless": "The link that opens it, with its key after “#”, was shown only when it was made: the server does not have it.",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

@@ -349,4 +349,7 @@ export const es: Catalogue = {
   "field.answer_expire_after_days": "Días de la respuesta",
   "field.answer_expire_after_views": "Vistas de la respuesta",
   "answer.files": "Archivos (opcional, como máximo {max})",
+  "push.endToEnd.badge": "De extremo a extremo",
+  "preview.endToEnd.keyless": "Este secreto está cifrado de extremo a extremo: su clave nunca llegó al servidor, así que ningún enlace mostrado aquí puede abrirlo. Envíe el enlace completo, el que termina en «#» y su clave, que se mostró una vez al crear el secreto (o que le dio la aplicación que lo creó).",
+  "dashboard.endToEnd.keyless": "El enlace que lo abre, con su clave tras «#», solo se mostró al crearlo: el servidor no lo tiene.",
 };

@@ -349,4 +349,7 @@ export const fr: Catalogue = {
   "field.answer_expire_after_days": "Jours de la réponse",
   "field.answer_expire_after_views": "Vues de la réponse",
   "answer.files": "Fichiers (facultatif, {max} au plus)",
+  "push.endToEnd.badge": "De bout en bout",
+  "preview.endToEnd.keyless": "Ce secret est chiffré de bout en bout : sa clé n’a jamais atteint le serveur, aucun lien affiché ici ne peut donc l’ouvrir. Envoyez le lien complet, celui qui se termine par « # » et sa clé, affiché une seule fois à la création du secret (ou donné par l’application qui l’a créé).",
+  "dashboard.endToEnd.keyless": "Le lien qui l’ouvre, avec sa clé après « # », n’a été affiché qu’à la création : le serveur ne l’a pas.",
 };

@@ -341,4 +341,7 @@ export const ja: Catalogue = {
   "field.answer_expire_after_days": "回答の日数",
   "field.answer_expire_after_views": "回答の表示回数",
   "answer.files": "ファイル（任意、最大 {max} 個）",
+  "push.endToEnd.badge": "エンドツーエンド",
+  "preview.endToEnd.keyless": "このシークレットはエンドツーエンドで暗号化されています。鍵はサーバーに届いていないため、ここに表示されるリンクでは開けません。作成時に一度だけ表示された「#」と鍵で終わる完全なリンク（または作成したアプリが渡したリンク）を送ってください。",
+  "dashboard.endToEnd.keyless": "開くためのリンク（「#」の後に鍵があるもの）は作成時にだけ表示されました。サーバーはそのリンクを持っていません。",
 };

@@ -349,4 +349,7 @@ export const ptBR: Catalogue = {
   "field.answer_expire_after_days": "Dias da resposta",
   "field.answer_expire_after_views": "Visualizações da resposta",
   "answer.files": "Arquivos (opcional, no máximo {max})",
+  "push.endToEnd.badge": "Ponta a ponta",
+  "preview.endToEnd.keyless": "Este segredo é criptografado de ponta a ponta: a chave nunca chegou ao servidor, então nenhum link mostrado aqui pode abri-lo. Envie o link completo, o que termina em “#” e na chave, mostrado uma única vez quando o segredo foi criado (ou fornecido pelo aplicativo que o criou).",
+  "dashboard.endToEnd.keyless": "O link que o abre, com a chave depois de “#”, só foi mostrado na criação: o servidor não o tem.",
 };

@@ -341,4 +341,7 @@ export const zhCN: Catalogue = {
   "field.answer_expire_after_days": "回复天数",
   "field.answer_expire_after_views": "回复查看次数",
   "answer.files": "文件（可选，最多 {max} 个）",
+  "push.endToEnd.badge": "端到端",
+  "preview.endToEnd.keyless": "此机密已端到端加密：其密钥从未到达服务器，因此这里显示的任何链接都无法打开它。请发送创建时只显示过一次的完整链接（以“#”和密钥结尾），或创建它的应用给您的链接。",
+  "dashboard.endToEnd.keyless": "能打开它的链接（“#”后带密钥）只在创建时显示过：服务器没有它。",
 };

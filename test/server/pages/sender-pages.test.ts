@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newPushKey } from '../../../shared/e2e/link-key.js';
+import { encryptTextPayload } from '../../../shared/e2e/push-content.js';
+import { startServer, type TestServer } from '../../support/server.js';
+import { Browser } from './browser.js';
+
+/**
+ * The sender's pages over plain HTTP: the preview page (/p/<token>/preview) and the dashboard,
+ * for a signed-in owner with one ordinary and one end-to-end push.
+ */
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+
+/** A signed-in page visitor and an API token of the same account. */
+async function owner(email: string) {
+  const b = new Browser(server);
+  await b.signUp(email);
+  const user = (await server.server.store.getUserByEmail(email))!;
+  const { token } = await server.server.accounts.createApiToken(user, 'test');
+  const create = async (push: Record<string, unknown>) => {
+    const res = await fetch(`${server.url}/api/v2/pushes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ push }),
+    });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { url_token: string; html_url: string };
+  };
+  return { b, create };
+}
+
+const endToEndPush = async (name: string) => ({ payload: await encryptTextPayload(newPushKey(), 'never in clear'), end_to_end: true, name });
+
+describe('an end-to-end push’s keyless link is never offered (issue 29 item 1)', () => {
+  it('preview page: no link to copy, no QR code, an End-to-end badge and where the full link is', async () => {
+    const { b, create } = await owner('keyless-preview@example.com');
+    const e2e = await create(await endToEndPush('sealed'));
+    const page = await b.get(`/p/${e2e.url_token}/preview`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain(e2e.html_url);
+    expect(page.text).not.toContain('id="secret-link"');
+    expect(page.text).not.toContain('<svg');
+    expect(page.text).toContain('class="badge e2e"');
+    expect(page.text).toContain('End-to-end');
+    expect(page.text).toContain('shown once when the secret was made');
+
+    // An ordinary push keeps its link and QR code.
+    const plain = await create({ payload: 'plain', name: 'plain' });
+    const plainPage = await b.get(`/p/${plain.url_token}/preview`);
+    expect(plainPage.text).toContain(`id="secret-link">${plain.html_url}</code>`);
+    expect(plainPage.text).toContain('<svg');
+    expect(plainPage.text).not.toContain('class="badge e2e"');
+  });
+
+  it('dashboard: the end-to-end push is badged and its keyless link is not shown; the ordinary one’s is', async () => {
+    const { b, create } = await owner('keyless-dashboard@example.com');
+    const e2e = await create(await endToEndPush('sealed one'));
+    const plain = await create({ payload: 'plain', name: 'plain one' });
+    const html = (await b.get('/dashboard')).text;
+    expect(html).not.toContain(e2e.html_url);
+    expect(html).toContain(`<code>${plain.html_url}</code>`);
+    // Newest first: the ordinary push's card, then the end-to-end one's.
+    const card = html.slice(html.indexOf('sealed one'));
+    expect(html.slice(0, html.indexOf('sealed one'))).not.toContain('class="badge e2e"');
+    expect(card).toContain('class="badge e2e"');
+    expect(card).toContain('the server does not have it');
+  });
+
+  it('German: the badge and the note are translated', async () => {
+    const { b, create } = await owner('keyless-de@example.com');
+    const e2e = await create(await endToEndPush('versiegelt'));
+    const html = (await b.get(`/p/${e2e.url_token}/preview`, { 'accept-language': 'de' })).text;
+    expect(html).toContain('Ende-zu-Ende');
+    expect(html).toContain('Sein Schlüssel hat den Server nie erreicht');
+  });
+});
