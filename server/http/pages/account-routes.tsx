@@ -185,7 +185,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const list = await pushes.list(actor, state, page);
     const entries: DashboardEntry[] = [];
     for (const push of list) entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
-    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} />);
+    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} expiredNow={c.req.query('expired_now') === '1'} />);
   });
 
   app.get('/dashboard/audit/:token', session, async (c) => {

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { AuditEntry, OwnerPushRecord } from '../../../shared/push-schema.js';
-import { EndToEndBadge } from './components.js';
+import { EndToEndBadge, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
 
@@ -102,6 +102,13 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
           </p>
         ))}
       {p.note && <p class="note">{p.note}</p>}
+      {!p.expired && (
+        <p>
+          <a class="button danger small" href={`/p/${p.url_token}/expire`}>
+            {t('expire.button')}
+          </a>
+        </p>
+      )}
       <details>
         <summary>{entry.logs.length === AUDIT_PAGE_SIZE ? t('dashboard.audit.firstEvents', { count: AUDIT_PAGE_SIZE }) : t('dashboard.auditLog', { count: entry.logs.length })}</summary>
         <AuditTable logs={entry.logs} />
@@ -115,12 +122,26 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
   );
 }
 
-export function DashboardPage({ state, page, entries, hasMore }: { state: 'active' | 'expired'; page: number; entries: DashboardEntry[]; hasMore: boolean }) {
+export function DashboardPage({
+  state,
+  page,
+  entries,
+  hasMore,
+  expiredNow = false,
+}: {
+  state: 'active' | 'expired';
+  page: number;
+  entries: DashboardEntry[];
+  hasMore: boolean;
+  /** Back from "Expire now": say it was done. */
+  expiredNow?: boolean;
+}) {
   const { t } = useLanguage();
   const link = (s: string, n: number) => `/dashboard?state=${s}&page=${n}`;
   return (
     <section>
       <h1>{t('dashboard.heading')}</h1>
+      {expiredNow && <Notice kind="ok">{t('dashboard.expiredNow')}</Notice>}
       <nav class="tabs" aria-label={t('dashboard.tabs')}>
         <a href={link('active', 1)} aria-current={state === 'active' ? 'page' : undefined}>
           {t('dashboard.active')}

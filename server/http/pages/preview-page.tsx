@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { PushRecordBase } from '../../../shared/push-schema.js';
-import { CopyableValue, EndToEndBadge, Notice } from './components.js';
+import { CopyableValue, CsrfField, EndToEndBadge, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import { qrSvg } from './qr-svg.js';
 
@@ -11,7 +11,7 @@ import { qrSvg } from './qr-svg.js';
  * push's key is not on the server: its link here would open nothing ("missing its key"), so the
  * page offers no link and no QR code for it and says where the full link was.
  */
-export function PreviewPage({ push }: { push: PushRecordBase }) {
+export function PreviewPage({ push, expireLink }: { push: PushRecordBase; expireLink?: string }) {
   const { t } = useLanguage();
   const days = t('recipient.secret.days', { count: push.days_remaining });
   const views = t('recipient.secret.moreViews', { count: push.views_remaining });
@@ -37,9 +37,35 @@ export function PreviewPage({ push }: { push: PushRecordBase }) {
           {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}
         </p>
       )}
+      {expireLink && (
+        <p>
+          <a class="button danger" href={expireLink}>
+            {t('expire.button')}
+          </a>
+        </p>
+      )}
       <p>
         <a href="/">{t('create.ready.another')}</a>
       </p>
+    </section>
+  );
+}
+
+/** The owner's confirmation before a push expires now; `done` is where the expiry comes back to. */
+export function ExpireConfirmPage({ token, csrfToken, back, done }: { token: string; csrfToken: string; back: string; done: string }) {
+  const { t } = useLanguage();
+  return (
+    <section class="card center">
+      <h1>{t('expire.confirm.heading')}</h1>
+      <p>{t('expire.confirm.body')}</p>
+      <form method="post" action={`/p/${token}/delete`} class="row center-row">
+        <CsrfField token={csrfToken} />
+        <input type="hidden" name="return_to" value={done} />
+        <button type="submit" class="danger" id="expire-confirm">
+          {t('expire.button')}
+        </button>
+        <a href={back}>{t('expire.confirm.cancel')}</a>
+      </form>
     </section>
   );
 }

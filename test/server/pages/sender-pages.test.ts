@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPushKey } from '../../../shared/e2e/link-key.js';
 import { encryptTextPayload } from '../../../shared/e2e/push-content.js';
 import { startServer, type TestServer } from '../../support/server.js';
-import { Browser } from './browser.js';
+import { Browser, csrfFrom } from './browser.js';
 
 /**
  * The sender's pages over plain HTTP: the preview page (/p/<token>/preview) and the dashboard,
@@ -76,5 +76,63 @@ describe('an end-to-end push’s keyless link is never offered (issue 29 item 1)
     const html = (await b.get(`/p/${e2e.url_token}/preview`, { 'accept-language': 'de' })).text;
     expect(html).toContain('Ende-zu-Ende');
     expect(html).toContain('Sein Schlüssel hat den Server nie erreicht');
+  });
+});
+
+describe('"Expire now" on the dashboard and the preview page, confirmed (issue 29 item 5)', () => {
+  const expiredAt = async (token: string) => (await server.server.pushes.peek(token))!.expiredAt;
+
+  it('dashboard → confirmation → expired through the expire rule, back on the dashboard with a notice', async () => {
+    const { b, create } = await owner('expire-dashboard@example.com');
+    const p = await create({ payload: 'to revoke', name: 'revoke me' });
+    const dashboard = (await b.get('/dashboard')).text;
+    expect(dashboard).toContain(`href="/p/${p.url_token}/expire"`);
+
+    // The link only asks: nothing is expired until the confirmation is posted.
+    const confirm = await b.get(`/p/${p.url_token}/expire`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('Expire this push now?');
+    expect(confirm.text).toContain('href="/dashboard"');
+    expect(await expiredAt(p.url_token)).toBeNull();
+
+    const done = await b.submit(`/p/${p.url_token}/expire`, `/p/${p.url_token}/delete`, { return_to: '/dashboard?state=expired&expired_now=1' });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/dashboard?state=expired&expired_now=1');
+    expect(await expiredAt(p.url_token)).not.toBeNull();
+    const after = (await b.get(done.headers.get('location')!)).text;
+    expect(after).toContain('The push has expired');
+    expect(after).not.toContain(`/p/${p.url_token}/expire`);
+    const res = await fetch(`${server.url}/p/${p.url_token}`);
+    expect(res.status).toBe(404);
+  });
+
+  it('preview page: offered to the owner only; the confirmation comes back to the preview, now expired', async () => {
+    const { b, create } = await owner('expire-preview@example.com');
+    // Not deletable by viewers: only its owner may expire it.
+    const p = await create({ payload: 'to revoke', name: 'revoke me', deletable_by_viewer: false });
+    const preview = (await b.get(`/p/${p.url_token}/preview`)).text;
+    expect(preview).toContain(`href="/p/${p.url_token}/expire?from=preview"`);
+
+    const stranger = new Browser(server);
+    expect((await stranger.get(`/p/${p.url_token}/preview`)).text).not.toContain('/expire');
+    await stranger.signUp('stranger@example.com');
+    expect((await stranger.get(`/p/${p.url_token}/preview`)).text).not.toContain('/expire');
+    expect((await stranger.get(`/p/${p.url_token}/expire`)).status).toBe(403);
+    // A stranger's own post to the delete route (with their valid CSRF token) is refused by the expire rule itself.
+    const csrf = csrfFrom((await stranger.get(`/p/${p.url_token}/preview`)).text, '/users/sign_out');
+    expect((await stranger.post(`/p/${p.url_token}/delete`, { csrf_token: csrf, return_to: '/dashboard' })).status).toBe(403);
+    expect(await expiredAt(p.url_token)).toBeNull();
+
+    const done = await b.submit(`/p/${p.url_token}/expire?from=preview`, `/p/${p.url_token}/delete`, { return_to: `/p/${p.url_token}/preview` });
+    expect(done.headers.get('location')).toBe(`/p/${p.url_token}/preview`);
+    const after = (await b.get(`/p/${p.url_token}/preview`)).text;
+    expect(after).toContain('This secret has expired');
+    expect(after).not.toContain('/expire');
+  });
+
+  it('a signed-out visitor of the confirmation is sent to sign in first', async () => {
+    const res = await new Browser(server).get('/p/abcdefghijklmnop/expire');
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/users\/sign_in\?return_to=/);
   });
 });

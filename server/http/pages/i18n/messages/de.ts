@@ -344,4 +344,10 @@ export const de: Catalogue = {
   "push.endToEnd.badge": "Ende-zu-Ende",
   "preview.endToEnd.keyless": "Dieses Geheimnis ist Ende-zu-Ende verschlüsselt: Sein Schlüssel hat den Server nie erreicht, daher kann kein hier gezeigter Link es öffnen. Senden Sie den vollständigen Link, der mit „#“ und dem Schlüssel endet und einmal beim Erstellen angezeigt wurde (oder den Ihnen die App gab, die es erstellt hat).",
   "dashboard.endToEnd.keyless": "Der Link, der es öffnet, mit dem Schlüssel nach „#“, wurde nur beim Erstellen angezeigt: Der Server hat ihn nicht.",
+  "title.expireNow": "Jetzt ablaufen lassen",
+  "expire.button": "Jetzt ablaufen lassen",
+  "expire.confirm.heading": "Diesen Push jetzt ablaufen lassen?",
+  "expire.confirm.body": "Sein Link funktioniert sofort nicht mehr, und sein Inhalt wird vom Server gelöscht. Das lässt sich nicht rückgängig machen.",
+  "expire.confirm.cancel": "Abbrechen",
+  "dashboard.expiredNow": "Der Push ist abgelaufen: Sein Link öffnet nichts mehr.",
 };

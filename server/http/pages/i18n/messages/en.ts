@@ -345,6 +345,12 @@ export const en = {
   "push.endToEnd.badge": "End-to-end",
   "preview.endToEnd.keyless": "This secret is encrypted end to end: its key never reached the server, so no link shown here can open it. Send the full link, the one ending in “#” and its key, that was shown once when the secret was made (or that the app which made it gave you).",
   "dashboard.endToEnd.keyless": "The link that opens it, with its key after “#”, was shown only when it was made: the server does not have it.",
+  "title.expireNow": "Expire now",
+  "expire.button": "Expire now",
+  "expire.confirm.heading": "Expire this push now?",
+  "expire.confirm.body": "Its link stops working at once and what it holds is deleted from the server. This cannot be undone.",
+  "expire.confirm.cancel": "Cancel",
+  "dashboard.expiredNow": "The push has expired: its link no longer opens anything.",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

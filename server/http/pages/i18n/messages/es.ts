@@ -352,4 +352,10 @@ export const es: Catalogue = {
   "push.endToEnd.badge": "De extremo a extremo",
   "preview.endToEnd.keyless": "Este secreto está cifrado de extremo a extremo: su clave nunca llegó al servidor, así que ningún enlace mostrado aquí puede abrirlo. Envíe el enlace completo, el que termina en «#» y su clave, que se mostró una vez al crear el secreto (o que le dio la aplicación que lo creó).",
   "dashboard.endToEnd.keyless": "El enlace que lo abre, con su clave tras «#», solo se mostró al crearlo: el servidor no lo tiene.",
+  "title.expireNow": "Hacer caducar ahora",
+  "expire.button": "Hacer caducar ahora",
+  "expire.confirm.heading": "¿Hacer caducar este push ahora?",
+  "expire.confirm.body": "Su enlace deja de funcionar al instante y su contenido se borra del servidor. No se puede deshacer.",
+  "expire.confirm.cancel": "Cancelar",
+  "dashboard.expiredNow": "El push ha caducado: su enlace ya no abre nada.",
 };

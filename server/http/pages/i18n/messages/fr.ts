@@ -352,4 +352,10 @@ export const fr: Catalogue = {
   "push.endToEnd.badge": "De bout en bout",
   "preview.endToEnd.keyless": "Ce secret est chiffré de bout en bout : sa clé n’a jamais atteint le serveur, aucun lien affiché ici ne peut donc l’ouvrir. Envoyez le lien complet, celui qui se termine par « # » et sa clé, affiché une seule fois à la création du secret (ou donné par l’application qui l’a créé).",
   "dashboard.endToEnd.keyless": "Le lien qui l’ouvre, avec sa clé après « # », n’a été affiché qu’à la création : le serveur ne l’a pas.",
+  "title.expireNow": "Faire expirer maintenant",
+  "expire.button": "Faire expirer maintenant",
+  "expire.confirm.heading": "Faire expirer ce push maintenant ?",
+  "expire.confirm.body": "Son lien cesse aussitôt de fonctionner et son contenu est supprimé du serveur. C’est irréversible.",
+  "expire.confirm.cancel": "Annuler",
+  "dashboard.expiredNow": "Le push a expiré : son lien n’ouvre plus rien.",
 };

@@ -344,4 +344,10 @@ export const ja: Catalogue = {
   "push.endToEnd.badge": "エンドツーエンド",
   "preview.endToEnd.keyless": "このシークレットはエンドツーエンドで暗号化されています。鍵はサーバーに届いていないため、ここに表示されるリンクでは開けません。作成時に一度だけ表示された「#」と鍵で終わる完全なリンク（または作成したアプリが渡したリンク）を送ってください。",
   "dashboard.endToEnd.keyless": "開くためのリンク（「#」の後に鍵があるもの）は作成時にだけ表示されました。サーバーはそのリンクを持っていません。",
+  "title.expireNow": "今すぐ期限切れにする",
+  "expire.button": "今すぐ期限切れにする",
+  "expire.confirm.heading": "このプッシュを今すぐ期限切れにしますか？",
+  "expire.confirm.body": "リンクはすぐに使えなくなり、内容はサーバーから削除されます。元に戻せません。",
+  "expire.confirm.cancel": "キャンセル",
+  "dashboard.expiredNow": "プッシュは期限切れになりました。リンクではもう何も開けません。",
 };

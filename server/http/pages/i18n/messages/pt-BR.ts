@@ -352,4 +352,10 @@ export const ptBR: Catalogue = {
   "push.endToEnd.badge": "Ponta a ponta",
   "preview.endToEnd.keyless": "Este segredo é criptografado de ponta a ponta: a chave nunca chegou ao servidor, então nenhum link mostrado aqui pode abri-lo. Envie o link completo, o que termina em “#” e na chave, mostrado uma única vez quando o segredo foi criado (ou fornecido pelo aplicativo que o criou).",
   "dashboard.endToEnd.keyless": "O link que o abre, com a chave depois de “#”, só foi mostrado na criação: o servidor não o tem.",
+  "title.expireNow": "Expirar agora",
+  "expire.button": "Expirar agora",
+  "expire.confirm.heading": "Expirar este push agora?",
+  "expire.confirm.body": "O link para de funcionar na hora e o conteúdo é apagado do servidor. Não dá para desfazer.",
+  "expire.confirm.cancel": "Cancelar",
+  "dashboard.expiredNow": "O push expirou: o link não abre mais nada.",
 };

@@ -344,4 +344,10 @@ export const zhCN: Catalogue = {
   "push.endToEnd.badge": "端到端",
   "preview.endToEnd.keyless": "此机密已端到端加密：其密钥从未到达服务器，因此这里显示的任何链接都无法打开它。请发送创建时只显示过一次的完整链接（以“#”和密钥结尾），或创建它的应用给您的链接。",
   "dashboard.endToEnd.keyless": "能打开它的链接（“#”后带密钥）只在创建时显示过：服务器没有它。",
+  "title.expireNow": "立即失效",
+  "expire.button": "立即失效",
+  "expire.confirm.heading": "立即让此推送失效？",
+  "expire.confirm.body": "其链接会立即失效，内容会从服务器删除。此操作无法撤销。",
+  "expire.confirm.cancel": "取消",
+  "dashboard.expiredNow": "推送已失效：其链接不再能打开任何内容。",
 };
