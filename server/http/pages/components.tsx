@@ -4,6 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { CSRF_FIELD } from '../middleware/session.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
+import { translateFieldMessage } from './i18n/service-messages.js';
 
 /** The hidden CSRF field every POST form carries. */
 export function CsrfField({ token }: { token: string }) {
@@ -58,7 +59,7 @@ export function FieldErrors({ errors, field }: { errors?: Record<string, string[
   if (!messages?.length) return null;
   return (
     <p class="error field-error" id={`${field}-error`} role="alert">
-      {messages.map((m) => `${fieldName(t, field)} ${m}`).join(' · ')}
+      {messages.map((m) => `${fieldName(t, field)} ${translateFieldMessage(t, m)}`).join(' · ')}
     </p>
   );
 }
@@ -79,7 +80,7 @@ export function OtherErrors({ errors, shown }: { errors?: Record<string, string[
   return (
     <div class="notice error" role="alert">
       {rest.map(([f, m]) => (
-        <p>{`${fieldName(t, f)} ${m.join(', ')}`}</p>
+        <p>{`${fieldName(t, f)} ${m.map((one) => translateFieldMessage(t, one)).join(', ')}`}</p>
       ))}
     </div>
   );
