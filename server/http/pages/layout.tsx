@@ -41,7 +41,6 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
             {t('layout.brand')}
           </a>
           <nav>
-            <a href="/catalogue">{t('layout.catalogue')}</a>
             {user ? (
               <>
                 <a href="/dashboard">{t('layout.myPushes')}</a>
@@ -59,6 +58,7 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
           </nav>
         </header>
         <main>{children}</main>
+        {/* Not on secret links (/p/…): neither the language menu nor the catalogue is in a recipient's way there. */}
         {languageLinks && (
           <footer class="site">
             <nav class="languages" aria-label={t('layout.language')}>
@@ -68,6 +68,9 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
                 </a>
               ))}
             </nav>
+            <p class="footer-links">
+              <a href="/catalogue">{t('layout.footerCatalogue')}</a>
+            </p>
           </footer>
         )}
       </body>

@@ -4,7 +4,6 @@ import type { Catalogue } from '../translator.js';
 export const de: Catalogue = {
   // Layout
   'layout.brand': 'Secret Push',
-  'layout.catalogue': 'Katalog',
   'layout.myPushes': 'Meine Pushes',
   'layout.apiToken': 'API-Token',
   'layout.signOut': 'Abmelden',
@@ -369,4 +368,5 @@ export const de: Catalogue = {
   "webhooks.error.tls": "Das TLS-Zertifikat des Servers wurde nicht akzeptiert",
   "webhooks.error.unreachable": "Der Server ist nicht erreichbar",
   "webhooks.error.other": "Zustellung fehlgeschlagen: {detail}",
+  "layout.footerCatalogue": "Katalog der Abfragemodule",
 };

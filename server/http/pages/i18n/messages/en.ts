@@ -5,7 +5,6 @@
 export const en = {
   // Layout
   'layout.brand': 'Secret Push',
-  'layout.catalogue': 'Catalogue',
   'layout.myPushes': 'My pushes',
   'layout.apiToken': 'API token',
   'layout.signOut': 'Sign out',
@@ -370,6 +369,7 @@ export const en = {
   "webhooks.error.tls": "The server's TLS certificate was not accepted",
   "webhooks.error.unreachable": "The server cannot be reached",
   "webhooks.error.other": "Delivery failed: {detail}",
+  "layout.footerCatalogue": "Query module catalogue",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

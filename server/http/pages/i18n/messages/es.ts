@@ -4,7 +4,6 @@ import type { Catalogue } from '../translator.js';
 export const es: Catalogue = {
   // Layout
   'layout.brand': 'Secret Push',
-  'layout.catalogue': 'Catálogo',
   'layout.myPushes': 'Mis envíos',
   'layout.apiToken': 'Token de API',
   'layout.signOut': 'Cerrar sesión',
@@ -377,4 +376,5 @@ export const es: Catalogue = {
   "webhooks.error.tls": "No se aceptó el certificado TLS del servidor",
   "webhooks.error.unreachable": "No se puede llegar al servidor",
   "webhooks.error.other": "La entrega falló: {detail}",
+  "layout.footerCatalogue": "Catálogo de módulos de consulta",
 };

@@ -4,7 +4,6 @@ import type { Catalogue } from '../translator.js';
 export const fr: Catalogue = {
   // Layout
   'layout.brand': 'Secret Push',
-  'layout.catalogue': 'Catalogue',
   'layout.myPushes': 'Mes envois',
   'layout.apiToken': 'Jeton d’API',
   'layout.signOut': 'Se déconnecter',
@@ -377,4 +376,5 @@ export const fr: Catalogue = {
   "webhooks.error.tls": "Le certificat TLS du serveur n’a pas été accepté",
   "webhooks.error.unreachable": "Le serveur est injoignable",
   "webhooks.error.other": "Échec de la livraison : {detail}",
+  "layout.footerCatalogue": "Catalogue des modules de requête",
 };

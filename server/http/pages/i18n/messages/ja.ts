@@ -4,7 +4,6 @@ import type { Catalogue } from '../translator.js';
 export const ja: Catalogue = {
   // Layout
   'layout.brand': 'Secret Push',
-  'layout.catalogue': 'カタログ',
   'layout.myPushes': 'マイプッシュ',
   'layout.apiToken': 'APIトークン',
   'layout.signOut': 'ログアウト',
@@ -369,4 +368,5 @@ export const ja: Catalogue = {
   "webhooks.error.tls": "サーバーの TLS 証明書が受け入れられませんでした",
   "webhooks.error.unreachable": "サーバーに到達できません",
   "webhooks.error.other": "配信に失敗しました: {detail}",
+  "layout.footerCatalogue": "クエリモジュール カタログ",
 };

@@ -4,7 +4,6 @@ import type { Catalogue } from '../translator.js';
 export const ptBR: Catalogue = {
   // Layout
   'layout.brand': 'Secret Push',
-  'layout.catalogue': 'Catálogo',
   'layout.myPushes': 'Meus envios',
   'layout.apiToken': 'Token de API',
   'layout.signOut': 'Sair',
@@ -377,4 +376,5 @@ export const ptBR: Catalogue = {
   "webhooks.error.tls": "O certificado TLS do servidor não foi aceito",
   "webhooks.error.unreachable": "O servidor está inacessível",
   "webhooks.error.other": "A entrega falhou: {detail}",
+  "layout.footerCatalogue": "Catálogo de módulos de consulta",
 };

@@ -4,7 +4,6 @@ import type { Catalogue } from '../translator.js';
 export const zhCN: Catalogue = {
   // Layout
   'layout.brand': 'Secret Push',
-  'layout.catalogue': '目录',
   'layout.myPushes': '我的推送',
   'layout.apiToken': 'API 令牌',
   'layout.signOut': '退出登录',
@@ -369,4 +368,5 @@ export const zhCN: Catalogue = {
   "webhooks.error.tls": "服务器的 TLS 证书未被接受",
   "webhooks.error.unreachable": "无法访问服务器",
   "webhooks.error.other": "投递失败：{detail}",
+  "layout.footerCatalogue": "查询模块目录",
 };
