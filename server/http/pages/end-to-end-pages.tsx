@@ -77,14 +77,15 @@ export function EndToEndSecretPage({ token, csrfToken, mayDelete, passphraseFirs
           <button type="submit">{t('e2e.passphraseButton')}</button>
         </p>
       </form>
+      <p class="offscreen" id="e2e-announce" role="status" data-decrypted={t('e2e.decrypted')}></p>
       <div id="e2e-text" hidden>
-        <pre class="secret" id="secret" data-secret></pre>
+        <pre class="secret" id="secret" data-secret tabindex={-1}></pre>
         <div class="row">
           <CopyButton target="secret" label={t('recipient.secret.copy')} />
           <span class="muted" data-copy-status aria-live="polite"></span>
         </div>
       </div>
-      <div id="e2e-files" hidden>
+      <div id="e2e-files" tabindex={-1} hidden>
         <pre class="secret" id="e2e-message" hidden></pre>
         <ul class="files" id="e2e-file-list" data-download-label={t('e2e.download')}></ul>
         <p class="muted" data-e2e-state="downloading" aria-live="polite" hidden>

@@ -36,6 +36,9 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
         ))}
       </head>
       <body>
+        <a class="skip-link" href="#main">
+          {t('layout.skip')}
+        </a>
         <header class="site">
           <a class="brand" href="/">
             {t('layout.brand')}
@@ -57,7 +60,9 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
             )}
           </nav>
         </header>
-        <main>{children}</main>
+        <main id="main" tabindex={-1}>
+          {children}
+        </main>
         {/* Not on secret links (/p/…): neither the language menu nor the catalogue is in a recipient's way there. */}
         {languageLinks && (
           <footer class="site">

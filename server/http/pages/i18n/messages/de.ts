@@ -369,4 +369,6 @@ export const de: Catalogue = {
   "webhooks.error.unreachable": "Der Server ist nicht erreichbar",
   "webhooks.error.other": "Zustellung fehlgeschlagen: {detail}",
   "layout.footerCatalogue": "Katalog der Abfragemodule",
+  "layout.skip": "Zum Inhalt springen",
+  "e2e.decrypted": "Entschlüsselt: Das Geheimnis wird unten angezeigt.",
 };

@@ -370,6 +370,8 @@ export const en = {
   "webhooks.error.unreachable": "The server cannot be reached",
   "webhooks.error.other": "Delivery failed: {detail}",
   "layout.footerCatalogue": "Query module catalogue",
+  "layout.skip": "Skip to content",
+  "e2e.decrypted": "Decrypted: the secret is shown below.",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

@@ -377,4 +377,6 @@ export const es: Catalogue = {
   "webhooks.error.unreachable": "No se puede llegar al servidor",
   "webhooks.error.other": "La entrega falló: {detail}",
   "layout.footerCatalogue": "Catálogo de módulos de consulta",
+  "layout.skip": "Saltar al contenido",
+  "e2e.decrypted": "Descifrado: el secreto se muestra abajo.",
 };

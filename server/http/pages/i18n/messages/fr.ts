@@ -377,4 +377,6 @@ export const fr: Catalogue = {
   "webhooks.error.unreachable": "Le serveur est injoignable",
   "webhooks.error.other": "Échec de la livraison : {detail}",
   "layout.footerCatalogue": "Catalogue des modules de requête",
+  "layout.skip": "Aller au contenu",
+  "e2e.decrypted": "Déchiffré : le secret est affiché ci-dessous.",
 };

@@ -369,4 +369,6 @@ export const ja: Catalogue = {
   "webhooks.error.unreachable": "サーバーに到達できません",
   "webhooks.error.other": "配信に失敗しました: {detail}",
   "layout.footerCatalogue": "クエリモジュール カタログ",
+  "layout.skip": "本文へスキップ",
+  "e2e.decrypted": "復号しました。シークレットは下に表示されています。",
 };

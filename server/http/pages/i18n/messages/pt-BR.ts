@@ -377,4 +377,6 @@ export const ptBR: Catalogue = {
   "webhooks.error.unreachable": "O servidor está inacessível",
   "webhooks.error.other": "A entrega falhou: {detail}",
   "layout.footerCatalogue": "Catálogo de módulos de consulta",
+  "layout.skip": "Pular para o conteúdo",
+  "e2e.decrypted": "Descriptografado: o segredo aparece abaixo.",
 };

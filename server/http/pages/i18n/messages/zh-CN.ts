@@ -369,4 +369,6 @@ export const zhCN: Catalogue = {
   "webhooks.error.unreachable": "无法访问服务器",
   "webhooks.error.other": "投递失败：{detail}",
   "layout.footerCatalogue": "查询模块目录",
+  "layout.skip": "跳到正文",
+  "e2e.decrypted": "已解密：机密显示在下方。",
 };
