@@ -28,24 +28,24 @@ export function RowAction({ action, csrfToken, name, value, label }: { action: s
  * A button that copies the text of the element with id `target` (assets/pages.js); what the
  * script then says is given to it in the page's language.
  */
-export function CopyButton({ target, label }: { target: string; label?: string }) {
+export function CopyButton({ target, label, primary = false }: { target: string; label?: string; primary?: boolean }) {
   const { t } = useLanguage();
   return (
-    <button type="button" class="secondary" data-copy={target} data-copied={t('common.copied')} data-copy-failed={t('common.copyByHand')} hidden>
+    <button type="button" class={primary ? undefined : 'secondary'} data-copy={target} data-copied={t('common.copied')} data-copy-failed={t('common.copyByHand')} hidden>
       {label ?? t('common.copy')}
     </button>
   );
 }
 
 /** A value to hand on (a secret link, an API token) in a box, with its copy button and the script's answer beside it. */
-export function CopyableValue({ id, value, copyLabel }: { id: string; value: string; copyLabel: string }) {
+export function CopyableValue({ id, value, copyLabel, primary = false }: { id: string; value: string; copyLabel: string; primary?: boolean }) {
   return (
     <>
       <p class="link-box">
         <code id={id}>{value}</code>
       </p>
       <div class="row">
-        <CopyButton target={id} label={copyLabel} />
+        <CopyButton target={id} label={copyLabel} primary={primary} />
         <span class="muted" data-copy-status aria-live="polite"></span>
       </div>
     </>

@@ -4,6 +4,7 @@ import type { OwnerPushRecord, PushLimits } from '../../../shared/push-schema.js
 import { CopyableValue, CsrfField, FieldErrors, Notice, OtherErrors } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import { EndToEndCreateNote, EndToEndLinkNote } from './end-to-end-pages.js';
+import { qrSvg } from './qr-svg.js';
 
 export type Kind = 'text' | 'url' | 'qr' | 'file';
 
@@ -193,8 +194,17 @@ export function CreatedPage({ push }: { push: OwnerPushRecord }) {
     <section class="card">
       <h1>{t('create.ready.heading')}</h1>
       <p>{t('create.ready.send')}</p>
-      <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} />
+      {/* Copying the link is what this page is for: its main button. */}
+      <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} primary />
       {push.end_to_end && <EndToEndLinkNote />}
+      {/* A QR code only where the server knows the whole link: an end-to-end link's key never reached it. */}
+      {!push.end_to_end && (
+        <details class="qr-details">
+          <summary>{t('create.ready.showQr')}</summary>
+          {/* Generated markup of our own (modules of the link, no text of it), never user input. */}
+          <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg(push.html_url, t('preview.qrAlt')) }} />
+        </details>
+      )}
       <p class="muted">
         {t('create.ready.expires', { days, views })}
         {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}

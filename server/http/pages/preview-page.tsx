@@ -25,7 +25,7 @@ export function PreviewPage({ push, expireLink }: { push: PushRecordBase; expire
       ) : (
         <>
           <p>{t('create.ready.send')}</p>
-          <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} />
+          <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} primary />
           {/* Generated markup of our own (modules of the link, no text of it), never user input. */}
           <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg(push.html_url, t('preview.qrAlt')) }} />
           <p class="muted">{t('preview.scan')}</p>

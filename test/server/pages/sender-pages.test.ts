@@ -136,3 +136,36 @@ describe('"Expire now" on the dashboard and the preview page, confirmed (issue 2
     expect(res.headers.get('location')).toMatch(/^\/users\/sign_in\?return_to=/);
   });
 });
+
+describe('the link-ready page sells its main action (issue 29 item 9)', () => {
+  const copyButton = (html: string) => /<button[^>]*data-copy="secret-link"[^>]*>/.exec(html)![0];
+
+  it('Copy is the primary button, and a QR code of the whole link is one click away (made without scripts: the server knows the link)', async () => {
+    const b = new Browser(server);
+    const form = new FormData();
+    form.append('csrf_token', csrfFrom((await b.get('/')).text, '/'));
+    form.append('push[payload]', 'ready');
+    form.append('push[passphrase]', 'by phone');
+    const ready = await b.postMultipart('/', form);
+    expect(ready.status).toBe(200);
+    expect(copyButton(ready.text)).not.toContain('secondary');
+    expect(ready.text).toContain('Show a QR code of the link');
+    expect(ready.text).toMatch(/<details class="qr-details">[\s\S]*<svg/);
+    expect(ready.text).toContain('Remember to send the passphrase by another channel.');
+  });
+
+  it('an end-to-end link-ready page has no QR code (the server never had the key) and keeps the passphrase reminder', async () => {
+    const { b } = await owner('ready-e2e@example.com');
+    const form = new FormData();
+    form.append('csrf_token', csrfFrom((await b.get('/')).text, '/'));
+    form.append('push[payload]', await encryptTextPayload(newPushKey(), 'sealed'));
+    form.append('push[end_to_end]', 'true');
+    // The passphrase check of a passphrase (43 base64url characters), as the page's script sends it.
+    form.append('push[passphrase]', 'A'.repeat(42) + 'A');
+    const ready = await b.postMultipart('/', form);
+    expect(ready.status).toBe(200);
+    expect(copyButton(ready.text)).not.toContain('secondary');
+    expect(ready.text).not.toContain('<svg');
+    expect(ready.text).toContain('Remember to send the passphrase by another channel.');
+  });
+});

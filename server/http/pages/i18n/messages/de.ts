@@ -371,4 +371,5 @@ export const de: Catalogue = {
   "layout.footerCatalogue": "Katalog der Abfragemodule",
   "layout.skip": "Zum Inhalt springen",
   "e2e.decrypted": "Entschlüsselt: Das Geheimnis wird unten angezeigt.",
+  "create.ready.showQr": "QR-Code des Links anzeigen",
 };

@@ -372,6 +372,7 @@ export const en = {
   "layout.footerCatalogue": "Query module catalogue",
   "layout.skip": "Skip to content",
   "e2e.decrypted": "Decrypted: the secret is shown below.",
+  "create.ready.showQr": "Show a QR code of the link",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

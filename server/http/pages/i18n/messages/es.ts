@@ -379,4 +379,5 @@ export const es: Catalogue = {
   "layout.footerCatalogue": "Catálogo de módulos de consulta",
   "layout.skip": "Saltar al contenido",
   "e2e.decrypted": "Descifrado: el secreto se muestra abajo.",
+  "create.ready.showQr": "Mostrar un código QR del enlace",
 };

@@ -379,4 +379,5 @@ export const fr: Catalogue = {
   "layout.footerCatalogue": "Catalogue des modules de requête",
   "layout.skip": "Aller au contenu",
   "e2e.decrypted": "Déchiffré : le secret est affiché ci-dessous.",
+  "create.ready.showQr": "Afficher un code QR du lien",
 };

@@ -371,4 +371,5 @@ export const ja: Catalogue = {
   "layout.footerCatalogue": "クエリモジュール カタログ",
   "layout.skip": "本文へスキップ",
   "e2e.decrypted": "復号しました。シークレットは下に表示されています。",
+  "create.ready.showQr": "リンクの QR コードを表示",
 };

@@ -379,4 +379,5 @@ export const ptBR: Catalogue = {
   "layout.footerCatalogue": "Catálogo de módulos de consulta",
   "layout.skip": "Pular para o conteúdo",
   "e2e.decrypted": "Descriptografado: o segredo aparece abaixo.",
+  "create.ready.showQr": "Mostrar um QR code do link",
 };

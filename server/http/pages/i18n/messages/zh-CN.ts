@@ -371,4 +371,5 @@ export const zhCN: Catalogue = {
   "layout.footerCatalogue": "查询模块目录",
   "layout.skip": "跳到正文",
   "e2e.decrypted": "已解密：机密显示在下方。",
+  "create.ready.showQr": "显示链接的二维码",
 };
