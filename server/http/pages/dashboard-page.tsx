@@ -128,6 +128,7 @@ export function DashboardPage({
   entries,
   hasMore,
   expiredNow = false,
+  welcome = false,
 }: {
   state: 'active' | 'expired';
   page: number;
@@ -135,12 +136,15 @@ export function DashboardPage({
   hasMore: boolean;
   /** Back from "Expire now": say it was done. */
   expiredNow?: boolean;
+  /** Just signed up. */
+  welcome?: boolean;
 }) {
   const { t } = useLanguage();
   const link = (s: string, n: number) => `/dashboard?state=${s}&page=${n}`;
   return (
     <section>
       <h1>{t('dashboard.heading')}</h1>
+      {welcome && <Notice>{t('dashboard.welcome')}</Notice>}
       {expiredNow && <Notice kind="ok">{t('dashboard.expiredNow')}</Notice>}
       <nav class="tabs" aria-label={t('dashboard.tabs')}>
         <a href={link('active', 1)} aria-current={state === 'active' ? 'page' : undefined}>

@@ -43,10 +43,14 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
           <a class="brand" href="/">
             {t('layout.brand')}
           </a>
-          <nav>
+          {/* One navigation for the account area: every account page is one click from any other. */}
+          <nav aria-label={t('layout.account')}>
+            <a href="/">{t('layout.newSecret')}</a>
             {user ? (
               <>
                 <a href="/dashboard">{t('layout.myPushes')}</a>
+                <a href="/users/requests">{t('layout.requests')}</a>
+                <a href="/users/webhooks">{t('layout.webhooks')}</a>
                 <a href="/users/token">{t('layout.apiToken')}</a>
                 <form method="post" action="/users/sign_out" class="inline">
                   <input type="hidden" name="csrf_token" value={csrfToken ?? ''} />

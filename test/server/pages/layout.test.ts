@@ -31,3 +31,23 @@ describe('the catalogue is not in every header (issue 29 item 7)', () => {
     expect(recipient).not.toContain('href="/catalogue"');
   });
 });
+
+describe('onboarding and one account navigation (issue 29 item 8)', () => {
+  it('sign-up lands on the dashboard with a welcome; every page’s header reaches New secret, requests, webhooks and tokens', async () => {
+    const b = new Browser(server);
+    const res = await b.signUp('welcome@example.com');
+    expect(res.headers.get('location')).toBe('/dashboard?welcome=1');
+    const dashboard = (await b.get('/dashboard?welcome=1')).text;
+    expect(dashboard).toContain('Welcome, your account is ready.');
+    expect((await b.get('/dashboard')).text).not.toContain('Welcome, your account is ready.');
+    for (const path of ['/', '/dashboard', '/users/token', '/users/requests', '/users/webhooks']) {
+      const nav = header((await b.get(path)).text);
+      for (const href of ['/', '/dashboard', '/users/requests', '/users/webhooks', '/users/token']) expect(nav, `${path} → ${href}`).toContain(`href="${href}"`);
+      expect(nav).toContain('New secret');
+    }
+    // Signed out: New secret and Sign in.
+    const out = header((await new Browser(server).get('/users/sign_in')).text);
+    expect(out).toContain('New secret');
+    expect(out).not.toContain('/users/webhooks');
+  });
+});

@@ -372,4 +372,9 @@ export const de: Catalogue = {
   "layout.skip": "Zum Inhalt springen",
   "e2e.decrypted": "Entschlüsselt: Das Geheimnis wird unten angezeigt.",
   "create.ready.showQr": "QR-Code des Links anzeigen",
+  "layout.newSecret": "Neues Geheimnis",
+  "layout.requests": "Anfragen",
+  "layout.webhooks": "Webhooks",
+  "layout.account": "Konto",
+  "dashboard.welcome": "Willkommen, Ihr Konto ist bereit. Geheimnisse, die Sie angemeldet erstellen, stehen hier, mit wer sie wann geöffnet hat; „Neues Geheimnis“ erstellt eines. Anfragen, Webhooks und API-Token finden Sie im Menü oben.",
 };

@@ -373,6 +373,11 @@ export const en = {
   "layout.skip": "Skip to content",
   "e2e.decrypted": "Decrypted: the secret is shown below.",
   "create.ready.showQr": "Show a QR code of the link",
+  "layout.newSecret": "New secret",
+  "layout.requests": "Requests",
+  "layout.webhooks": "Webhooks",
+  "layout.account": "Account",
+  "dashboard.welcome": "Welcome, your account is ready. Secrets you make while signed in are listed here, with who opened them and when; “New secret” makes one. Secret requests, webhooks and API tokens are in the menu above.",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

@@ -380,4 +380,9 @@ export const es: Catalogue = {
   "layout.skip": "Saltar al contenido",
   "e2e.decrypted": "Descifrado: el secreto se muestra abajo.",
   "create.ready.showQr": "Mostrar un código QR del enlace",
+  "layout.newSecret": "Nuevo secreto",
+  "layout.requests": "Solicitudes",
+  "layout.webhooks": "Webhooks",
+  "layout.account": "Cuenta",
+  "dashboard.welcome": "Bienvenido, su cuenta está lista. Los secretos que cree con la sesión iniciada aparecen aquí, con quién los abrió y cuándo; «Nuevo secreto» crea uno. Las solicitudes, los webhooks y los tokens de API están en el menú de arriba.",
 };

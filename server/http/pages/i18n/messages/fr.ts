@@ -380,4 +380,9 @@ export const fr: Catalogue = {
   "layout.skip": "Aller au contenu",
   "e2e.decrypted": "Déchiffré : le secret est affiché ci-dessous.",
   "create.ready.showQr": "Afficher un code QR du lien",
+  "layout.newSecret": "Nouveau secret",
+  "layout.requests": "Demandes",
+  "layout.webhooks": "Webhooks",
+  "layout.account": "Compte",
+  "dashboard.welcome": "Bienvenue, votre compte est prêt. Les secrets que vous créez connecté sont listés ici, avec qui les a ouverts et quand ; « Nouveau secret » en crée un. Les demandes, webhooks et jetons d’API sont dans le menu ci-dessus.",
 };

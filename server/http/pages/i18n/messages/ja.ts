@@ -372,4 +372,9 @@ export const ja: Catalogue = {
   "layout.skip": "本文へスキップ",
   "e2e.decrypted": "復号しました。シークレットは下に表示されています。",
   "create.ready.showQr": "リンクの QR コードを表示",
+  "layout.newSecret": "新しいシークレット",
+  "layout.requests": "リクエスト",
+  "layout.webhooks": "Webhook",
+  "layout.account": "アカウント",
+  "dashboard.welcome": "ようこそ。アカウントの準備ができました。サインイン中に作成したシークレットは、誰がいつ開いたかとともにここに表示されます。「新しいシークレット」で作成できます。リクエスト、Webhook、API トークンは上のメニューにあります。",
 };

@@ -380,4 +380,9 @@ export const ptBR: Catalogue = {
   "layout.skip": "Pular para o conteúdo",
   "e2e.decrypted": "Descriptografado: o segredo aparece abaixo.",
   "create.ready.showQr": "Mostrar um QR code do link",
+  "layout.newSecret": "Novo segredo",
+  "layout.requests": "Pedidos",
+  "layout.webhooks": "Webhooks",
+  "layout.account": "Conta",
+  "dashboard.welcome": "Boas-vindas, sua conta está pronta. Os segredos que você criar conectado aparecem aqui, com quem os abriu e quando; “Novo segredo” cria um. Pedidos, webhooks e tokens de API estão no menu acima.",
 };

@@ -372,4 +372,9 @@ export const zhCN: Catalogue = {
   "layout.skip": "跳到正文",
   "e2e.decrypted": "已解密：机密显示在下方。",
   "create.ready.showQr": "显示链接的二维码",
+  "layout.newSecret": "新建机密",
+  "layout.requests": "请求",
+  "layout.webhooks": "Webhook",
+  "layout.account": "账户",
+  "dashboard.welcome": "欢迎，您的账户已就绪。登录时创建的机密会列在这里，并显示谁在何时打开过；点“新建机密”即可创建。请求、Webhook 和 API 令牌在上方菜单中。",
 };
