@@ -74,6 +74,11 @@ describe.skipIf(!hasChromium)('keyboard and screen readers (Chromium)', () => {
       await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('secret');
       expect(await page.locator('#e2e-announce').getAttribute('role')).toBe('status');
       expect(await page.locator('#e2e-announce').textContent()).toBe('Decrypted: the secret is shown below.');
+      // Issue 29 item 12: the Hide/Show toggle of the other secret page.
+      const toggle = page.locator('button[data-toggle="secret"]');
+      await toggle.click();
+      expect(await page.locator('#secret').getAttribute('class')).toContain('concealed');
+      expect(await toggle.textContent()).toBe('Show');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

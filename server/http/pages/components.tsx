@@ -37,6 +37,16 @@ export function CopyButton({ target, label, primary = false }: { target: string;
   );
 }
 
+/** Hides or shows the text of the element with id `target` (assets/pages.js), e.g. a secret read over someone's shoulder. */
+export function HideToggle({ target }: { target: string }) {
+  const { t } = useLanguage();
+  return (
+    <button type="button" class="secondary" data-toggle={target} data-show-label={t('common.show')} data-hide-label={t('common.hide')} aria-controls={target} aria-pressed="false" hidden>
+      {t('common.hide')}
+    </button>
+  );
+}
+
 /** A value to hand on (a secret link, an API token) in a box, with its copy button and the script's answer beside it. */
 export function CopyableValue({ id, value, copyLabel, primary = false }: { id: string; value: string; copyLabel: string; primary?: boolean }) {
   return (

@@ -82,7 +82,7 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
   return (
     <article class="card push-card">
       <header class="row spread">
-        <h2>{p.name ?? t('dashboard.untitled')}</h2>
+        <h2>{p.name ?? (p.file_names?.length ? p.file_names.join(', ') : t('dashboard.untitled'))}</h2>
         <span class="row">
           {p.end_to_end && <EndToEndBadge />}
           <span class={`badge ${p.expired ? 'expired' : 'active'}`}>

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
-import { CopyButton, CsrfField } from './components.js';
+import { CopyButton, CsrfField, HideToggle } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 
 /**
@@ -82,6 +82,7 @@ export function EndToEndSecretPage({ token, csrfToken, mayDelete, passphraseFirs
         <pre class="secret" id="secret" data-secret tabindex={-1}></pre>
         <div class="row">
           <CopyButton target="secret" label={t('recipient.secret.copy')} />
+          <HideToggle target="secret" />
           <span class="muted" data-copy-status aria-live="polite"></span>
         </div>
       </div>

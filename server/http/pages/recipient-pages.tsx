@@ -3,7 +3,7 @@
 import type { RetrievedPush } from '../../../shared/push-schema.js';
 import type { DeleteTicket } from '../../pushes/push-service.js';
 import { neutraliseBidi } from '../../../shared/neutralise-bidi.js';
-import { CopyButton, CsrfField, Notice } from './components.js';
+import { CopyButton, CsrfField, HideToggle, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { Translate } from './i18n/translator.js';
 import { qrDataUri } from './qr-svg.js';
@@ -96,18 +96,7 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTick
           </pre>
           <div class="row">
             <CopyButton target="secret" label={t('recipient.secret.copy')} />
-            <button
-              type="button"
-              class="secondary"
-              data-toggle="secret"
-              data-show-label={t('common.show')}
-              data-hide-label={t('common.hide')}
-              aria-controls="secret"
-              aria-pressed="false"
-              hidden
-            >
-              {t('common.hide')}
-            </button>
+            <HideToggle target="secret" />
             <span class="muted" data-copy-status aria-live="polite"></span>
           </div>
         </>

@@ -169,3 +169,18 @@ describe('the link-ready page sells its main action (issue 29 item 9)', () => {
     expect(ready.text).toContain('Remember to send the passphrase by another channel.');
   });
 });
+
+describe('the dashboard names a file push by its files (issue 29 item 12)', () => {
+  it('an unnamed file push is listed under its file names, not "Untitled push"', async () => {
+    const { b } = await owner('file-names@example.com');
+    const form = new FormData();
+    form.append('csrf_token', csrfFrom((await b.get('/')).text, '/'));
+    form.append('push[kind]', 'file');
+    form.append('push[files][]', new Blob(['%PDF-1.4']), 'invoice-2026.pdf');
+    form.append('push[files][]', new Blob(['a,b']), 'totals.csv');
+    expect((await b.postMultipart('/', form)).status).toBe(200);
+    const html = (await b.get('/dashboard')).text;
+    expect(html).toContain('<h2>invoice-2026.pdf, totals.csv</h2>');
+    expect(html).not.toContain('Untitled push');
+  });
+});
