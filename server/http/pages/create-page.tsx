@@ -58,6 +58,10 @@ function describedBy(errors: Record<string, string[]> | undefined, field: string
 export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles }: CreateFormProps) {
   const { t } = useLanguage();
   const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note'];
+  // "More options" is open when one of them was set, differs from the server's default or needs fixing.
+  const moreOpen = Boolean(
+    values.name || values.note || values.max_failed_passphrase_attempts || errors?.name || errors?.note || errors?.max_failed_passphrase_attempts,
+  ) || values.retrieval_step !== limits.retrieval_step || values.deletable_by_viewer !== limits.deletable_by_viewer;
   return (
     <section class="card">
       <h1>{t('create.heading')}</h1>
@@ -140,32 +144,34 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
         <label for="passphrase">{t('create.passphrase')}</label>
         <input type="password" id="passphrase" name="push[passphrase]" autocomplete="new-password" {...describedBy(errors, 'passphrase')} />
         <FieldErrors errors={errors} field="passphrase" />
-        <label for="max_failed_passphrase_attempts">{t('create.burnAfter')}</label>
-        <input
-          type="number"
-          id="max_failed_passphrase_attempts"
-          name="push[max_failed_passphrase_attempts]"
-          min={0}
-          max={1000}
-          placeholder={String(limits.max_failed_passphrase_attempts ?? 0)}
-          value={values.max_failed_passphrase_attempts}
-          {...describedBy(errors, 'max_failed_passphrase_attempts')}
-        />
-        <FieldErrors errors={errors} field="max_failed_passphrase_attempts" />
+        {/* Text, lifetime and passphrase up front; the rest folded away (open when one of them needs attention or was set). */}
+        <details class="more-options" open={moreOpen}>
+          <summary>{t('create.moreOptions')}</summary>
+          <label for="max_failed_passphrase_attempts">{t('create.burnAfter')}</label>
+          <input
+            type="number"
+            id="max_failed_passphrase_attempts"
+            name="push[max_failed_passphrase_attempts]"
+            min={0}
+            max={1000}
+            placeholder={String(limits.max_failed_passphrase_attempts ?? 0)}
+            value={values.max_failed_passphrase_attempts}
+            {...describedBy(errors, 'max_failed_passphrase_attempts')}
+          />
+          <FieldErrors errors={errors} field="max_failed_passphrase_attempts" />
 
-        <input type="hidden" name="push[retrieval_step]" value="false" />
-        <label class="choice">
-          <input type="checkbox" name="push[retrieval_step]" value="true" checked={values.retrieval_step} />
-          {t('create.retrievalStep')}
-        </label>
-        <input type="hidden" name="push[deletable_by_viewer]" value="false" />
-        <label class="choice">
-          <input type="checkbox" name="push[deletable_by_viewer]" value="true" checked={values.deletable_by_viewer} />
-          {t('create.deletableByViewer')}
-        </label>
+          <input type="hidden" name="push[retrieval_step]" value="false" />
+          <label class="choice">
+            <input type="checkbox" name="push[retrieval_step]" value="true" checked={values.retrieval_step} />
+            {t('create.retrievalStep')}
+          </label>
+          <input type="hidden" name="push[deletable_by_viewer]" value="false" />
+          <label class="choice">
+            <input type="checkbox" name="push[deletable_by_viewer]" value="true" checked={values.deletable_by_viewer} />
+            {t('create.deletableByViewer')}
+          </label>
 
-        <details open={Boolean(values.name || values.note || errors?.name || errors?.note)}>
-          <summary>{t(signedIn ? 'create.nameAndNoteSignedIn' : 'create.nameAndNote')}</summary>
+          <p class="muted small">{t(signedIn ? 'create.nameAndNoteSignedIn' : 'create.nameAndNote')}</p>
           <label for="name">{t('create.name')}</label>
           <input type="text" id="name" name="push[name]" value={values.name} {...describedBy(errors, 'name')} />
           <FieldErrors errors={errors} field="name" />

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../support/server.js';
-import { Browser } from './browser.js';
+import { Browser, csrfFrom } from './browser.js';
 
 /** The shell every page shares (layout.tsx): header navigation, footer, skip link. */
 let server: TestServer;
@@ -49,5 +49,25 @@ describe('onboarding and one account navigation (issue 29 item 8)', () => {
     const out = header((await new Browser(server).get('/users/sign_in')).text);
     expect(out).toContain('New secret');
     expect(out).not.toContain('/users/webhooks');
+  });
+});
+
+describe('the create form: text, lifetime and passphrase up front, the rest under "More options" (issue 29 item 6)', () => {
+  it('folds the other options away, and opens them when one needs fixing', async () => {
+    const b = new Browser(server);
+    const html = (await b.get('/')).text;
+    const more = html.indexOf('<details class="more-options">');
+    expect(more).toBeGreaterThan(0);
+    for (const upFront of ['id="payload"', 'id="expire_after_days"', 'id="expire_after_views"', 'id="passphrase"']) expect(html.indexOf(upFront), upFront).toBeLessThan(more);
+    for (const folded of ['id="max_failed_passphrase_attempts"', 'name="push[retrieval_step]"', 'name="push[deletable_by_viewer]"', 'id="name"', 'id="note"']) expect(html.indexOf(folded), folded).toBeGreaterThan(more);
+    expect(html.indexOf('id="create-submit"')).toBeGreaterThan(html.indexOf('</details>', more));
+
+    const form = new FormData();
+    form.append('csrf_token', csrfFrom(html, '/'));
+    form.append('push[payload]', 'x');
+    form.append('push[name]', 'n'.repeat(300));
+    const refused = await b.postMultipart('/', form);
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('<details class="more-options" open');
   });
 });

@@ -377,4 +377,5 @@ export const de: Catalogue = {
   "layout.webhooks": "Webhooks",
   "layout.account": "Konto",
   "dashboard.welcome": "Willkommen, Ihr Konto ist bereit. Geheimnisse, die Sie angemeldet erstellen, stehen hier, mit wer sie wann geöffnet hat; „Neues Geheimnis“ erstellt eines. Anfragen, Webhooks und API-Token finden Sie im Menü oben.",
+  "create.moreOptions": "Weitere Optionen",
 };

@@ -378,6 +378,7 @@ export const en = {
   "layout.webhooks": "Webhooks",
   "layout.account": "Account",
   "dashboard.welcome": "Welcome, your account is ready. Secrets you make while signed in are listed here, with who opened them and when; “New secret” makes one. Secret requests, webhooks and API tokens are in the menu above.",
+  "create.moreOptions": "More options",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

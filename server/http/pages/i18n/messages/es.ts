@@ -385,4 +385,5 @@ export const es: Catalogue = {
   "layout.webhooks": "Webhooks",
   "layout.account": "Cuenta",
   "dashboard.welcome": "Bienvenido, su cuenta está lista. Los secretos que cree con la sesión iniciada aparecen aquí, con quién los abrió y cuándo; «Nuevo secreto» crea uno. Las solicitudes, los webhooks y los tokens de API están en el menú de arriba.",
+  "create.moreOptions": "Más opciones",
 };

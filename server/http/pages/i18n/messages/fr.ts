@@ -385,4 +385,5 @@ export const fr: Catalogue = {
   "layout.webhooks": "Webhooks",
   "layout.account": "Compte",
   "dashboard.welcome": "Bienvenue, votre compte est prêt. Les secrets que vous créez connecté sont listés ici, avec qui les a ouverts et quand ; « Nouveau secret » en crée un. Les demandes, webhooks et jetons d’API sont dans le menu ci-dessus.",
+  "create.moreOptions": "Plus d’options",
 };

@@ -377,4 +377,5 @@ export const ja: Catalogue = {
   "layout.webhooks": "Webhook",
   "layout.account": "アカウント",
   "dashboard.welcome": "ようこそ。アカウントの準備ができました。サインイン中に作成したシークレットは、誰がいつ開いたかとともにここに表示されます。「新しいシークレット」で作成できます。リクエスト、Webhook、API トークンは上のメニューにあります。",
+  "create.moreOptions": "その他のオプション",
 };

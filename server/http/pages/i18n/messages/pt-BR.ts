@@ -385,4 +385,5 @@ export const ptBR: Catalogue = {
   "layout.webhooks": "Webhooks",
   "layout.account": "Conta",
   "dashboard.welcome": "Boas-vindas, sua conta está pronta. Os segredos que você criar conectado aparecem aqui, com quem os abriu e quando; “Novo segredo” cria um. Pedidos, webhooks e tokens de API estão no menu acima.",
+  "create.moreOptions": "Mais opções",
 };

@@ -377,4 +377,5 @@ export const zhCN: Catalogue = {
   "layout.webhooks": "Webhook",
   "layout.account": "账户",
   "dashboard.welcome": "欢迎，您的账户已就绪。登录时创建的机密会列在这里，并显示谁在何时打开过；点“新建机密”即可创建。请求、Webhook 和 API 令牌在上方菜单中。",
+  "create.moreOptions": "更多选项",
 };
