@@ -65,7 +65,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
   return (
     <section class="card">
       <h1>{t('create.heading')}</h1>
-      <p class="muted">{t('create.intro')}</p>
+      <p class="muted">{t('create.introShort')}</p>
       {errors && <Notice kind="error">{t('create.fixFields')}</Notice>}
       {formError && <Notice kind="error">{formError}</Notice>}
       <OtherErrors errors={errors} shown={shown} />

@@ -122,6 +122,13 @@ export function EndToEndCreateNote() {
   const { t } = useLanguage();
   return (
     <>
+      {/* One line says how this push is encrypted: the server's line without scripts; with them, the script shows the one for the chosen kind. */}
+      <p class="muted small" data-encryption-note="server">
+        {t('create.serverNote')}
+      </p>
+      <p class="muted small" data-encryption-note="server-kinds" hidden>
+        {t('create.serverNoteKinds')}
+      </p>
       <p class="muted small" data-e2e-create-note hidden>
         {t('e2e.create.note')}
       </p>

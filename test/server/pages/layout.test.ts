@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../support/server.js';
+import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 import { Browser, csrfFrom } from './browser.js';
 
 /** The shell every page shares (layout.tsx): header navigation, footer, skip link. */
@@ -69,5 +69,25 @@ describe('the create form: text, lifetime and passphrase up front, the rest unde
     const refused = await b.postMultipart('/', form);
     expect(refused.status).toBe(422);
     expect(refused.text).toContain('<details class="more-options" open');
+  });
+});
+
+describe('honest encryption wording (issue 29 item 4)', () => {
+  it('the create page no longer says "encrypted on the server" in its intro beside the browser line; the request page says where its answer is encrypted', async () => {
+    const html = (await new Browser(server).get('/')).text;
+    expect(html).not.toContain('The secret is encrypted on the server and deleted');
+    expect(html).toMatch(/data-encryption-note="server">[^<]*encrypted on the server, which holds its key/);
+
+    const { token } = await createUserWithToken(server, 'asker@example.com');
+    const res = await fetch(`${server.url}/api/v2/secret-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ title: 'VPN key', message: 'please' }),
+    });
+    expect(res.status).toBe(201);
+    const request = (await res.json()) as { url_token: string };
+    const answerPage = (await new Browser(server).get(`/req/${request.url_token}`)).text;
+    expect(answerPage).toContain('stored encrypted on this server (which holds the key');
+    expect(answerPage).not.toContain('only the person who sent you this link can read it');
   });
 });

@@ -70,8 +70,6 @@ export const de: Catalogue = {
 
   // Create page
   'create.heading': 'Geheimnis senden',
-  'create.intro':
-    'Das Geheimnis wird auf dem Server verschlüsselt und nach der gewählten Anzahl an Aufrufen oder Tagen gelöscht. Senden Sie den Link und eine eventuelle Passphrase über einen anderen Kanal.',
   'create.fixFields': 'Bitte korrigieren Sie die unten markierten Felder.',
   'create.kindLegend': 'Was möchten Sie senden?',
   'create.kind.text': 'Text',
@@ -328,7 +326,6 @@ export const de: Catalogue = {
   "requests.close": "Anfrage schließen",
   "requests.openAnswer": "Antwort öffnen",
   "answer.heading": "Jemand bittet Sie um ein Geheimnis",
-  "answer.intro": "Was Sie hier senden, wird verschlüsselt, und nur die Person, die Ihnen diesen Link geschickt hat, kann es lesen. Der Link funktioniert einmal, bis {date}.",
   "answer.payload": "Ihr Geheimnis",
   "answer.send": "Geheimnis senden",
   "answer.sent.heading": "Ihr Geheimnis wurde gesendet",
@@ -378,4 +375,8 @@ export const de: Catalogue = {
   "layout.account": "Konto",
   "dashboard.welcome": "Willkommen, Ihr Konto ist bereit. Geheimnisse, die Sie angemeldet erstellen, stehen hier, mit wer sie wann geöffnet hat; „Neues Geheimnis“ erstellt eines. Anfragen, Webhooks und API-Token finden Sie im Menü oben.",
   "create.moreOptions": "Weitere Optionen",
+  "create.introShort": "Wird nach der gewählten Anzahl an Aufrufen oder Tagen gelöscht. Senden Sie den Link und eine eventuelle Passphrase über einen anderen Kanal.",
+  "create.serverNote": "Dieses Geheimnis wird auf dem Server verschlüsselt, der seinen Schlüssel hat (mit JavaScript werden Texte und Dateien stattdessen in Ihrem Browser verschlüsselt).",
+  "create.serverNoteKinds": "URLs und QR-Codes werden auf dem Server verschlüsselt, nicht in Ihrem Browser: Der Server muss sie lesen, um weiterzuleiten oder den Code zu zeichnen.",
+  "answer.intro": "Was Sie hier senden, wird verschlüsselt auf diesem Server gespeichert (der den Schlüssel hat, wie bei jedem nicht im Browser verschlüsselten Geheimnis), und nur das Konto, das Ihnen diesen Link geschickt hat, kann es öffnen. Der Link funktioniert einmal, bis {date}.",
 };

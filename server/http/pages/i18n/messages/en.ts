@@ -71,8 +71,6 @@ export const en = {
 
   // Create page
   'create.heading': 'Send a secret',
-  'create.intro':
-    'The secret is encrypted on the server and deleted after the views or days you choose. Send the link, and send any passphrase by another channel.',
   'create.fixFields': 'Please correct the fields marked below.',
   'create.kindLegend': 'What do you want to send?',
   'create.kind.text': 'Text',
@@ -329,7 +327,6 @@ export const en = {
   "requests.close": "Close the request",
   "requests.openAnswer": "Open the answer",
   "answer.heading": "Someone asks you for a secret",
-  "answer.intro": "What you send here is encrypted and only the person who sent you this link can read it. This link works once, until {date}.",
   "answer.payload": "Your secret",
   "answer.send": "Send the secret",
   "answer.sent.heading": "Your secret was sent",
@@ -379,6 +376,10 @@ export const en = {
   "layout.account": "Account",
   "dashboard.welcome": "Welcome, your account is ready. Secrets you make while signed in are listed here, with who opened them and when; “New secret” makes one. Secret requests, webhooks and API tokens are in the menu above.",
   "create.moreOptions": "More options",
+  "create.introShort": "Deleted after the views or days you choose. Send the link, and send any passphrase by another channel.",
+  "create.serverNote": "This secret is encrypted on the server, which holds its key (turn JavaScript on to encrypt text and files in your browser instead).",
+  "create.serverNoteKinds": "URLs and QR codes are encrypted on the server, not in your browser: the server must read them to redirect or to draw the code.",
+  "answer.intro": "What you send here is stored encrypted on this server (which holds the key, as for any secret not encrypted in a browser), and only the account that sent you this link can open it. This link works once, until {date}.",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

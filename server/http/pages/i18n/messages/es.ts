@@ -74,8 +74,6 @@ export const es: Catalogue = {
 
   // Create page
   'create.heading': 'Enviar un secreto',
-  'create.intro':
-    'El secreto se cifra en el servidor y se elimina tras las visualizaciones o los días que elijas. Envía el enlace y, si usas una frase de contraseña, envíala por otro canal.',
   'create.fixFields': 'Corrige los campos marcados a continuación.',
   'create.kindLegend': '¿Qué quieres enviar?',
   'create.kind.text': 'Texto',
@@ -336,7 +334,6 @@ export const es: Catalogue = {
   "requests.close": "Cerrar la solicitud",
   "requests.openAnswer": "Abrir la respuesta",
   "answer.heading": "Alguien le pide un secreto",
-  "answer.intro": "Lo que envíe aquí se cifra y solo la persona que le envió este enlace puede leerlo. Este enlace funciona una vez, hasta el {date}.",
   "answer.payload": "Su secreto",
   "answer.send": "Enviar el secreto",
   "answer.sent.heading": "Su secreto se envió",
@@ -386,4 +383,8 @@ export const es: Catalogue = {
   "layout.account": "Cuenta",
   "dashboard.welcome": "Bienvenido, su cuenta está lista. Los secretos que cree con la sesión iniciada aparecen aquí, con quién los abrió y cuándo; «Nuevo secreto» crea uno. Las solicitudes, los webhooks y los tokens de API están en el menú de arriba.",
   "create.moreOptions": "Más opciones",
+  "create.introShort": "Se borra tras las visitas o los días que elija. Envíe el enlace, y la frase de contraseña, si la hay, por otro canal.",
+  "create.serverNote": "Este secreto se cifra en el servidor, que tiene su clave (active JavaScript para cifrar textos y archivos en su navegador).",
+  "create.serverNoteKinds": "Las URL y los códigos QR se cifran en el servidor, no en su navegador: el servidor debe leerlos para redirigir o dibujar el código.",
+  "answer.intro": "Lo que envíe aquí se guarda cifrado en este servidor (que tiene la clave, como con todo secreto no cifrado en un navegador), y solo la cuenta que le envió este enlace puede abrirlo. Este enlace funciona una vez, hasta el {date}.",
 };

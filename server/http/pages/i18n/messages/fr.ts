@@ -74,8 +74,6 @@ export const fr: Catalogue = {
 
   // Create page
   'create.heading': 'Envoyer un secret',
-  'create.intro':
-    'Le secret est chiffré sur le serveur et supprimé après le nombre de vues ou de jours que vous choisissez. Envoyez le lien, et transmettez l’éventuelle phrase secrète par un autre canal.',
   'create.fixFields': 'Veuillez corriger les champs signalés ci-dessous.',
   'create.kindLegend': 'Que voulez-vous envoyer\u00a0?',
   'create.kind.text': 'Texte',
@@ -336,7 +334,6 @@ export const fr: Catalogue = {
   "requests.close": "Fermer la demande",
   "requests.openAnswer": "Ouvrir la réponse",
   "answer.heading": "Quelqu'un vous demande un secret",
-  "answer.intro": "Ce que vous envoyez ici est chiffré et seule la personne qui vous a envoyé ce lien peut le lire. Ce lien fonctionne une fois, jusqu'au {date}.",
   "answer.payload": "Votre secret",
   "answer.send": "Envoyer le secret",
   "answer.sent.heading": "Votre secret a été envoyé",
@@ -386,4 +383,8 @@ export const fr: Catalogue = {
   "layout.account": "Compte",
   "dashboard.welcome": "Bienvenue, votre compte est prêt. Les secrets que vous créez connecté sont listés ici, avec qui les a ouverts et quand ; « Nouveau secret » en crée un. Les demandes, webhooks et jetons d’API sont dans le menu ci-dessus.",
   "create.moreOptions": "Plus d’options",
+  "create.introShort": "Supprimé après le nombre de vues ou de jours choisi. Envoyez le lien, et toute phrase secrète par un autre canal.",
+  "create.serverNote": "Ce secret est chiffré sur le serveur, qui détient sa clé (activez JavaScript pour chiffrer textes et fichiers dans votre navigateur).",
+  "create.serverNoteKinds": "Les URL et les codes QR sont chiffrés sur le serveur, pas dans votre navigateur : le serveur doit les lire pour rediriger ou dessiner le code.",
+  "answer.intro": "Ce que vous envoyez ici est stocké chiffré sur ce serveur (qui détient la clé, comme pour tout secret non chiffré dans un navigateur), et seul le compte qui vous a envoyé ce lien peut l’ouvrir. Ce lien fonctionne une fois, jusqu’au {date}.",
 };

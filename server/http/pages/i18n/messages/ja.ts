@@ -70,8 +70,6 @@ export const ja: Catalogue = {
 
   // Create page
   'create.heading': 'シークレットを送信',
-  'create.intro':
-    'シークレットはサーバー上で暗号化され、指定した閲覧回数または日数を過ぎると削除されます。リンクを送信し、パスフレーズを設定した場合は別の経路で伝えてください。',
   'create.fixFields': '以下の印の付いた項目を修正してください。',
   'create.kindLegend': '何を送信しますか？',
   'create.kind.text': 'テキスト',
@@ -328,7 +326,6 @@ export const ja: Catalogue = {
   "requests.close": "リクエストを終了",
   "requests.openAnswer": "回答を開く",
   "answer.heading": "シークレットを求められています",
-  "answer.intro": "ここで送る内容は暗号化され、このリンクを送った人だけが読めます。このリンクは {date} まで、一度だけ使えます。",
   "answer.payload": "あなたのシークレット",
   "answer.send": "シークレットを送る",
   "answer.sent.heading": "シークレットを送信しました",
@@ -378,4 +375,8 @@ export const ja: Catalogue = {
   "layout.account": "アカウント",
   "dashboard.welcome": "ようこそ。アカウントの準備ができました。サインイン中に作成したシークレットは、誰がいつ開いたかとともにここに表示されます。「新しいシークレット」で作成できます。リクエスト、Webhook、API トークンは上のメニューにあります。",
   "create.moreOptions": "その他のオプション",
+  "create.introShort": "選んだ閲覧回数または日数の後に削除されます。リンクを送り、パスフレーズがあれば別の経路で送ってください。",
+  "create.serverNote": "このシークレットはサーバーで暗号化され、鍵はサーバーが持ちます（JavaScript を有効にすると、テキストとファイルはブラウザーで暗号化されます）。",
+  "create.serverNoteKinds": "URL と QR コードはブラウザーではなくサーバーで暗号化されます。リダイレクトやコードの描画のためにサーバーが読む必要があるからです。",
+  "answer.intro": "ここで送った内容はこのサーバーに暗号化して保存され（ブラウザーで暗号化されないシークレットと同じく、鍵はサーバーが持ちます）、このリンクを送ったアカウントだけが開けます。このリンクは {date} まで 1 回だけ使えます。",
 };

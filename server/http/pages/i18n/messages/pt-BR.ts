@@ -74,8 +74,6 @@ export const ptBR: Catalogue = {
 
   // Create page
   'create.heading': 'Enviar um segredo',
-  'create.intro':
-    'O segredo é criptografado no servidor e excluído após o número de visualizações ou de dias que você escolher. Envie o link e, se usar uma frase secreta, envie-a por outro canal.',
   'create.fixFields': 'Corrija os campos marcados abaixo.',
   'create.kindLegend': 'O que você quer enviar?',
   'create.kind.text': 'Texto',
@@ -336,7 +334,6 @@ export const ptBR: Catalogue = {
   "requests.close": "Encerrar a solicitação",
   "requests.openAnswer": "Abrir a resposta",
   "answer.heading": "Alguém está pedindo um segredo a você",
-  "answer.intro": "O que você enviar aqui é criptografado e só a pessoa que lhe mandou este link pode ler. Este link funciona uma vez, até {date}.",
   "answer.payload": "Seu segredo",
   "answer.send": "Enviar o segredo",
   "answer.sent.heading": "Seu segredo foi enviado",
@@ -386,4 +383,8 @@ export const ptBR: Catalogue = {
   "layout.account": "Conta",
   "dashboard.welcome": "Boas-vindas, sua conta está pronta. Os segredos que você criar conectado aparecem aqui, com quem os abriu e quando; “Novo segredo” cria um. Pedidos, webhooks e tokens de API estão no menu acima.",
   "create.moreOptions": "Mais opções",
+  "create.introShort": "Apagado depois das visualizações ou dos dias que você escolher. Envie o link e, por outro canal, a frase secreta, se houver.",
+  "create.serverNote": "Este segredo é criptografado no servidor, que guarda a chave (ative o JavaScript para criptografar textos e arquivos no seu navegador).",
+  "create.serverNoteKinds": "URLs e QR codes são criptografados no servidor, não no seu navegador: o servidor precisa lê-los para redirecionar ou desenhar o código.",
+  "answer.intro": "O que você enviar aqui fica guardado criptografado neste servidor (que tem a chave, como em todo segredo não criptografado no navegador), e só a conta que lhe enviou este link pode abri-lo. Este link funciona uma vez, até {date}.",
 };

@@ -70,8 +70,6 @@ export const zhCN: Catalogue = {
 
   // Create page
   'create.heading': '发送机密信息',
-  'create.intro':
-    '机密信息在服务器上加密存储，并在达到您选择的查看次数或天数后删除。请发送链接，并通过其他渠道发送密码短语（如有）。',
   'create.fixFields': '请更正下方标记的字段。',
   'create.kindLegend': '您要发送什么？',
   'create.kind.text': '文本',
@@ -328,7 +326,6 @@ export const zhCN: Catalogue = {
   "requests.close": "关闭请求",
   "requests.openAnswer": "打开回复",
   "answer.heading": "有人向您索取机密",
-  "answer.intro": "您在此发送的内容会被加密，只有向您发送此链接的人能够读取。此链接在 {date} 前仅可使用一次。",
   "answer.payload": "您的机密",
   "answer.send": "发送机密",
   "answer.sent.heading": "您的机密已发送",
@@ -378,4 +375,8 @@ export const zhCN: Catalogue = {
   "layout.account": "账户",
   "dashboard.welcome": "欢迎，您的账户已就绪。登录时创建的机密会列在这里，并显示谁在何时打开过；点“新建机密”即可创建。请求、Webhook 和 API 令牌在上方菜单中。",
   "create.moreOptions": "更多选项",
+  "create.introShort": "在您选择的查看次数或天数后删除。发送链接，如有口令请通过其他渠道发送。",
+  "create.serverNote": "此机密在服务器上加密，密钥由服务器保管（开启 JavaScript 后，文本和文件改为在您的浏览器中加密）。",
+  "create.serverNoteKinds": "网址和二维码在服务器上加密，而不是在您的浏览器中：服务器需要读取它们才能跳转或绘制二维码。",
+  "answer.intro": "您在此发送的内容会加密存储在此服务器上（与所有未在浏览器中加密的机密一样，密钥由服务器保管），只有向您发送此链接的账户才能打开。此链接可使用一次，有效期至 {date}。",
 };
