@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { renderSVG } from 'uqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
@@ -38,6 +39,28 @@ describe.skipIf(!hasChromium)('create page: one encryption line, the one that ap
       expect(lines).not.toContain('encrypted in your browser');
       await page.check('input[name="push[kind]"][value="text"]');
       expect((await visible(page)).join('\n')).toContain('encrypted in your browser');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('link ready (end to end): a QR code of the whole link, key included, drawn in the browser (issue 29 item 9)', async () => {
+    const { context, page, problems } = await newVisitor(browser, server.url, { phone: true });
+    try {
+      await page.goto(`${server.url}/`);
+      await page.fill('#payload', 'scan me');
+      await page.click('#create-submit');
+      const link = page.locator('#secret-link');
+      await expect.poll(async () => (await link.textContent())?.includes('#')).toBe(true);
+      const url = (await link.textContent())!;
+      await page.click('details[data-e2e-qr] summary');
+      const svg = page.locator('[data-e2e-qr-code] svg');
+      await expect.poll(() => svg.isVisible()).toBe(true);
+      expect(await svg.getAttribute('aria-label')).toBe('QR code of the secret link');
+      // The modules are those of the whole link (the server's encoder, run here on the same text).
+      const expected = /<path[^>]* d="([^"]+)"/.exec(renderSVG(url, { border: 2 }))![1];
+      expect(await svg.locator('path').getAttribute('d')).toBe(expected);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

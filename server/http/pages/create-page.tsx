@@ -204,6 +204,12 @@ export function CreatedPage({ push }: { push: OwnerPushRecord }) {
       <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} primary />
       {push.end_to_end && <EndToEndLinkNote />}
       {/* A QR code only where the server knows the whole link: an end-to-end link's key never reached it. */}
+      {push.end_to_end && (
+        <details class="qr-details" data-e2e-qr hidden>
+          <summary>{t('create.ready.showQr')}</summary>
+          <div class="qr" data-e2e-qr-code data-label={t('preview.qrAlt')}></div>
+        </details>
+      )}
       {!push.end_to_end && (
         <details class="qr-details">
           <summary>{t('create.ready.showQr')}</summary>

@@ -238,6 +238,10 @@ function completeLink(note: HTMLElement) {
     return;
   }
   link.textContent = `${link.textContent}#${key}`;
+  // Its QR code, drawn in this browser from the whole link (browser/e2e-link-qr.ts).
+  const qr = document.createElement('script');
+  qr.src = '/assets/e2e-link-qr.js';
+  document.head.append(qr);
 }
 
 const form = document.getElementById('create-form');
