@@ -91,3 +91,17 @@ describe('honest encryption wording (issue 29 item 4)', () => {
     expect(answerPage).not.toContain('only the person who sent you this link can read it');
   });
 });
+
+describe('the request page’s Send button has a line of its own (issue 29 item 12)', () => {
+  it('is not beside the file picker', async () => {
+    const { token } = await createUserWithToken(server, 'asker2@example.com');
+    const res = await fetch(`${server.url}/api/v2/secret-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ title: 'Files please', message: 'x' }),
+    });
+    const request = (await res.json()) as { url_token: string };
+    const html = (await new Browser(server).get(`/req/${request.url_token}`)).text;
+    expect(html).toMatch(/<p><button type="submit" id="send-answer"/);
+  });
+});
