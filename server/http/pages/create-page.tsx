@@ -162,14 +162,20 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
 
           <input type="hidden" name="push[retrieval_step]" value="false" />
           <label class="choice">
-            <input type="checkbox" name="push[retrieval_step]" value="true" checked={values.retrieval_step} />
+            <input type="checkbox" name="push[retrieval_step]" value="true" checked={values.retrieval_step} aria-describedby="retrieval-step-hint" />
             {t('create.retrievalStep')}
           </label>
+          <p class="muted small hint" id="retrieval-step-hint">
+            {t('create.retrievalStepHint')}
+          </p>
           <input type="hidden" name="push[deletable_by_viewer]" value="false" />
           <label class="choice">
-            <input type="checkbox" name="push[deletable_by_viewer]" value="true" checked={values.deletable_by_viewer} />
+            <input type="checkbox" name="push[deletable_by_viewer]" value="true" checked={values.deletable_by_viewer} aria-describedby="deletable-hint" />
             {t('create.deletableByViewer')}
           </label>
+          <p class="muted small hint" id="deletable-hint">
+            {t('create.deletableHint')}
+          </p>
 
           <p class="muted small">{t(signedIn ? 'create.nameAndNoteSignedIn' : 'create.nameAndNote')}</p>
           <label for="name">{t('create.name')}</label>

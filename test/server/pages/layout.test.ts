@@ -61,6 +61,10 @@ describe('the create form: text, lifetime and passphrase up front, the rest unde
     for (const upFront of ['id="payload"', 'id="expire_after_days"', 'id="expire_after_views"', 'id="passphrase"']) expect(html.indexOf(upFront), upFront).toBeLessThan(more);
     for (const folded of ['id="max_failed_passphrase_attempts"', 'name="push[retrieval_step]"', 'name="push[deletable_by_viewer]"', 'id="name"', 'id="note"']) expect(html.indexOf(folded), folded).toBeGreaterThan(more);
     expect(html.indexOf('id="create-submit"')).toBeGreaterThan(html.indexOf('</details>', more));
+    // The jargon explained in plain words where it appears, and tied to its checkbox for screen readers.
+    expect(html).toMatch(/name="push\[retrieval_step\]" value="true"[^>]*aria-describedby="retrieval-step-hint"/);
+    expect(html).toContain('chat apps and mail scanners that open links to preview them do not use up a view');
+    expect(html).toMatch(/name="push\[deletable_by_viewer\]" value="true"[^>]*aria-describedby="deletable-hint"/);
 
     const form = new FormData();
     form.append('csrf_token', csrfFrom(html, '/'));

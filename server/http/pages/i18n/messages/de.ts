@@ -379,4 +379,6 @@ export const de: Catalogue = {
   "create.serverNote": "Dieses Geheimnis wird auf dem Server verschlüsselt, der seinen Schlüssel hat (mit JavaScript werden Texte und Dateien stattdessen in Ihrem Browser verschlüsselt).",
   "create.serverNoteKinds": "URLs und QR-Codes werden auf dem Server verschlüsselt, nicht in Ihrem Browser: Der Server muss sie lesen, um weiterzuleiten oder den Code zu zeichnen.",
   "answer.intro": "Was Sie hier senden, wird verschlüsselt auf diesem Server gespeichert (der den Schlüssel hat, wie bei jedem nicht im Browser verschlüsselten Geheimnis), und nur das Konto, das Ihnen diesen Link geschickt hat, kann es öffnen. Der Link funktioniert einmal, bis {date}.",
+  "create.retrievalStepHint": "Der Link zeigt zuerst eine Schaltfläche zum Aufdecken, damit Chat-Apps und Mail-Scanner, die Links für eine Vorschau öffnen, keinen Aufruf verbrauchen.",
+  "create.deletableHint": "Die empfangende Person erhält eine Schaltfläche, um das Geheimnis zu löschen, sobald sie es hat, damit es nicht auf dem Server wartet.",
 };

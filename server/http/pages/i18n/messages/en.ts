@@ -380,6 +380,8 @@ export const en = {
   "create.serverNote": "This secret is encrypted on the server, which holds its key (turn JavaScript on to encrypt text and files in your browser instead).",
   "create.serverNoteKinds": "URLs and QR codes are encrypted on the server, not in your browser: the server must read them to redirect or to draw the code.",
   "answer.intro": "What you send here is stored encrypted on this server (which holds the key, as for any secret not encrypted in a browser), and only the account that sent you this link can open it. This link works once, until {date}.",
+  "create.retrievalStepHint": "The link first shows a “Reveal” button, so chat apps and mail scanners that open links to preview them do not use up a view.",
+  "create.deletableHint": "The recipient gets a button to delete the secret once they have it, so it does not wait on the server.",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

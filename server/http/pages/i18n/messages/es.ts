@@ -387,4 +387,6 @@ export const es: Catalogue = {
   "create.serverNote": "Este secreto se cifra en el servidor, que tiene su clave (active JavaScript para cifrar textos y archivos en su navegador).",
   "create.serverNoteKinds": "Las URL y los códigos QR se cifran en el servidor, no en su navegador: el servidor debe leerlos para redirigir o dibujar el código.",
   "answer.intro": "Lo que envíe aquí se guarda cifrado en este servidor (que tiene la clave, como con todo secreto no cifrado en un navegador), y solo la cuenta que le envió este enlace puede abrirlo. Este enlace funciona una vez, hasta el {date}.",
+  "create.retrievalStepHint": "El enlace muestra primero un botón «Revelar», para que las apps de chat y los analizadores de correo que abren enlaces para previsualizarlos no gasten una visita.",
+  "create.deletableHint": "El destinatario tiene un botón para borrar el secreto en cuanto lo tenga, para que no quede esperando en el servidor.",
 };

@@ -387,4 +387,6 @@ export const fr: Catalogue = {
   "create.serverNote": "Ce secret est chiffré sur le serveur, qui détient sa clé (activez JavaScript pour chiffrer textes et fichiers dans votre navigateur).",
   "create.serverNoteKinds": "Les URL et les codes QR sont chiffrés sur le serveur, pas dans votre navigateur : le serveur doit les lire pour rediriger ou dessiner le code.",
   "answer.intro": "Ce que vous envoyez ici est stocké chiffré sur ce serveur (qui détient la clé, comme pour tout secret non chiffré dans un navigateur), et seul le compte qui vous a envoyé ce lien peut l’ouvrir. Ce lien fonctionne une fois, jusqu’au {date}.",
+  "create.retrievalStepHint": "Le lien affiche d’abord un bouton « Révéler », pour que les messageries et analyseurs de courriel qui ouvrent les liens pour un aperçu n’utilisent pas de vue.",
+  "create.deletableHint": "Le destinataire a un bouton pour supprimer le secret dès qu’il l’a, pour qu’il ne reste pas sur le serveur.",
 };

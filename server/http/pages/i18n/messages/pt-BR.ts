@@ -387,4 +387,6 @@ export const ptBR: Catalogue = {
   "create.serverNote": "Este segredo é criptografado no servidor, que guarda a chave (ative o JavaScript para criptografar textos e arquivos no seu navegador).",
   "create.serverNoteKinds": "URLs e QR codes são criptografados no servidor, não no seu navegador: o servidor precisa lê-los para redirecionar ou desenhar o código.",
   "answer.intro": "O que você enviar aqui fica guardado criptografado neste servidor (que tem a chave, como em todo segredo não criptografado no navegador), e só a conta que lhe enviou este link pode abri-lo. Este link funciona uma vez, até {date}.",
+  "create.retrievalStepHint": "O link mostra primeiro um botão “Revelar”, para que apps de chat e verificadores de e-mail que abrem links para pré-visualizar não gastem uma visualização.",
+  "create.deletableHint": "Quem recebe ganha um botão para apagar o segredo assim que o tiver, para que ele não fique esperando no servidor.",
 };
