@@ -19,6 +19,8 @@ import { createCatalogueRoutes } from './catalogue-routes.js';
 import { attachmentDisposition } from '../../shared/content-disposition.js';
 import { neutraliseControls } from '../../shared/neutralise-controls.js';
 import { createPageRoutes } from './page-routes.js';
+import { notFoundPage, wantsHtmlPage } from './pages/browser-error-page.js';
+import { pageErrorResponse } from './pages/page-errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { requestFrame } from './middleware/request-frame.js';
@@ -78,8 +80,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // A client that hung up mid-body made whatever was reading the body fail (tRPC reads it
   // itself, even for OPTIONS): the client's failure, a 400 without a logged stack, not a 500.
-  app.onError((error, c) => errorResponse(c, !(error instanceof ServiceError) && c.env?.incoming?.errored ? bodyCutOff() : error, logger));
-  app.notFound((c) => c.json({ error: 'not-found' }, 404));
+  app.onError((error, c) => {
+    const cause = !(error instanceof ServiceError) && c.env?.incoming?.errored ? bodyCutOff() : error;
+    // A person's browser gets a page; API clients keep their exact JSON (browser-error-page.tsx).
+    return wantsHtmlPage(c) ? pageErrorResponse(c, cause, logger) : errorResponse(c, cause, logger);
+  });
+  app.notFound((c) => (wantsHtmlPage(c) ? notFoundPage(c) : c.json({ error: 'not-found' }, 404)));
 
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));

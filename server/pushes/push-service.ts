@@ -559,6 +559,11 @@ export class PushService {
     return { logs: entries.map(auditJson) };
   }
 
+  /** Whether this caller owns the push (the pages offer its owner "Expire now", which `expire` then checks). */
+  async ownedBy(actor: Actor, token: string): Promise<boolean> {
+    return this.isOwner(await this.find(token), actor);
+  }
+
   /** Whether this caller may expire the push now (owner, or anyone when deletable by viewers). */
   mayDelete(push: StoredPush, actor: Actor): boolean {
     return this.isOwner(push, actor) || push.deletableByViewer === true;

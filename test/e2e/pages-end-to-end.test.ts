@@ -116,6 +116,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const link = await create(sender.page, async (p) => {
       await p.fill('#payload', text);
       await p.fill('#passphrase', passphrase);
+      await p.click('details.more-options summary');
       await p.fill('#max_failed_passphrase_attempts', '3');
     });
     await sender.context.close();
@@ -153,6 +154,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const link = await create(sender.page, async (p) => {
       await p.fill('#payload', text);
       await p.fill('#passphrase', 'the right one');
+      await p.click('details.more-options summary');
       await p.fill('#max_failed_passphrase_attempts', '2');
     });
     await sender.context.close();

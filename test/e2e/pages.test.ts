@@ -200,7 +200,7 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
       });
       expect(res.status).toBe(201);
       await page.goto(`${server.url}/dashboard`);
-      expect(await page.locator('h3', { hasText: 'Database password' }).count()).toBe(1);
+      expect(await page.locator('h2', { hasText: 'Database password' }).count()).toBe(1);
       await page.click('summary');
       await screenshot(page, 'pages-14-dashboard-dark');
       expect(problems).toEqual([]);

@@ -102,7 +102,8 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       throw e;
     }
     await startPageSession(c, accounts, user);
-    return c.redirect(returnTo ?? '/users/token', 303);
+    // A new account lands on its dashboard, with a word on where things are.
+    return c.redirect(returnTo ?? '/dashboard?welcome=1', 303);
   });
 
   app.get('/users/sign_out', session, (c) => {
@@ -185,7 +186,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const list = await pushes.list(actor, state, page);
     const entries: DashboardEntry[] = [];
     for (const push of list) entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
-    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} />);
+    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} expiredNow={c.req.query('expired_now') === '1'} welcome={c.req.query('welcome') === '1'} />);
   });
 
   app.get('/dashboard/audit/:token', session, async (c) => {

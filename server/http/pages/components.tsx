@@ -4,6 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { CSRF_FIELD } from '../middleware/session.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
+import { translateFieldMessage } from './i18n/service-messages.js';
 
 /** The hidden CSRF field every POST form carries. */
 export function CsrfField({ token }: { token: string }) {
@@ -27,24 +28,34 @@ export function RowAction({ action, csrfToken, name, value, label }: { action: s
  * A button that copies the text of the element with id `target` (assets/pages.js); what the
  * script then says is given to it in the page's language.
  */
-export function CopyButton({ target, label }: { target: string; label?: string }) {
+export function CopyButton({ target, label, primary = false }: { target: string; label?: string; primary?: boolean }) {
   const { t } = useLanguage();
   return (
-    <button type="button" class="secondary" data-copy={target} data-copied={t('common.copied')} data-copy-failed={t('common.copyByHand')} hidden>
+    <button type="button" class={primary ? undefined : 'secondary'} data-copy={target} data-copied={t('common.copied')} data-copy-failed={t('common.copyByHand')} hidden>
       {label ?? t('common.copy')}
     </button>
   );
 }
 
+/** Hides or shows the text of the element with id `target` (assets/pages.js), e.g. a secret read over someone's shoulder. */
+export function HideToggle({ target }: { target: string }) {
+  const { t } = useLanguage();
+  return (
+    <button type="button" class="secondary" data-toggle={target} data-show-label={t('common.show')} data-hide-label={t('common.hide')} aria-controls={target} aria-pressed="false" hidden>
+      {t('common.hide')}
+    </button>
+  );
+}
+
 /** A value to hand on (a secret link, an API token) in a box, with its copy button and the script's answer beside it. */
-export function CopyableValue({ id, value, copyLabel }: { id: string; value: string; copyLabel: string }) {
+export function CopyableValue({ id, value, copyLabel, primary = false }: { id: string; value: string; copyLabel: string; primary?: boolean }) {
   return (
     <>
       <p class="link-box">
         <code id={id}>{value}</code>
       </p>
       <div class="row">
-        <CopyButton target={id} label={copyLabel} />
+        <CopyButton target={id} label={copyLabel} primary={primary} />
         <span class="muted" data-copy-status aria-live="polite"></span>
       </div>
     </>
@@ -58,7 +69,7 @@ export function FieldErrors({ errors, field }: { errors?: Record<string, string[
   if (!messages?.length) return null;
   return (
     <p class="error field-error" id={`${field}-error`} role="alert">
-      {messages.map((m) => `${fieldName(t, field)} ${m}`).join(' · ')}
+      {messages.map((m) => `${fieldName(t, field)} ${translateFieldMessage(t, m)}`).join(' · ')}
     </p>
   );
 }
@@ -79,7 +90,7 @@ export function OtherErrors({ errors, shown }: { errors?: Record<string, string[
   return (
     <div class="notice error" role="alert">
       {rest.map(([f, m]) => (
-        <p>{`${fieldName(t, f)} ${m.join(', ')}`}</p>
+        <p>{`${fieldName(t, f)} ${m.map((one) => translateFieldMessage(t, one)).join(', ')}`}</p>
       ))}
     </div>
   );
@@ -91,4 +102,10 @@ export function Notice({ kind = 'info', children }: { kind?: 'info' | 'error' | 
       {children}
     </div>
   );
+}
+
+/** Marks an end-to-end push (its link needs the key only its sender had), wherever it is listed. */
+export function EndToEndBadge() {
+  const { t } = useLanguage();
+  return <span class="badge e2e">{t('push.endToEnd.badge')}</span>;
 }

@@ -4,6 +4,7 @@ import type { OwnerPushRecord, PushLimits } from '../../../shared/push-schema.js
 import { CopyableValue, CsrfField, FieldErrors, Notice, OtherErrors } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import { EndToEndCreateNote, EndToEndLinkNote } from './end-to-end-pages.js';
+import { qrSvg } from './qr-svg.js';
 
 export type Kind = 'text' | 'url' | 'qr' | 'file';
 
@@ -57,10 +58,14 @@ function describedBy(errors: Record<string, string[]> | undefined, field: string
 export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles }: CreateFormProps) {
   const { t } = useLanguage();
   const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note'];
+  // "More options" is open when one of them was set, differs from the server's default or needs fixing.
+  const moreOpen = Boolean(
+    values.name || values.note || values.max_failed_passphrase_attempts || errors?.name || errors?.note || errors?.max_failed_passphrase_attempts,
+  ) || values.retrieval_step !== limits.retrieval_step || values.deletable_by_viewer !== limits.deletable_by_viewer;
   return (
     <section class="card">
       <h1>{t('create.heading')}</h1>
-      <p class="muted">{t('create.intro')}</p>
+      <p class="muted">{t('create.introShort')}</p>
       {errors && <Notice kind="error">{t('create.fixFields')}</Notice>}
       {formError && <Notice kind="error">{formError}</Notice>}
       <OtherErrors errors={errors} shown={shown} />
@@ -139,32 +144,40 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
         <label for="passphrase">{t('create.passphrase')}</label>
         <input type="password" id="passphrase" name="push[passphrase]" autocomplete="new-password" {...describedBy(errors, 'passphrase')} />
         <FieldErrors errors={errors} field="passphrase" />
-        <label for="max_failed_passphrase_attempts">{t('create.burnAfter')}</label>
-        <input
-          type="number"
-          id="max_failed_passphrase_attempts"
-          name="push[max_failed_passphrase_attempts]"
-          min={0}
-          max={1000}
-          placeholder={String(limits.max_failed_passphrase_attempts ?? 0)}
-          value={values.max_failed_passphrase_attempts}
-          {...describedBy(errors, 'max_failed_passphrase_attempts')}
-        />
-        <FieldErrors errors={errors} field="max_failed_passphrase_attempts" />
+        {/* Text, lifetime and passphrase up front; the rest folded away (open when one of them needs attention or was set). */}
+        <details class="more-options" open={moreOpen}>
+          <summary>{t('create.moreOptions')}</summary>
+          <label for="max_failed_passphrase_attempts">{t('create.burnAfter')}</label>
+          <input
+            type="number"
+            id="max_failed_passphrase_attempts"
+            name="push[max_failed_passphrase_attempts]"
+            min={0}
+            max={1000}
+            placeholder={String(limits.max_failed_passphrase_attempts ?? 0)}
+            value={values.max_failed_passphrase_attempts}
+            {...describedBy(errors, 'max_failed_passphrase_attempts')}
+          />
+          <FieldErrors errors={errors} field="max_failed_passphrase_attempts" />
 
-        <input type="hidden" name="push[retrieval_step]" value="false" />
-        <label class="choice">
-          <input type="checkbox" name="push[retrieval_step]" value="true" checked={values.retrieval_step} />
-          {t('create.retrievalStep')}
-        </label>
-        <input type="hidden" name="push[deletable_by_viewer]" value="false" />
-        <label class="choice">
-          <input type="checkbox" name="push[deletable_by_viewer]" value="true" checked={values.deletable_by_viewer} />
-          {t('create.deletableByViewer')}
-        </label>
+          <input type="hidden" name="push[retrieval_step]" value="false" />
+          <label class="choice">
+            <input type="checkbox" name="push[retrieval_step]" value="true" checked={values.retrieval_step} aria-describedby="retrieval-step-hint" />
+            {t('create.retrievalStep')}
+          </label>
+          <p class="muted small hint" id="retrieval-step-hint">
+            {t('create.retrievalStepHint')}
+          </p>
+          <input type="hidden" name="push[deletable_by_viewer]" value="false" />
+          <label class="choice">
+            <input type="checkbox" name="push[deletable_by_viewer]" value="true" checked={values.deletable_by_viewer} aria-describedby="deletable-hint" />
+            {t('create.deletableByViewer')}
+          </label>
+          <p class="muted small hint" id="deletable-hint">
+            {t('create.deletableHint')}
+          </p>
 
-        <details open={Boolean(values.name || values.note || errors?.name || errors?.note)}>
-          <summary>{t(signedIn ? 'create.nameAndNoteSignedIn' : 'create.nameAndNote')}</summary>
+          <p class="muted small">{t(signedIn ? 'create.nameAndNoteSignedIn' : 'create.nameAndNote')}</p>
           <label for="name">{t('create.name')}</label>
           <input type="text" id="name" name="push[name]" value={values.name} {...describedBy(errors, 'name')} />
           <FieldErrors errors={errors} field="name" />
@@ -193,8 +206,23 @@ export function CreatedPage({ push }: { push: OwnerPushRecord }) {
     <section class="card">
       <h1>{t('create.ready.heading')}</h1>
       <p>{t('create.ready.send')}</p>
-      <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} />
+      {/* Copying the link is what this page is for: its main button. */}
+      <CopyableValue id="secret-link" value={push.html_url} copyLabel={t('create.ready.copy')} primary />
       {push.end_to_end && <EndToEndLinkNote />}
+      {/* A QR code only where the server knows the whole link: an end-to-end link's key never reached it. */}
+      {push.end_to_end && (
+        <details class="qr-details" data-e2e-qr hidden>
+          <summary>{t('create.ready.showQr')}</summary>
+          <div class="qr" data-e2e-qr-code data-label={t('preview.qrAlt')}></div>
+        </details>
+      )}
+      {!push.end_to_end && (
+        <details class="qr-details">
+          <summary>{t('create.ready.showQr')}</summary>
+          {/* Generated markup of our own (modules of the link, no text of it), never user input. */}
+          <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg(push.html_url, t('preview.qrAlt')) }} />
+        </details>
+      )}
       <p class="muted">
         {t('create.ready.expires', { days, views })}
         {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}

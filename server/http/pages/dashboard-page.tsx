@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { AuditEntry, OwnerPushRecord } from '../../../shared/push-schema.js';
+import { EndToEndBadge, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
 
@@ -81,19 +82,33 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
   return (
     <article class="card push-card">
       <header class="row spread">
-        <h3>{p.name ?? t('dashboard.untitled')}</h3>
-        <span class={`badge ${p.expired ? 'expired' : 'active'}`}>
-          {t(p.expired ? (p.deleted ? 'dashboard.state.deleted' : 'dashboard.state.expired') : 'dashboard.state.active')}
+        <h2>{p.name ?? (p.file_names?.length ? p.file_names.join(', ') : t('dashboard.untitled'))}</h2>
+        <span class="row">
+          {p.end_to_end && <EndToEndBadge />}
+          <span class={`badge ${p.expired ? 'expired' : 'active'}`}>
+            {t(p.expired ? (p.deleted ? 'dashboard.state.deleted' : 'dashboard.state.expired') : 'dashboard.state.active')}
+          </span>
         </span>
       </header>
       <p class="muted small">{facts.join(' · ')}</p>
       <p class="small receipt">{receipt.join(' · ')}</p>
+      {/* An end-to-end push's link without its key opens nothing: never offered as the link to send. */}
+      {!p.expired &&
+        (p.end_to_end ? (
+          <p class="muted small">{t('dashboard.endToEnd.keyless')}</p>
+        ) : (
+          <p class="link-box">
+            <code>{p.html_url}</code>
+          </p>
+        ))}
+      {p.note && <p class="note">{p.note}</p>}
       {!p.expired && (
-        <p class="link-box">
-          <code>{p.html_url}</code>
+        <p>
+          <a class="button danger small" href={`/p/${p.url_token}/expire`}>
+            {t('expire.button')}
+          </a>
         </p>
       )}
-      {p.note && <p class="note">{p.note}</p>}
       <details>
         <summary>{entry.logs.length === AUDIT_PAGE_SIZE ? t('dashboard.audit.firstEvents', { count: AUDIT_PAGE_SIZE }) : t('dashboard.auditLog', { count: entry.logs.length })}</summary>
         <AuditTable logs={entry.logs} />
@@ -107,12 +122,30 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
   );
 }
 
-export function DashboardPage({ state, page, entries, hasMore }: { state: 'active' | 'expired'; page: number; entries: DashboardEntry[]; hasMore: boolean }) {
+export function DashboardPage({
+  state,
+  page,
+  entries,
+  hasMore,
+  expiredNow = false,
+  welcome = false,
+}: {
+  state: 'active' | 'expired';
+  page: number;
+  entries: DashboardEntry[];
+  hasMore: boolean;
+  /** Back from "Expire now": say it was done. */
+  expiredNow?: boolean;
+  /** Just signed up. */
+  welcome?: boolean;
+}) {
   const { t } = useLanguage();
   const link = (s: string, n: number) => `/dashboard?state=${s}&page=${n}`;
   return (
     <section>
       <h1>{t('dashboard.heading')}</h1>
+      {welcome && <Notice>{t('dashboard.welcome')}</Notice>}
+      {expiredNow && <Notice kind="ok">{t('dashboard.expiredNow')}</Notice>}
       <nav class="tabs" aria-label={t('dashboard.tabs')}>
         <a href={link('active', 1)} aria-current={state === 'active' ? 'page' : undefined}>
           {t('dashboard.active')}

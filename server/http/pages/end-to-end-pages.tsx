@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
-import { CopyButton, CsrfField } from './components.js';
+import { CopyButton, CsrfField, HideToggle } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 
 /**
@@ -77,14 +77,16 @@ export function EndToEndSecretPage({ token, csrfToken, mayDelete, passphraseFirs
           <button type="submit">{t('e2e.passphraseButton')}</button>
         </p>
       </form>
+      <p class="offscreen" id="e2e-announce" role="status" data-decrypted={t('e2e.decrypted')}></p>
       <div id="e2e-text" hidden>
-        <pre class="secret" id="secret" data-secret></pre>
+        <pre class="secret" id="secret" data-secret tabindex={-1}></pre>
         <div class="row">
           <CopyButton target="secret" label={t('recipient.secret.copy')} />
+          <HideToggle target="secret" />
           <span class="muted" data-copy-status aria-live="polite"></span>
         </div>
       </div>
-      <div id="e2e-files" hidden>
+      <div id="e2e-files" tabindex={-1} hidden>
         <pre class="secret" id="e2e-message" hidden></pre>
         <ul class="files" id="e2e-file-list" data-download-label={t('e2e.download')}></ul>
         <p class="muted" data-e2e-state="downloading" aria-live="polite" hidden>
@@ -120,6 +122,13 @@ export function EndToEndCreateNote() {
   const { t } = useLanguage();
   return (
     <>
+      {/* One line says how this push is encrypted: the server's line without scripts; with them, the script shows the one for the chosen kind. */}
+      <p class="muted small" data-encryption-note="server">
+        {t('create.serverNote')}
+      </p>
+      <p class="muted small" data-encryption-note="server-kinds" hidden>
+        {t('create.serverNoteKinds')}
+      </p>
       <p class="muted small" data-e2e-create-note hidden>
         {t('e2e.create.note')}
       </p>

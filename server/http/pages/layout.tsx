@@ -36,15 +36,21 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
         ))}
       </head>
       <body>
+        <a class="skip-link" href="#main">
+          {t('layout.skip')}
+        </a>
         <header class="site">
           <a class="brand" href="/">
             {t('layout.brand')}
           </a>
-          <nav>
-            <a href="/catalogue">{t('layout.catalogue')}</a>
+          {/* One navigation for the account area: every account page is one click from any other. */}
+          <nav aria-label={t('layout.account')}>
+            <a href="/">{t('layout.newSecret')}</a>
             {user ? (
               <>
                 <a href="/dashboard">{t('layout.myPushes')}</a>
+                <a href="/users/requests">{t('layout.requests')}</a>
+                <a href="/users/webhooks">{t('layout.webhooks')}</a>
                 <a href="/users/token">{t('layout.apiToken')}</a>
                 <form method="post" action="/users/sign_out" class="inline">
                   <input type="hidden" name="csrf_token" value={csrfToken ?? ''} />
@@ -58,7 +64,10 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
             )}
           </nav>
         </header>
-        <main>{children}</main>
+        <main id="main" tabindex={-1}>
+          {children}
+        </main>
+        {/* Not on secret links (/p/…): neither the language menu nor the catalogue is in a recipient's way there. */}
         {languageLinks && (
           <footer class="site">
             <nav class="languages" aria-label={t('layout.language')}>
@@ -68,6 +77,9 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
                 </a>
               ))}
             </nav>
+            <p class="footer-links">
+              <a href="/catalogue">{t('layout.footerCatalogue')}</a>
+            </p>
           </footer>
         )}
       </body>

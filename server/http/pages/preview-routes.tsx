@@ -6,7 +6,8 @@ import type { PushService } from '../../pushes/push-service.js';
 import type { AppEnv } from '../app-env.js';
 import { getPageSession, pageActor, pageSession } from '../middleware/session.js';
 import { rejectBadCredentials, urlToken } from '../rest/api-guards.js';
-import { PreviewPage } from './preview-page.js';
+import { ServiceError } from '../../service-error.js';
+import { ExpireConfirmPage, PreviewPage } from './preview-page.js';
 import { sendPage } from './render.js';
 
 /**
@@ -22,8 +23,34 @@ export function previewRoutes(pushes: PushService, accounts: AccountService): Ho
     const ctx = c.get('ctx');
     rejectBadCredentials(ctx);
     const actor = { ...pageActor(c), user: getPageSession(c).user ?? ctx.user };
-    const push = await pushes.previewRecord(actor, urlToken(c.req.param('token')));
-    return sendPage(c, 200, 'title.previewLink', <PreviewPage push={push} />);
+    const token = urlToken(c.req.param('token'));
+    const push = await pushes.previewRecord(actor, token);
+    const owner = !push.expired && (await pushes.ownedBy(actor, token));
+    return sendPage(c, 200, 'title.previewLink', <PreviewPage push={push} expireLink={owner ? `/p/${token}/expire?from=preview` : undefined} />);
+  });
+
+  /**
+   * "Expire now", confirmed: its owner's page asking before the push's link stops working. The
+   * form posts to the recipient's delete route (/p/<token>/delete), the push service's one expire
+   * rule, which comes back here (`return_to`) instead of the recipient's "deleted" page.
+   */
+  app.get('/p/:token/expire', pageSession(accounts), async (c) => {
+    const session = getPageSession(c);
+    if (!session.user) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(new URL(c.req.url).pathname + new URL(c.req.url).search)}`, 303);
+    const token = urlToken(c.req.param('token'));
+    if (!(await pushes.ownedBy(pageActor(c), token))) throw new ServiceError('forbidden', "That push doesn't belong to you.");
+    const fromPreview = c.req.query('from') === 'preview';
+    return sendPage(
+      c,
+      200,
+      'title.expireNow',
+      <ExpireConfirmPage
+        token={token}
+        csrfToken={session.csrfToken}
+        back={fromPreview ? `/p/${token}/preview` : '/dashboard'}
+        done={fromPreview ? `/p/${token}/preview` : '/dashboard?state=expired&expired_now=1'}
+      />,
+    );
   });
 
   return app;

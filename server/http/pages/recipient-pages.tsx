@@ -3,7 +3,7 @@
 import type { RetrievedPush } from '../../../shared/push-schema.js';
 import type { DeleteTicket } from '../../pushes/push-service.js';
 import { neutraliseControls } from '../../../shared/neutralise-controls.js';
-import { CopyButton, CsrfField, Notice } from './components.js';
+import { CopyButton, CsrfField, HideToggle, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { Translate } from './i18n/translator.js';
 import { qrDataUri } from './qr-svg.js';
@@ -18,7 +18,8 @@ export function RetrievalStepPage({ token, endToEnd = false }: { token: string; 
       <h1>{t('recipient.step.heading')}</h1>
       <p>{t('recipient.step.body')}</p>
       <p>
-        <a class="button big" id="reveal" href={`/p/${token}`} rel="nofollow noopener">
+        {/* A link (it works without scripts, and the end-to-end script adds the key to it) that acts as the button it looks like: pages.js makes Space press it. */}
+        <a class="button big" id="reveal" href={`/p/${token}`} rel="nofollow noopener" role="button">
           {t('recipient.step.reveal')}
         </a>
       </p>
@@ -95,18 +96,7 @@ export function SecretPage({ push, token, kind, mayDelete, csrfToken, deleteTick
           </pre>
           <div class="row">
             <CopyButton target="secret" label={t('recipient.secret.copy')} />
-            <button
-              type="button"
-              class="secondary"
-              data-toggle="secret"
-              data-show-label={t('common.show')}
-              data-hide-label={t('common.hide')}
-              aria-controls="secret"
-              aria-pressed="false"
-              hidden
-            >
-              {t('common.hide')}
-            </button>
+            <HideToggle target="secret" />
             <span class="muted" data-copy-status aria-live="polite"></span>
           </div>
         </>

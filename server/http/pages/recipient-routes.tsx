@@ -9,7 +9,7 @@ import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
 import { ServiceError } from '../../service-error.js';
 import type { StoredPush } from '../../storage/records.js';
 import type { AppEnv } from '../app-env.js';
-import { getPageSession, pageActor, pageSession, verifyPageCsrf } from '../middleware/session.js';
+import { getPageSession, pageActor, pageSession, safeReturnPath, verifyPageCsrf } from '../middleware/session.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { DeletedPage, ExpiredPage, PassphrasePage, remainingText, RetrievalStepPage, SecretPage } from './recipient-pages.js';
 import { EndToEndSecretPage } from './end-to-end-pages.js';
@@ -171,6 +171,9 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
       }
       throw e;
     }
+    // The owner's "Expire now" (preview-routes.tsx) goes back to the dashboard or the preview.
+    const back = safeReturnPath(form.get('return_to'));
+    if (back) return c.redirect(back, 303);
     return sendPage(c, 200, 'title.secretDeleted', <DeletedPage />);
   });
 

@@ -148,9 +148,12 @@ export function AnswerPage(props: {
             <FieldErrors errors={errors} field="files" />
           </>
         )}
-        <button type="submit" id="send-answer" class="primary">
-          {t('answer.send')}
-        </button>
+        {/* On a line of its own, not beside the file picker (inline elements would share its line). */}
+        <p>
+          <button type="submit" id="send-answer" class="primary">
+            {t('answer.send')}
+          </button>
+        </p>
       </form>
     </section>
   );

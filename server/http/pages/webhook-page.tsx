@@ -4,6 +4,7 @@ import { webhookEventTypes, type CreatedWebhook, type Webhook, type WebhookDeliv
 import { CopyableValue, CsrfField, FieldErrors, Notice, RowAction } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
+import { describeDeliveryError } from './i18n/service-messages.js';
 
 const eventKey = (type: string) => `webhooks.event.${type}` as MessageKey;
 
@@ -12,7 +13,7 @@ function LastDelivery({ d }: { d: WebhookDelivery | null }) {
   if (!d) return <span class="muted">{t('webhooks.never')}</span>;
   const parts = [t(eventKey(d.type)), t(`webhooks.state.${d.state}` as MessageKey)];
   if (d.last_status !== null) parts.push(t('webhooks.httpStatus', { status: d.last_status }));
-  else if (d.last_error) parts.push(d.last_error);
+  else if (d.last_error) parts.push(/^HTTP \d{3}$/.test(d.last_error) ? d.last_error : describeDeliveryError(t, d.last_error));
   if (d.last_attempt_at) parts.push(date(d.last_attempt_at));
   return <span class={`delivery ${d.state}`}>{parts.join(' · ')}</span>;
 }

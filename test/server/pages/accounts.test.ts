@@ -13,7 +13,7 @@ describe('sign up, sign in, sign out', () => {
   it('sign-up starts a session with an HttpOnly, SameSite=Lax cookie (no Secure on http)', async () => {
     const b = new Browser(server);
     const res = await b.signUp('new@example.com');
-    expect(res.headers.get('location')).toBe('/users/token');
+    expect(res.headers.get('location')).toBe('/dashboard?welcome=1');
     const cookie = cookieAttrs(res.setCookies, 'sp_session');
     expect(cookie).toBeDefined();
     expect(cookie).toMatch(/; HttpOnly/);

@@ -35,6 +35,12 @@
       else failed();
     });
   });
+  // Links that look and act as buttons (role="button") are pressed with Space too, as buttons are.
+  document.querySelectorAll('a[role="button"]').forEach(function (link) {
+    link.addEventListener('keydown', function (event) {
+      if (event.key === ' ' || event.key === 'Spacebar') { event.preventDefault(); link.click(); }
+    });
+  });
   document.querySelectorAll('[data-toggle]').forEach(function (button) {
     button.hidden = false;
     button.addEventListener('click', function () {

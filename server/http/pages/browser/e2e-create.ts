@@ -37,8 +37,21 @@ function enhanceForm(form: HTMLFormElement) {
   // Back on the form after a submission (refused, or the way back): its upload has ended.
   discardThisTabsSpool();
   void removeAbandonedSpool();
-  const note = form.querySelector<HTMLElement>('[data-e2e-create-note]');
-  if (note) note.hidden = false;
+  // The one encryption line that applies: in the browser for text and files, on the server for URLs and QR codes.
+  const notes = {
+    browser: form.querySelector<HTMLElement>('[data-e2e-create-note]'),
+    server: form.querySelector<HTMLElement>('[data-encryption-note="server"]'),
+    serverKinds: form.querySelector<HTMLElement>('[data-encryption-note="server-kinds"]'),
+  };
+  const showEncryptionNote = () => {
+    const kind = form.querySelector<HTMLInputElement>('[data-kind-choice]:checked')?.value ?? 'text';
+    const inBrowser = kind === 'text' || kind === 'file';
+    if (notes.browser) notes.browser.hidden = !inBrowser;
+    if (notes.serverKinds) notes.serverKinds.hidden = inBrowser;
+    if (notes.server) notes.server.hidden = true;
+  };
+  showEncryptionNote();
+  form.querySelectorAll('[data-kind-choice]').forEach((choice) => choice.addEventListener('change', showEncryptionNote));
   let busy = false;
   form.addEventListener('submit', async (event) => {
     const kind = form.querySelector<HTMLInputElement>('[data-kind-choice]:checked')?.value ?? 'text';
@@ -227,6 +240,10 @@ function completeLink(note: HTMLElement) {
     return;
   }
   link.textContent = `${link.textContent}#${key}`;
+  // Its QR code, drawn in this browser from the whole link (browser/e2e-link-qr.ts).
+  const qr = document.createElement('script');
+  qr.src = '/assets/e2e-link-qr.js';
+  document.head.append(qr);
 }
 
 const form = document.getElementById('create-form');

@@ -194,6 +194,11 @@ function showSecret(content: OpenedPayload, opened: Opened, key: Uint8Array, pas
     deleteForm.querySelector<HTMLInputElement>('input[name="ticket"]')!.value = opened.delete_ticket.ticket;
   }
   if (opened.views_remaining > 0) show('#e2e-delete');
+  // Keyboard and screen-reader users: focus moves to what was opened, and it is announced.
+  const announce = $('#e2e-announce');
+  if (announce) announce.textContent = announce.dataset.decrypted ?? '';
+  const shown = content.content === 'text' ? $<HTMLElement>('#secret') : $<HTMLElement>('#e2e-files');
+  shown?.focus();
 }
 
 /**

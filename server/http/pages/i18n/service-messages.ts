@@ -1,0 +1,55 @@
+import type { MessageKey } from './messages/en.js';
+import type { Translate } from './translator.js';
+
+/**
+ * The services' field messages are English sentences (they are the API's answers too, which
+ * Password Pusher clients read as they are). A page shows them in its own language: each known
+ * sentence, with its numbers, has a message key; one not listed here is shown as the service
+ * wrote it.
+ */
+const FIELD_MESSAGES: [RegExp, MessageKey, string[]][] = [
+  [/^must be between 0 \(off\) and (\d+)$/, 'service.betweenOff', ['max']],
+  [/^must be between (-?\d+) and (-?\d+)$/, 'service.between', ['min', 'max']],
+  [/^is too long \(maximum is (\d+) characters\)$/, 'service.tooLong', ['max']],
+  [/^is too short \(minimum is (\d+) characters\)$/, 'service.tooShort', ['min']],
+  [/^is too long$/, 'service.tooLongPlain', []],
+  [/^can't be blank$/, 'service.blank', []],
+  [/^must be an http or https URL$/, 'service.httpUrl', []],
+  [/^is not a valid email address$/, 'service.email', []],
+  [/^must include at least one file for a file push$/, 'service.needsFile', []],
+  [/^needs a passphrase \(it counts wrong passphrases\)$/, 'service.burnNeedsPassphrase', []],
+  [/^choose at least one event$/, 'service.chooseEvent', []],
+  [/^must not contain control characters \(line breaks, tabs, NUL…\) in a URL$/, 'service.urlControl', []],
+];
+
+/** A service's field message in the page's language (as written when unknown). */
+export function translateFieldMessage(t: Translate, message: string): string {
+  for (const [pattern, key, names] of FIELD_MESSAGES) {
+    const m = pattern.exec(message);
+    if (!m) continue;
+    const params: Record<string, number> = {};
+    names.forEach((name, i) => (params[name] = Number(m[i + 1])));
+    return t(key, params);
+  }
+  return message;
+}
+
+/**
+ * A webhook delivery's recorded failure in plain words: the network error codes Node reports
+ * (ENOTFOUND…) say little to a person. The code stays beside the words, for whoever debugs it.
+ */
+const DELIVERY_ERRORS: [RegExp, MessageKey][] = [
+  [/ENOTFOUND|EAI_AGAIN|getaddrinfo/i, 'webhooks.error.dns'],
+  [/ECONNREFUSED/i, 'webhooks.error.refused'],
+  [/ETIMEDOUT|timed? ?out|TimeoutError|aborted/i, 'webhooks.error.timeout'],
+  [/ECONNRESET|EPIPE|socket hang up|other side closed/i, 'webhooks.error.reset'],
+  [/CERT|certificate|self[- ]signed|TLS|SSL/i, 'webhooks.error.tls'],
+  [/EHOSTUNREACH|ENETUNREACH/i, 'webhooks.error.unreachable'],
+];
+
+export function describeDeliveryError(t: Translate, raw: string): string {
+  const code = /\b(E[A-Z_]{3,})\b/.exec(raw)?.[1];
+  const hit = DELIVERY_ERRORS.find(([pattern]) => pattern.test(raw));
+  if (!hit) return t('webhooks.error.other', { detail: raw });
+  return code ? `${t(hit[1])} (${code})` : t(hit[1]);
+}

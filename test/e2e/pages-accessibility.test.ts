@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screenshot } from './support/pages-chromium.js';
+
+/**
+ * axe-core (the accessibility engine of Lighthouse and Deque's tools) on the main page routes in
+ * the real Chromium, in light and dark and on a phone: no serious or critical violation. The
+ * script is handed to the page through DevTools (page.evaluate), which the pages' CSP
+ * (script-src 'self') does not govern, so the pages are checked as served.
+ */
+if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+const variants = [
+  { name: 'light', scheme: 'light', phone: false },
+  { name: 'dark', scheme: 'dark', phone: false },
+  { name: 'phone', scheme: 'light', phone: true },
+] as const;
+
+describe.skipIf(!hasChromium)('axe-core on every main page (light, dark, phone)', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function push(body: Record<string, unknown>) {
+    const res = await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ push: body }) });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { url_token: string; html_url: string };
+  }
+
+  for (const variant of variants) {
+    it(`no serious or critical violation (${variant.name})`, async () => {
+      const { context, page } = await newVisitor(browser, server.url, { scheme: variant.scheme, phone: variant.phone });
+      const found: Record<string, string[]> = {};
+      const check = async (name: string) => {
+        await page.waitForLoadState('load');
+        const v = await seriousViolations(page);
+        if (v.length) found[name] = v;
+        await screenshot(page, `a11y-${name}-${variant.name}`);
+      };
+      try {
+        await page.goto(`${server.url}/`);
+        await check('create');
+        await page.fill('#payload', 'checked by axe');
+        await page.click('#create-submit');
+        await page.locator('#secret-link').waitFor();
+        await check('link-ready');
+
+        const step = await push({ payload: 'axe', retrieval_step: true });
+        await page.goto(step.html_url);
+        await check('retrieval-step');
+        await page.click('#reveal');
+        await page.locator('#secret').waitFor();
+        await check('secret');
+
+        const locked = await push({ payload: 'axe', passphrase: 'open sesame' });
+        await page.goto(locked.html_url);
+        await check('passphrase');
+
+        await page.goto(`${server.url}/p/doesnotexist12345`);
+        await check('expired');
+        await page.goto(`${server.url}/no/such/page`);
+        await check('not-found');
+
+        await page.goto(`${server.url}/users/sign_in`);
+        await check('sign-in');
+        await page.goto(`${server.url}/users/sign_up`);
+        await check('sign-up');
+        await page.fill('#email', `axe-${variant.name}@example.com`);
+        await page.fill('#password', 'a long password');
+        await page.click('button[type=submit]');
+        await page.waitForURL((u) => !u.pathname.startsWith('/users/sign_up'));
+
+        const user = (await server.server.store.getUserByEmail(`axe-${variant.name}@example.com`))!;
+        const { token } = await server.server.accounts.createApiToken(user, 'axe');
+        const created = await fetch(`${server.url}/api/v2/pushes`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ push: { payload: 'owned', name: 'Database password', passphrase: 'x' } }),
+        });
+        const owned = (await created.json()) as { url_token: string };
+        await page.goto(`${server.url}/dashboard`);
+        await check('dashboard');
+        await page.goto(`${server.url}/p/${owned.url_token}/preview`);
+        await check('preview');
+        await page.goto(`${server.url}/p/${owned.url_token}/expire`);
+        await check('expire-confirm');
+        await page.goto(`${server.url}/users/token`);
+        await check('tokens');
+        await page.goto(`${server.url}/users/requests`);
+        await check('requests');
+        await page.goto(`${server.url}/users/webhooks`);
+        await check('webhooks');
+        expect(found).toEqual({});
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
