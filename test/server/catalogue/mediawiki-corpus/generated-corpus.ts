@@ -10,9 +10,10 @@
  * Every query carries the class of trouble it was built around (`kind`), so that agreement
  * can be reported per class.
  */
-import type { ParamDescriptor } from '../../../../shared/catalogue-schema.js';
+import type { ModuleDescriptor, ParamDescriptor } from '../../../../shared/catalogue-schema.js';
 import { loadCatalogue } from '../../../../server/catalogue/catalogue.js';
 import type { CorpusQuery } from './corpus.js';
+import mediawiki139 from './mediawiki-1.39-parameters.json' with { type: 'json' };
 
 export const generatedKinds = [
   'valid', 'boundary', 'badvalue', 'show', 'deprecated', 'generator', 'continue', 'encoding',
@@ -110,9 +111,36 @@ const moduleFits: Partial<Record<GeneratedKind, (p: ParamDescriptor) => boolean>
 /** The pages a prop module (or a list needing a title) works on. */
 const pageSources = ['titles=Main_Page', 'titles=Main_Page|Foo', 'titles=Foo', 'pageids=1', 'revids=1', 'titles=File:A.png', 'titles=Category:X'];
 
+/**
+ * MediaWiki 1.39's own query parameters (its paraminfo, saved once as
+ * mediawiki-1.39-parameters.json). The catalogue describes a newer MediaWiki; a query using
+ * what 1.39 lacks or defines otherwise (a module, a parameter, a value, a deprecation or a
+ * range) would measure the version gap, not the validator's rules, so the generator draws only
+ * on what both define alike.
+ */
+type Known = Record<string, Record<string, { values?: string[]; deprecated?: boolean; deprecatedValues?: string[]; min?: number; max?: number }>>;
+
+function sharedWith139(module: ModuleDescriptor): ModuleDescriptor | null {
+  const known = (mediawiki139 as Known)[module.name];
+  if (!known) return null;
+  const parameters: ParamDescriptor[] = [];
+  for (const p of module.parameters) {
+    const theirs = known[p.name];
+    if (!theirs || Boolean(theirs.deprecated) !== Boolean(p.deprecated)) continue;
+    if (theirs.min !== p.min || (p.type !== 'limit' && theirs.max !== p.max)) continue;
+    if (Array.isArray(p.type)) {
+      const same = (v: string) => theirs.values?.includes(v) && Boolean(theirs.deprecatedValues?.includes(v)) === Boolean(p.deprecatedValues?.includes(v));
+      const values = p.type.filter(same);
+      if (values.length === 0) continue;
+      parameters.push({ ...p, type: values, deprecatedValues: p.deprecatedValues?.filter(same) });
+    } else parameters.push(p);
+  }
+  return { ...module, parameters };
+}
+
 export function generateCorpus(seed: number, count = 1600): GeneratedQuery[] {
   const r = randomFrom(seed);
-  const { queryModules } = loadCatalogue();
+  const queryModules = loadCatalogue().queryModules.map(sharedWith139).filter((m) => m !== null);
   const out: GeneratedQuery[] = [];
   const seen = new Set<string>();
 
