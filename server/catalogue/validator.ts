@@ -405,15 +405,18 @@ export function checkRequest(catalogue: Catalogue, params: RequestParams, now: (
   if (unused.length > 0 && reader.errors.length === 0) reader.warn('main', messages.unrecognizedParams(unused));
 
   let format = new Map<string, ParamValue>();
+  // ApiMain::handleException: a printer that cannot read its parameters (formatversion=3) fails
+  // while printing, whether it prints a result or an earlier error. The wiki then warns with the
+  // printer's error and errorprinterfailed, and prints again with the defaults: the earlier
+  // error if there was one, else the printer's own. These warnings come after all others.
+  const printerWarnings: ModuleMessage[] = [];
   if (formatModule) {
     const errorsBefore = reader.errors.length;
     format = reader.readModule(formatModule, '', '').values;
-    // A printer that cannot read its parameters: the wiki retries with the defaults and says so.
-    if (reader.errors.length > errorsBefore && errorsBefore === 0) {
-      const failure = reader.errors.pop()!.message;
-      reader.warn(formatModule.path, failure);
-      reader.warn('main', messages.errorPrinterFailed());
-      reader.error(formatModule.path, failure);
+    if (reader.errors.length > errorsBefore) {
+      const failure = reader.errors.splice(errorsBefore)[0]!.message;
+      printerWarnings.push({ ...failure, module: formatModule.path }, { ...messages.errorPrinterFailed(), module: 'main' });
+      if (errorsBefore === 0) reader.errors.push({ message: failure, warningsBefore: reader.warnings.length });
     }
   }
 
@@ -424,10 +427,10 @@ export function checkRequest(catalogue: Catalogue, params: RequestParams, now: (
       valid: reader.errors.length === 0,
       parameters: reader.parameters,
       errors: reader.errors.map((e) => visible(e.message)),
-      warnings: reader.warnings.map(visible),
+      warnings: [...reader.warnings, ...printerWarnings].map(visible),
     },
     firstError: first?.message,
-    warnings: first ? reader.warnings.slice(0, first.warningsBefore) : reader.warnings,
+    warnings: [...(first ? reader.warnings.slice(0, first.warningsBefore) : reader.warnings), ...printerWarnings],
     main: mainValues,
     action,
     format,
