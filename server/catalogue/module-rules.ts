@@ -85,6 +85,32 @@ function continueFields(c: ModuleContext, count: number | ((n: number) => boolea
   if (typeof count === 'number' ? n !== count : !count(n)) c.error(messages.badContinue());
 }
 
+/** PHP's (int) cast of a string: leading whitespace, a sign and digits; anything else is 0. */
+const phpIntval = (v: string) => {
+  const m = /^[ \t\n\r\v\f]*([+-]?\d+)/.exec(v);
+  return m ? Number(m[1]) : 0;
+};
+/** A PHP 8 numeric string: optional surrounding whitespace around a decimal or float. */
+const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
+/** `(int)$v != $v` in PHP 8: a non-numeric string never equals an integer. */
+const looseIntMismatch = (v: string) => !PHP_NUMERIC.test(v) || phpIntval(v) !== Number(v);
+/** `strval( (int)$v ) !== $v`: only an integer's canonical text round-trips. */
+const strictIntMismatch = (v: string) => String(phpIntval(v)) !== v;
+
+/**
+ * dieContinueUsageIf over a `|`-separated continue value: the number of fields, and the fields
+ * that must read back as integers, loosely (`!=`) or strictly (`strval((int)…) !==`).
+ */
+function continueShape(c: ModuleContext, count: number, checks: { loose?: number[]; strict?: number[]; test?: (f: string[]) => boolean } = {}) {
+  const value = c.value('continue');
+  if (typeof value !== 'string') return;
+  const fields = value.split('|');
+  if (fields.length !== count) return c.error(messages.badContinue());
+  if (checks.loose?.some((i) => looseIntMismatch(fields[i]!))) return c.error(messages.badContinue());
+  if (checks.strict?.some((i) => strictIntMismatch(fields[i]!))) return c.error(messages.badContinue());
+  if (checks.test && !checks.test(fields)) c.error(messages.badContinue());
+}
+
 /**
  * ApiBase::getTitleOrPageId / getTitleFromTitleOrPageId. Like a title, a page id is taken to
  * name a page that exists; its namespace cannot be known, so it is taken to be the main one.
@@ -198,6 +224,23 @@ function revisionParameters(c: ModuleContext, group: string, module: string) {
   }
 }
 
+/**
+ * ApiQueryBacklinksprop (redirects, linkshere, transcludedin, fileusage), for one good page:
+ * the continue value holds the linking page's id, and before it its namespace when several
+ * namespaces are asked for by a module that keeps them; every field is an integer. Then the
+ * `show` contradiction.
+ */
+const linkedFrom = (flag: string, fromNamespace: boolean, onlyFiles = false): Rule => (c) => {
+  if (!c.hasPages) return;
+  // fileusage looks at file pages only; page and revision ids are taken to name main-namespace pages.
+  if (onlyFiles && !list(c.pages.titles).some((t) => parseTitle(t)?.namespace === 6)) return;
+  const namespaces = c.value('namespace');
+  if (Array.isArray(namespaces) && namespaces.length === 0) return;
+  const count = 1 + (fromNamespace && Array.isArray(namespaces) && namespaces.length > 1 ? 1 : 0);
+  continueShape(c, count, { loose: Array.from({ length: count }, (_, i) => i) });
+  if (!c.stopped()) showConflict(c, negations(flag));
+};
+
 export const moduleRules: Record<string, Rule> = {
   allcategories: (c) => {
     continueFields(c, 1);
@@ -256,7 +299,7 @@ export const moduleRules: Record<string, Rule> = {
   allrevisions: (c) => {
     maxOne(c, 'user', 'excludeuser');
     if (!c.stopped()) revisionParameters(c, 'list', 'allrevisions');
-    if (!c.stopped()) continueFields(c, 2);
+    if (!c.stopped()) continueShape(c, 2, { strict: [1] });
   },
   alltransclusions: allLinks([]),
   images: (c) => {
@@ -265,6 +308,7 @@ export const moduleRules: Record<string, Rule> = {
       const t = parseTitle(value);
       if (!t || t.namespace !== 6) c.warn(messages.notFileWarning(t ? t.text : value));
     }
+    continueFields(c, 2);
   },
   links: (c) => {
     if (!c.hasPages) return;
@@ -278,16 +322,38 @@ export const moduleRules: Record<string, Rule> = {
   },
   pageswithprop: (c) => continueFields(c, 1),
   pagepropnames: (c) => continueFields(c, 1),
-  protectedtitles: (c) => continueFields(c, 3),
-  allusers: (c) => maxOne(c, 'group', 'excludegroup'),
-  contributors: (c) => {
-    if (c.hasPages) maxOne(c, 'group', 'excludegroup', 'rights', 'excluderights');
+  protectedtitles: (c) => continueShape(c, 3, { loose: [1] }),
+  // ApiQueryPageProps reads a truthy continue as a page id, pages or not.
+  pageprops: (c) => {
+    const value = c.value('continue');
+    if (typeof value === 'string' && value !== '' && value !== '0' && strictIntMismatch(value)) c.error(messages.badContinue());
   },
+  info: (c) => {
+    if (!c.hasPages) return;
+    // makeTitleSafe( (int)ns, title ): a title that cannot be made is badcontinue.
+    continueShape(c, 2, { test: ([, text]) => parseTitle(text!) !== null && parseTitle(text!)!.text !== '' });
+  },
+  langlinks: (c) => {
+    if (!c.hasPages) return;
+    if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`));
+    if (!c.stopped()) continueFields(c, 2);
+  },
+  // One page: ordered by link id, and by the URL index unless a query pins it down.
+  extlinks: (c) => {
+    if (c.hasPages) continueFields(c, 2);
+  },
+  exturlusage: (c) => continueFields(c, 2),
+  contributors: (c) => {
+    if (!c.hasPages) return;
+    continueFields(c, 2);
+    if (!c.stopped()) maxOne(c, 'group', 'excludegroup', 'rights', 'excluderights');
+  },
+  allusers: (c) => maxOne(c, 'group', 'excludegroup'),
   backlinks,
   blocks: (c) => {
     maxOne(c, 'users', 'ip');
     if (c.stopped()) return;
-    continueFields(c, 2);
+    continueShape(c, 2, { loose: [1] });
     const ip = c.value('ip');
     if (!c.stopped() && typeof ip === 'string') cidrLimit(c, ip, { IPv4: 16, IPv6: 19 }, messages.paramIp());
     if (!c.stopped()) showConflict(c, negations('account', 'ip', 'range', 'temp'));
@@ -322,12 +388,10 @@ export const moduleRules: Record<string, Rule> = {
     if (prop.includes('metadata')) {
       return c.error(messages.cantViewDeleted('metadata', "You don't have permission to view metadata of deleted files."));
     }
-    continueFields(c, 3);
+    continueShape(c, 3, { strict: [2] });
     if (!c.stopped()) sha1Checks(c);
   },
-  fileusage: (c) => {
-    if (c.hasPages) showConflict(c, negations('redirect'));
-  },
+  fileusage: linkedFrom('redirect', true, true),
   imageusage: imageUsage,
   iwbacklinks: (c) => {
     if (isSet(c, 'title') && !isSet(c, 'prefix')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}prefix`));
@@ -336,6 +400,7 @@ export const moduleRules: Record<string, Rule> = {
   iwlinks: (c) => {
     if (!c.hasPages) return;
     if (isSet(c, 'title') && !isSet(c, 'prefix')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}prefix`));
+    if (!c.stopped()) continueFields(c, 3);
   },
   languageinfo: (c) => {
     // MediaWiki's language list is not kept here; the languages ICU can name stand in for it.
@@ -354,27 +419,24 @@ export const moduleRules: Record<string, Rule> = {
     if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`, 'nolang'));
     if (!c.stopped()) continueFields(c, 3);
   },
-  langlinks: (c) => {
-    if (!c.hasPages) return;
-    if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`));
-  },
-  linkshere: (c) => {
-    if (c.hasPages) showConflict(c, negations('redirect'));
-  },
+  linkshere: linkedFrom('redirect', true),
   logevents: (c) => {
     maxOne(c, 'title', 'prefix', 'namespace');
     if (c.stopped()) return;
-    continueFields(c, 2);
+    continueShape(c, 2, { loose: [1] });
     if (!c.stopped() && isSet(c, 'title')) title(c, 'title');
     if (!c.stopped() && isSet(c, 'prefix')) title(c, 'prefix');
   },
   mystashedfiles: (c) => c.error(messages.uploadStashLoggedOut('stashnotloggedin')),
   random: (c) => {
     if (c.given('filterredir')) maxOne(c, 'filterredir', 'redirect');
-    if (!c.stopped()) continueFields(c, 4);
+    const random = (v: string) => /^0\.\d+$/.test(v);
+    if (!c.stopped()) {
+      continueShape(c, 4, { strict: [2], test: ([rand, start, , end]) => random(rand!) && random(start!) && (end === '0' || end === '1') });
+    }
   },
   recentchanges: (c) => {
-    continueFields(c, 2);
+    continueShape(c, 2, { loose: [1] });
     if (c.stopped()) return;
     if (isSet(c, 'title')) title(c, 'title');
     if (c.stopped()) return;
@@ -385,9 +447,7 @@ export const moduleRules: Record<string, Rule> = {
     if (!c.stopped() && list(c.value('show')).some((s) => patrolFlags.includes(s))) c.error(messages.patrolFlagDenied());
     if (!c.stopped()) maxOne(c, 'user', 'excludeuser');
   },
-  redirects: (c) => {
-    if (c.hasPages) showConflict(c, negations('fragment'));
-  },
+  redirects: linkedFrom('fragment', false),
   revisions: (c) => {
     if (!c.hasPages) return;
     const p = c.prefix;
@@ -417,9 +477,7 @@ export const moduleRules: Record<string, Rule> = {
     if (list(c.value('prop')).includes('dbrepllag') && c.value('showalldb') === true) c.error(messages.includeAllDenied());
   },
   stashimageinfo: (c) => c.error(messages.uploadStashLoggedOut('notloggedin')),
-  transcludedin: (c) => {
-    if (c.hasPages) showConflict(c, negations('redirect'));
-  },
+  transcludedin: linkedFrom('redirect', true),
   usercontribs: (c) => {
     onlyOne(c, 'userprefix', 'userids', 'iprange', 'user');
     if (c.stopped()) return;

@@ -345,6 +345,20 @@ function checkPageSources(reader: RequestReader, pages: Record<string, ParamValu
   return true;
 }
 
+/**
+ * ApiPageSet::getGoodTitleCount() > 0, which prop modules check before anything else. Page ids
+ * and revision ids are taken to exist (as every page a query names is); a title that cannot be
+ * a page (`#frag`, `Special:…`, an invalid one) is never a good title.
+ */
+function hasGoodPages(pages: Record<string, ParamValue | undefined>): boolean {
+  if (pages.pageids !== undefined || pages.revids !== undefined) return true;
+  const titles = Array.isArray(pages.titles) ? pages.titles.map(String) : [];
+  return titles.some((t) => {
+    const title = parseTitle(t);
+    return title !== null && title.text !== '' && title.namespace >= 0;
+  });
+}
+
 function runRules(
   reader: RequestReader,
   module: ApiModule,
@@ -366,7 +380,7 @@ function runRules(
     },
     generator: mode.generator,
     pages: mode.pages,
-    hasPages: mode.generatorGiven || Object.values(mode.pages).some((v) => v !== undefined),
+    hasPages: mode.generatorGiven || hasGoodPages(mode.pages),
     error: (message) => {
       if (!stopped) reader.error(module.path, message);
       stopped = true;
