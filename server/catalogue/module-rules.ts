@@ -167,9 +167,21 @@ function titleIn(c: ModuleContext, name: string) {
   if (!parsed || parsed.namespace !== 0 || parsed.interwiki) c.error(messages.invalidTitle(value));
 }
 
-/** ApiQueryLinks: each title it filters on must be one, or it is skipped with a warning. */
-function titlesWarnings(c: ModuleContext, name: string) {
-  for (const value of list(c.value(name))) if (!parseTitle(value)) c.warn(messages.notValidTitleWarning(value));
+/**
+ * ApiQueryLinks: each title it filters on must be one, or it is skipped with a warning; titles
+ * outside the namespace filter are dropped. Returns whether any title is left to filter on
+ * (none left means no results, and the module ends before its continue check).
+ */
+function titlesFilter(c: ModuleContext, name: string): boolean {
+  if (!isSet(c, name) || list(c.value(name)).length === 0) return true;
+  const namespaces = c.value('namespace');
+  let kept = 0;
+  for (const value of list(c.value(name))) {
+    const t = parseTitle(value);
+    if (!t) c.warn(messages.notValidTitleWarning(value));
+    else if (!Array.isArray(namespaces) || namespaces.map(Number).includes(t.namespace)) kept++;
+  }
+  return kept > 0;
 }
 
 /** SHA-1 filters: 40 hex digits, or 31 base-36 digits. */
@@ -304,21 +316,19 @@ export const moduleRules: Record<string, Rule> = {
   alltransclusions: allLinks([]),
   images: (c) => {
     if (!c.hasPages) return;
+    // ApiQueryImages checks its continue value before its filter.
+    continueFields(c, 2);
+    if (c.stopped()) return;
     for (const value of list(c.value('images'))) {
       const t = parseTitle(value);
       if (!t || t.namespace !== 6) c.warn(messages.notFileWarning(t ? t.text : value));
     }
-    continueFields(c, 2);
   },
   links: (c) => {
-    if (!c.hasPages) return;
-    titlesWarnings(c, 'titles');
-    continueFields(c, 3);
+    if (c.hasPages && titlesFilter(c, 'titles')) continueFields(c, 3);
   },
   templates: (c) => {
-    if (!c.hasPages) return;
-    titlesWarnings(c, 'templates');
-    continueFields(c, 3);
+    if (c.hasPages && titlesFilter(c, 'templates')) continueFields(c, 3);
   },
   pageswithprop: (c) => continueFields(c, 1),
   pagepropnames: (c) => continueFields(c, 1),
@@ -360,10 +370,15 @@ export const moduleRules: Record<string, Rule> = {
   },
   categories: (c) => {
     if (!c.hasPages) return;
-    for (const value of list(c.value('categories'))) {
+    const given = list(c.value('categories'));
+    let kept = 0;
+    for (const value of given) {
       const t = parseTitle(value);
       if (!t || t.namespace !== 14) c.warn(messages.notCategoryWarning(t ? t.text : value));
+      else kept++;
     }
+    // No category left to filter on: no results, and the module ends here.
+    if (given.length > 0 && kept === 0) return;
     continueFields(c, 2);
     if (!c.stopped()) showConflict(c, negations('hidden'));
   },

@@ -315,7 +315,8 @@ function readQuery(reader: RequestReader, catalogue: Catalogue, query: ApiModule
       modules.set(module.path, read.values);
       // The generator's own page set checks where its pages come from.
       if (!checkPageSources(reader, pages)) return values;
-      if (!read.failed) runRules(reader, module, prefix, read.values, { generator: true, pages, generatorGiven });
+      // A prop module as the generator works on the query's own pages, not on generated ones.
+      if (!read.failed) runRules(reader, module, prefix, read.values, { generator: true, pages, generatorGiven: false });
     }
   } else if (!checkPageSources(reader, pages)) return values;
 
