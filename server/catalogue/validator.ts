@@ -101,6 +101,7 @@ class RequestReader {
   /** Reads a module's parameters written with `prefix`; returns their values by unprefixed name. */
   readModule(module: ApiModule, prefix: string, feature: FeaturePath, only?: readonly string[]): { values: Map<string, ParamValue>; failed: boolean } {
     const before = this.moduleErrors;
+    const errorsBefore = this.errors.length;
     const values = new Map<string, ParamValue>();
     const out = (this.parameters[module.path] ??= {});
     for (const param of module.parameters) {
@@ -112,6 +113,10 @@ class RequestReader {
         out[prefix + name] = value;
       }
     }
+    // ApiBase::extractRequestParams reads every parameter of the module, keeping what fails, and
+    // only then throws the first failure: the warnings of all the module's parameters come first.
+    // ApiMain reads its own one at a time (getParameter), stopping at the first failure.
+    if (module.path !== 'main') for (const error of this.errors.slice(errorsBefore)) error.warningsBefore = this.warnings.length;
     return { values, failed: this.moduleErrors > before };
   }
 
