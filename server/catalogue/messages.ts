@@ -185,6 +185,8 @@ export const messages = {
   invalidIpRange: (value: string): Message =>
     // ApiQueryUserContribs passes the range unescaped.
     msg('invalidiprange', 'apierror-invalidiprange', [value], `Invalid CIDR range "${value}".`),
+  pageCannotExist: (): Message =>
+    msg('pagecannotexist', 'apierror-pagecannotexist', [], "Namespace doesn't allow actual pages."),
   badContinue: (): Message =>
     msg('badcontinue', 'apierror-badcontinue', [],
       'Invalid continue param. You should pass the original value returned by the previous query.'),

@@ -1,5 +1,6 @@
 import type { ParamValue } from '../../shared/catalogue-schema.js';
 import { messages, type Message } from './messages.js';
+import { namespaces } from './site-facts.js';
 import { parseTitle } from './title-value.js';
 import { parseIpOrRange } from './user-value.js';
 
@@ -115,10 +116,20 @@ function continueShape(c: ModuleContext, count: number, checks: { loose?: number
  * ApiBase::getTitleOrPageId / getTitleFromTitleOrPageId. Like a title, a page id is taken to
  * name a page that exists; its namespace cannot be known, so it is taken to be the main one.
  */
-function titleOrPageId(c: ModuleContext) {
+function titleOrPageId(c: ModuleContext, canExist = false) {
   onlyOne(c, 'title', 'pageid');
   if (c.stopped()) return undefined;
-  if (isSet(c, 'title')) return title(c, 'title');
+  if (isSet(c, 'title')) {
+    const root = title(c, 'title');
+    // getTitleOrPageId (not getTitleFromTitleOrPageId) makes a page of it: Title::canExist()
+    // refuses a fragment alone (`#frag`) or a special page, before any check of what the page
+    // should be (a category).
+    if (canExist && root && (root.text === '' || root.namespace < 0)) {
+      c.error(messages.pageCannotExist());
+      return undefined;
+    }
+    return root;
+  }
   return { text: '', namespace: 0, interwiki: false };
 }
 
@@ -161,10 +172,12 @@ const imageUsage: Rule = (c) => {
  * ApiQueryBase::titlePartToKey: Title::makeTitleSafe( $namespace, $text . 'x' ), so the text may
  * be empty or end in a space, but may not be an invalid title or leave the namespace.
  */
-function titleIn(c: ModuleContext, name: string) {
+function titleIn(c: ModuleContext, name: string, namespace = 0) {
   const value = String(c.value(name));
-  const parsed = parseTitle(`${value}x`);
-  if (!parsed || parsed.namespace !== 0 || parsed.interwiki) c.error(messages.invalidTitle(value));
+  const prefix = namespace === 0 ? '' : `${namespaces.find((n) => n.id === namespace)?.name ?? ''}:`;
+  const parsed = parseTitle(`${prefix}${value}x`);
+  // A '#' would make the text a fragment.
+  if (!parsed || value.includes('#') || parsed.namespace !== namespace || parsed.interwiki) c.error(messages.invalidTitle(value));
 }
 
 /**
@@ -281,6 +294,7 @@ export const moduleRules: Record<string, Rule> = {
       }
       if (c.value('filterbots') !== 'all') return c.error(messages.mustUseWith(`${p}filterbots`, `${p}sort=timestamp`));
       continueFields(c, 1);
+      for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name, 6);
     } else {
       for (const name of ['from', 'to', 'prefix']) {
         if (isSet(c, name)) return c.error(messages.mustUseWith(`${p}${name}`, `${p}sort=name`));
@@ -301,8 +315,9 @@ export const moduleRules: Record<string, Rule> = {
   allpages: (c) => {
     continueFields(c, 1);
     if (c.stopped()) return;
-    for (const name of ['from', 'continue', 'to']) if (!c.stopped() && isSet(c, name)) titleIn(c, name);
-    if (!c.stopped() && isSet(c, 'prefix')) titleIn(c, 'prefix');
+    const ns = Number(c.value('namespace') ?? 0);
+    for (const name of ['from', 'continue', 'to']) if (!c.stopped() && isSet(c, name)) titleIn(c, name, ns);
+    if (!c.stopped() && isSet(c, 'prefix')) titleIn(c, 'prefix', ns);
     if (c.stopped()) return;
     // ApiQueryAllPages names these two without the module prefix.
     if (!isSet(c, 'prtype') && isSet(c, 'prlevel')) c.error(messages.mustUseWith('prlevel', 'prtype'));
@@ -383,7 +398,7 @@ export const moduleRules: Record<string, Rule> = {
     if (!c.stopped()) showConflict(c, negations('hidden'));
   },
   categorymembers: (c) => {
-    const root = titleOrPageId(c);
+    const root = titleOrPageId(c, true);
     if (root && root.namespace !== 14) c.error(messages.invalidCategory());
   },
   deletedrevisions: (c) => {
@@ -404,6 +419,7 @@ export const moduleRules: Record<string, Rule> = {
       return c.error(messages.cantViewDeleted('metadata', "You don't have permission to view metadata of deleted files."));
     }
     continueShape(c, 3, { strict: [2] });
+    for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name, 6);
     if (!c.stopped()) sha1Checks(c);
   },
   fileusage: linkedFrom('redirect', true, true),
