@@ -233,9 +233,25 @@ const allLinks = (props: string[]): Rule => (c) => {
   for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name);
 };
 
-/** ApiQueryRevisionsBase::parseParameters: content limits and the legacy slot format. */
+/**
+ * ApiQueryRevisionsBase::parseParameters, which the revision modules call only when they are
+ * not the generator: what cannot go with `slots`, the diffto value, content limits and the
+ * legacy slot format.
+ */
 function revisionParameters(c: ModuleContext, group: string, module: string) {
+  const p = c.prefix;
   const prop = new Set(list(c.value('prop')));
+  if (isSet(c, 'slots')) {
+    if (prop.has('parsetree')) return c.error(messages.cannotUseWith(`${p}prop=parsetree`, `${p}slots`));
+    for (const name of ['expandtemplates', 'generatexml', 'parse', 'diffto', 'difftotext', 'difftotextpst', 'contentformat']) {
+      if (isSet(c, name)) return c.error(messages.cannotUseWith(`${p}${name}`, `${p}slots`));
+    }
+  }
+  const diffto = c.value('diffto');
+  // A revision number (taken to exist), prev, next or cur; difftotext wins over it.
+  if (!isSet(c, 'difftotext') && typeof diffto === 'string' && !/^\d+$/.test(diffto) && !['prev', 'next', 'cur'].includes(diffto)) {
+    return c.error(messages.badDiffTo(p));
+  }
   const fetchContent = prop.has('content') || prop.has('parsetree') || isSet(c, 'diffto') || isSet(c, 'difftotext');
   const parse = fetchContent && c.value('parse') === true;
   const userMax = parse ? 1 : fetchContent ? 50 : 500;
@@ -282,6 +298,7 @@ export const moduleRules: Record<string, Rule> = {
         if (isSet(c, name)) return c.error(messages.mustUseWith(`${p}${name}`, `${p}user`));
       }
     }
+    if (c.generator) return;
     revisionParameters(c, 'list', 'alldeletedrevisions');
     deletedRevisionRights(c);
   },
@@ -325,7 +342,7 @@ export const moduleRules: Record<string, Rule> = {
   allredirects: allLinks(['fragment', 'interwiki']),
   allrevisions: (c) => {
     maxOne(c, 'user', 'excludeuser');
-    if (!c.stopped()) revisionParameters(c, 'list', 'allrevisions');
+    if (!c.stopped() && !c.generator) revisionParameters(c, 'list', 'allrevisions');
     if (!c.stopped()) continueShape(c, 2, { strict: [1] });
   },
   alltransclusions: allLinks([]),
@@ -403,8 +420,11 @@ export const moduleRules: Record<string, Rule> = {
   },
   deletedrevisions: (c) => {
     if (!c.hasPages) return;
+    // Revisions it is given are taken to exist as live ones: none is deleted, nothing to do.
+    if (c.pages.revids !== undefined) return;
     maxOne(c, 'user', 'excludeuser');
     if (c.stopped()) return;
+    if (c.generator) return;
     revisionParameters(c, 'prop', 'deletedrevisions');
     deletedRevisionRights(c);
   },
@@ -488,15 +508,8 @@ export const moduleRules: Record<string, Rule> = {
     const pageCount = c.pages.titles !== undefined ? list(c.pages.titles).length : c.pages.pageids !== undefined ? list(c.pages.pageids).length : 1;
     if (!c.generator && enumMode && revids > 0) return c.error(messages.revisionsNoRevids(p));
     if (!c.generator && enumMode && revids === 0 && pageCount > 1) return c.error(messages.revisionsSinglePage(p));
-    if (!c.generator) {
-      if (isSet(c, 'slots')) {
-        if (list(c.value('prop')).includes('parsetree')) return c.error(messages.cannotUseWith(`${p}prop=parsetree`, `${p}slots`));
-        for (const name of ['expandtemplates', 'generatexml', 'parse', 'diffto', 'difftotext', 'difftotextpst', 'contentformat']) {
-          if (isSet(c, name)) return c.error(messages.cannotUseWith(`${p}${name}`, `${p}slots`));
-        }
-      }
-      revisionParameters(c, 'prop', 'revisions');
-    }
+    if (!c.generator) revisionParameters(c, 'prop', 'revisions');
+    if (c.stopped()) return;
     if (enumMode) {
       maxOne(c, 'startid', 'start');
       if (!c.stopped()) maxOne(c, 'endid', 'end');
