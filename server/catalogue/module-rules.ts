@@ -12,6 +12,11 @@ import { parseIpOrRange } from './user-value.js';
  */
 export interface ModuleContext {
   prefix: string;
+  /**
+   * The module's own prefix, without the generator's `g`: the names some modules put in their
+   * messages (getModulePrefix(), where others use encodeParamName()).
+   */
+  modulePrefix: string;
   /** The module's parameter names in their defined order. */
   order: readonly string[];
   /** A parameter's value after validation (defaults filled in). */
@@ -225,7 +230,7 @@ const allLinks = (props: string[]): Rule => (c) => {
   if (c.value('unique') === true) {
     const matches = list(c.value('prop')).filter((p) => props.includes(p) || p === 'ids');
     if (matches.length > 0) {
-      c.error(messages.cannotUseWith(`${c.prefix}prop=${matches.join('|')}`, `${c.prefix}unique`));
+      c.error(messages.cannotUseWith(`${c.modulePrefix}prop=${matches.join('|')}`, `${c.modulePrefix}unique`));
       return;
     }
     continueFields(c, 1);
@@ -288,7 +293,7 @@ export const moduleRules: Record<string, Rule> = {
     for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name);
   },
   alldeletedrevisions: (c) => {
-    const p = c.prefix;
+    const p = c.modulePrefix;
     if (isSet(c, 'user')) {
       for (const name of ['from', 'to', 'prefix', 'excludeuser']) {
         if (isSet(c, name)) return c.error(messages.cannotUseWith(`${p}${name}`, `${p}user`));
@@ -304,7 +309,7 @@ export const moduleRules: Record<string, Rule> = {
   },
   allfileusages: allLinks([]),
   allimages: (c) => {
-    const p = c.prefix;
+    const p = c.modulePrefix;
     if (c.value('sort') === 'name') {
       for (const name of ['start', 'end', 'user']) {
         if (isSet(c, name)) return c.error(messages.mustUseWith(`${p}${name}`, `${p}sort=timestamp`));
@@ -353,7 +358,7 @@ export const moduleRules: Record<string, Rule> = {
     if (c.stopped()) return;
     for (const value of list(c.value('images'))) {
       const t = parseTitle(value);
-      if (!t || t.namespace !== 6) c.warn(messages.notFileWarning(t ? t.text : value));
+      if (!t || t.namespace !== 6) c.warn(messages.notFileWarning(value));
     }
   },
   links: (c) => {
@@ -406,7 +411,7 @@ export const moduleRules: Record<string, Rule> = {
     let kept = 0;
     for (const value of given) {
       const t = parseTitle(value);
-      if (!t || t.namespace !== 14) c.warn(messages.notCategoryWarning(t ? t.text : value));
+      if (!t || t.namespace !== 14) c.warn(messages.notCategoryWarning(value));
       else kept++;
     }
     // No category left to filter on: no results, and the module ends here.

@@ -377,6 +377,7 @@ function runRules(
   let stopped = false;
   const context: ModuleContext = {
     prefix,
+    modulePrefix: module.prefix,
     order: module.parameters.map((p) => p.name),
     value: (name) => values.get(name),
     given: (name) => reader.given(prefix + name),
