@@ -11,7 +11,8 @@ export type RequestValue = { value: string; changed: boolean } | { array: true }
 export type RequestParams = ReadonlyMap<string, RequestValue>;
 
 // eslint-disable-next-line no-control-regex
-const C0_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+// C0 controls other than tab, LF and CR, and the noncharacters U+FFFE and U+FFFF.
+const C0_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 // Language::checkTitleEncoding: a query-string value that is not UTF-8 is read as the English

@@ -136,7 +136,8 @@ class RequestReader {
   private readParam(module: string, param: ParamDescriptor, name: string, feature: FeaturePath): ParamValue | undefined {
     const raw = this.take(name);
     // ApiParamValidatorCallbacks: a value the request had to clean up is used, with a warning.
-    if (raw?.changed) this.warn(module, messages.badUtf8(name));
+    // A boolean's value is never read (only whether it is there), so it is never warned about.
+    if (raw?.changed && param.type !== 'boolean') this.warn(module, messages.badUtf8(name));
     const featureOf = (rest: string) => (feature ? `${feature}&${rest}` : rest);
     // StringDef: an empty string for a required string parameter counts as missing.
     if (raw === undefined || (param.required && param.type === 'string' && raw.value === '')) {
