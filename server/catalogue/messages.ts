@@ -185,6 +185,9 @@ export const messages = {
   invalidIpRange: (value: string): Message =>
     // ApiQueryUserContribs passes the range unescaped.
     msg('invalidiprange', 'apierror-invalidiprange', [value], `Invalid CIDR range "${value}".`),
+  badWatchlistToken: (): Message =>
+    msg('bad_wltoken', 'apierror-bad-watchlist-token', [],
+      'Incorrect watchlist token provided. Please set a correct token in [[Special:Preferences]].'),
   badDiffTo: (prefix: string): Message =>
     msg('diffto', 'apierror-baddiffto', [prefix],
       `<var>${prefix}diffto</var> must be set to a non-negative number, <kbd>prev</kbd>, <kbd>next</kbd> or <kbd>cur</kbd>.`),

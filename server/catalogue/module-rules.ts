@@ -64,8 +64,8 @@ function maxOne(c: ModuleContext, ...names: string[]) {
 }
 
 /** `show` values that contradict each other: apierror-show. */
-function showConflict(c: ModuleContext, pairs: [string, string][]) {
-  const show = new Set(list(c.value('show')));
+function showConflict(c: ModuleContext, pairs: [string, string][], values = list(c.value('show'))) {
+  const show = new Set(values);
   if (pairs.some(([a, b]) => show.has(a) && show.has(b))) c.error(messages.show());
 }
 
@@ -142,8 +142,11 @@ function titleOrPageId(c: ModuleContext, canExist = false) {
 function watchlistUser(c: ModuleContext) {
   const owner = c.value('owner');
   if (typeof owner === 'string' && isSet(c, 'token')) {
-    // No user exists on this wiki, so no owner can be found.
-    c.error(messages.noSuchUser('bad_wlowner', owner));
+    // Like every page, a user a query names is taken to exist, unless the name cannot be an
+    // account's (an IP address, an invalid name). An account's watchlist token is empty until
+    // its owner sets one, and an empty token matches nothing: bad_wltoken.
+    const account = !parseIpOrRange(owner) && parseTitle(owner) !== null;
+    c.error(account ? messages.badWatchlistToken() : messages.noSuchUser('bad_wlowner', owner));
   } else c.error(messages.notLoggedInWatchlist());
 }
 
@@ -543,8 +546,20 @@ export const moduleRules: Record<string, Rule> = {
       cidrLimit(c, iprange, { IPv4: 16, IPv6: 32 }, messages.invalidIpRange(iprange));
       if (c.stopped()) return;
     }
-    // Its show checks run per batch of contributions, and this wiki has none: a query about
-    // contributions that do not exist ends before them, as MediaWiki's does.
+    // ApiQueryUserContribs::prepareQuery: one user's continue value is "timestamp|id"; several
+    // users' (a prefix, a range, a list) "mode|user|timestamp|id"; the id must be an integer.
+    const several = isSet(c, 'userprefix') || isSet(c, 'iprange') || list(c.value('user')).length > 1 || list(c.value('userids')).length > 1;
+    if (several) continueShape(c, 4, { loose: [3], test: ([mode]) => ['name', 'id', 'actor'].includes(mode!) });
+    else continueShape(c, 2, { loose: [1] });
+    // These run per batch of users found. The users a query names are taken to exist; a prefix
+    // or a range names none, so nothing is known to be found.
+    if (c.stopped() || isSet(c, 'userprefix') || isSet(c, 'iprange')) return;
+    const show = list(c.value('show'));
+    if (c.value('toponly') === true) show.push('top');
+    showConflict(c, [...negations('minor', 'patrolled', 'autopatrolled', 'top', 'new'), ['autopatrolled', '!patrolled']], show);
+    if (!c.stopped() && (show.some((s) => patrolFlags.includes(s)) || list(c.value('prop')).includes('patrolled'))) {
+      c.error(messages.patrolFlagDenied());
+    }
   },
   users: (c) => maxOne(c, 'userids', 'users'),
   watchlist: watchlistUser,

@@ -3,7 +3,7 @@
  * - `a[]=x` and `a[k]=x` make `a` an array, which MediaWiki refuses to read (unsupportedarray);
  * - the last of repeated names wins, but keeps the place where the name first appeared;
  * - a POST body's fields come first and win over the query string's ($_POST + $_GET);
- * - values are cleaned as UtfNormal does: invalid UTF-8 and C0 controls other than tab, LF and CR
+ * - values are cleaned as UtfNormal does: invalid UTF-8, U+FFFE, U+FFFF and C0 controls other than tab, LF and CR
  *   become U+FFFD, and the text is NFC-normalized; `changed` says the value had to be cleaned,
  *   which the validator reports (badutf8) for the parameters it reads.
  */

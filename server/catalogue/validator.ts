@@ -134,15 +134,21 @@ class RequestReader {
   }
 
   private readParam(module: string, param: ParamDescriptor, name: string, feature: FeaturePath): ParamValue | undefined {
+    const featureOf = (rest: string) => (feature ? `${feature}&${rest}` : rest);
+    // A boolean is true when present (WebRequest::getCheck): its value is never read, so it is
+    // neither cleaned (no badutf8) nor refused as an array (`a[]=1` is simply there).
+    if (param.type === 'boolean') {
+      this.used.add(name);
+      const given = this.request.get(name);
+      if (given === undefined) return false;
+      if (param.deprecated) this.warn(module, messages.deprecatedParam(name, 'value' in given ? given.value : '', featureOf(name)));
+      return true;
+    }
     const raw = this.take(name);
     // ApiParamValidatorCallbacks: a value the request had to clean up is used, with a warning.
-    // A boolean's value is never read (only whether it is there), so it is never warned about.
-    if (raw?.changed && param.type !== 'boolean') this.warn(module, messages.badUtf8(name));
-    const featureOf = (rest: string) => (feature ? `${feature}&${rest}` : rest);
+    if (raw?.changed) this.warn(module, messages.badUtf8(name));
     // StringDef: an empty string for a required string parameter counts as missing.
     if (raw === undefined || (param.required && param.type === 'string' && raw.value === '')) {
-      // Booleans are true when present and false otherwise.
-      if (param.type === 'boolean') return false;
       if (param.required) {
         // An empty value counts as missing (ParamValidator's PARAM_REQUIRED).
         this.error(module, messages.missingParam(name, raw?.value));
@@ -151,7 +157,6 @@ class RequestReader {
       return param.default === undefined ? undefined : this.parseValue(module, param, name, String(param.default), true, featureOf);
     }
     if (param.deprecated) this.warn(module, messages.deprecatedParam(name, raw.value, featureOf(name)));
-    if (param.type === 'boolean') return true;
     return this.parseValue(module, param, name, raw.value, false, featureOf);
   }
 
