@@ -379,13 +379,15 @@ export const moduleRules: Record<string, Rule> = {
     if (typeof value === 'string' && value !== '' && value !== '0' && strictIntMismatch(value)) c.error(messages.badContinue());
   },
   info: (c) => {
-    if (!c.hasPages) return;
-    // makeTitleSafe( (int)ns, title ): a title that cannot be made is badcontinue.
+    // Checked whether or not there are pages. makeTitleSafe( (int)ns, title ): a title that
+    // cannot be made is badcontinue.
     continueShape(c, 2, { test: ([, text]) => parseTitle(text!) !== null && parseTitle(text!)!.text !== '' });
   },
   langlinks: (c) => {
     if (!c.hasPages) return;
     if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`));
+    // The deprecated url flag stands for prop=url.
+    if (!c.stopped()) maxOne(c, 'url', 'prop');
     if (!c.stopped()) continueFields(c, 2);
   },
   // One page: ordered by link id, and by the URL index unless a query pins it down.
@@ -393,10 +395,10 @@ export const moduleRules: Record<string, Rule> = {
     if (c.hasPages) continueFields(c, 2);
   },
   exturlusage: (c) => continueFields(c, 2),
+  // ApiQueryContributors checks these before it looks for pages.
   contributors: (c) => {
-    if (!c.hasPages) return;
-    continueFields(c, 2);
-    if (!c.stopped()) maxOne(c, 'group', 'excludegroup', 'rights', 'excluderights');
+    maxOne(c, 'group', 'excludegroup', 'rights', 'excluderights');
+    if (!c.stopped()) continueFields(c, 2);
   },
   allusers: (c) => maxOne(c, 'group', 'excludegroup'),
   backlinks,
@@ -459,6 +461,8 @@ export const moduleRules: Record<string, Rule> = {
   iwlinks: (c) => {
     if (!c.hasPages) return;
     if (isSet(c, 'title') && !isSet(c, 'prefix')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}prefix`));
+    // The deprecated url flag stands for prop=url.
+    if (!c.stopped()) maxOne(c, 'url', 'prop');
     if (!c.stopped()) continueFields(c, 3);
   },
   languageinfo: (c) => {

@@ -56,10 +56,8 @@ export const knownDifferences: Record<string, string> = {
 };
 
 const NO_RULE = 'A check the validator has no rule for yet:';
-const CONTINUE_WITHOUT_PAGES = `${NO_RULE} this module checks its continue value even when the query names no page; the validator checks it only with pages.`;
 const INTERNAL_ERROR =
   'MediaWiki 1.39 fails with an internal exception (a continue value whose timestamp cannot parse, or a user id in generator mode); the validator answers what a client can act on.';
-const IWURL = `${NO_RULE} the deprecated url flag cannot go with prop (invalidparammix), checked before the continue value.`;
 const REVISIONS_PAGE_CONTINUE = `${NO_RULE} revisions checks a continue value in its per-page mode too (page id|revision id); the validator only in its list mode.`;
 
 /**
@@ -72,21 +70,13 @@ export const generatedDifferences: Record<string, string> = {
   // tuning split
   'format=json&formatversion=2&action=query&generator=alldeletedrevisions&titles=Main_Page&gadrcontinue=1':
     `${NO_RULE} alldeletedrevisions checks its continue value in generator mode too, where the validator skips its parseParameters checks.`,
-  'format=json&action=query&prop=contributors&pcexcluderights=patrol|suppressredirect&pcexcluderights=import|markbotedits&pccontinue=a|b|c|d|e|f|g|h|i':
-    CONTINUE_WITHOUT_PAGES,
-  'format=json&formatversion=2&action=query&prop=contributors&pccontinue=foo&pcexcludegroup=bureaucrat&pcgroup[]=1&pcgroup[]=2':
-    CONTINUE_WITHOUT_PAGES,
   'format=json&action=query&list=exturlusage&eucontinue=1&eucontinue=foo&euquery=%23':
     `${NO_RULE} euquery=# is no URL pattern (badquery), refused before the continue value.`,
   'format=json&formatversion=2&action=query&prop=revisions&titles=Main_Page&rvexpandtemplates=true&rvcontentformat=unknown%2Funknown&rvdifftotext=1':
     'MediaWiki warns that the content format is not supported by the page\'s content model; the validator knows no page\'s content model.',
-  'format=json&formatversion=2&action=query&prop=iwlinks&titles=Main%20Page&iwprop=url&iwcontinue=foo&iwurl=': IWURL,
-  'format=json&action=query&prop=langlinks&titles=Main%20Page&llinlanguagecode=1&llprop=langname|autonym&llurl=true': IWURL,
   'format=json&action=query&list=allusers&auexcludegroup=interface-admin|bot&aurights=delete-redirect|viewmywatchlist|purge&auprop=99':
     `${NO_RULE} allusers turns aurights into a group filter and then refuses it with auexcludegroup (naming augroup).`,
   'format=json&action=query&list=allrevisions&pageids=1&arvcontinue=x|': INTERNAL_ERROR,
-  'format=json&action=query&prop=info&inlinkcontext=Talk%3AFoo&incontinue=abc': CONTINUE_WITHOUT_PAGES,
-  'format=json&action=query&prop=info&incontinue=x&intestactions=Category%3ANope': CONTINUE_WITHOUT_PAGES,
   'format=json&action=query&generator=alldeletedrevisions&revids=1&gadruser=%231&gadrexpandtemplates=%2500&gadrdifftotext=foo': INTERNAL_ERROR,
   'format=json&action=query&prop=imageinfo&iibadfilecontexttitle=%00':
     `${NO_RULE} imageinfo refuses an invalid iibadfilecontexttitle (invalid-title).`,
@@ -98,15 +88,10 @@ export const generatedDifferences: Record<string, string> = {
   'format=json&action=query&generator=allrevisions&pageids=1&garvslots=main&garvslots=main&garvcontinue=%23Foo|Main_Page': INTERNAL_ERROR,
   'format=json&formatversion=2&action=query&prop=revisions&pageids=1&rvcontinue=Main_Page&rvcontinue=%23frag': REVISIONS_PAGE_CONTINUE,
   'format=json&action=query&prop=revisions&titles=Main_Page&rvprop=flags|content|userid&rvcontinue=%23frag': REVISIONS_PAGE_CONTINUE,
-  'format=json&formatversion=2&action=query&prop=contributors&pccontinue=%23frag': CONTINUE_WITHOUT_PAGES,
-  'format=json&action=query&prop=info&inprop=visitingwatchers|watched|subjectid&incontinue=%23': CONTINUE_WITHOUT_PAGES,
   'format=json&formatversion=2&action=query&list=usercontribs&ucuser=Admin&ucuser=127.0.0.1&ucshow=patrolled|!patrolled|autopatrolled':
     `${ASSUMED_USERS} 127.0.0.1 (the last ucuser wins) has no contributions on the recording wiki, so MediaWiki never reached its show check.`,
-  'format=json&formatversion=2&action=query&prop=contributors&revids=1&pcexcludegroup=bureaucrat|interface-admin&pcgroup=suppress&pccontinue=Main_Page%23x':
-    `${NO_RULE} contributors checks pcgroup against pcexcludegroup before its continue value; the validator the other way round.`,
   'format=json&action=query&generator=querypage&gqppage=Unwatchedpages':
     `${NO_RULE} the Unwatchedpages query page needs the unwatchedpages right (specialpage-cantexecute).`,
   'format=json&action=query&list=recentchanges&titles=Main%20Page&rcprop=patrolled|tags|flags&rcprop=parsedcomment|patrolled':
     `${NO_RULE} rcprop=patrolled needs the patrol right; the validator checks only the patrol flags of rcshow.`,
-  'format=json&action=query&prop=iwlinks&titles=Main%20Page&iwurl=1&iwprop=url&iwurl=1': IWURL,
 };
