@@ -185,6 +185,14 @@ export const messages = {
   invalidIpRange: (value: string): Message =>
     // ApiQueryUserContribs passes the range unescaped.
     msg('invalidiprange', 'apierror-invalidiprange', [value], `Invalid CIDR range "${value}".`),
+  badWatchlistToken: (): Message =>
+    msg('bad_wltoken', 'apierror-bad-watchlist-token', [],
+      'Incorrect watchlist token provided. Please set a correct token in [[Special:Preferences]].'),
+  badDiffTo: (prefix: string): Message =>
+    msg('diffto', 'apierror-baddiffto', [prefix],
+      `<var>${prefix}diffto</var> must be set to a non-negative number, <kbd>prev</kbd>, <kbd>next</kbd> or <kbd>cur</kbd>.`),
+  pageCannotExist: (): Message =>
+    msg('pagecannotexist', 'apierror-pagecannotexist', [], "Namespace doesn't allow actual pages."),
   badContinue: (): Message =>
     msg('badcontinue', 'apierror-badcontinue', [],
       'Invalid continue param. You should pass the original value returned by the previous query.'),

@@ -1,5 +1,6 @@
 import type { ParamValue } from '../../shared/catalogue-schema.js';
 import { messages, type Message } from './messages.js';
+import { namespaces } from './site-facts.js';
 import { parseTitle } from './title-value.js';
 import { parseIpOrRange } from './user-value.js';
 
@@ -11,6 +12,11 @@ import { parseIpOrRange } from './user-value.js';
  */
 export interface ModuleContext {
   prefix: string;
+  /**
+   * The module's own prefix, without the generator's `g`: the names some modules put in their
+   * messages (getModulePrefix(), where others use encodeParamName()).
+   */
+  modulePrefix: string;
   /** The module's parameter names in their defined order. */
   order: readonly string[];
   /** A parameter's value after validation (defaults filled in). */
@@ -58,8 +64,8 @@ function maxOne(c: ModuleContext, ...names: string[]) {
 }
 
 /** `show` values that contradict each other: apierror-show. */
-function showConflict(c: ModuleContext, pairs: [string, string][]) {
-  const show = new Set(list(c.value('show')));
+function showConflict(c: ModuleContext, pairs: [string, string][], values = list(c.value('show'))) {
+  const show = new Set(values);
   if (pairs.some(([a, b]) => show.has(a) && show.has(b))) c.error(messages.show());
 }
 
@@ -85,14 +91,50 @@ function continueFields(c: ModuleContext, count: number | ((n: number) => boolea
   if (typeof count === 'number' ? n !== count : !count(n)) c.error(messages.badContinue());
 }
 
+/** PHP's (int) cast of a string: leading whitespace, a sign and digits; anything else is 0. */
+const phpIntval = (v: string) => {
+  const m = /^[ \t\n\r\v\f]*([+-]?\d+)/.exec(v);
+  return m ? Number(m[1]) : 0;
+};
+/** A PHP 8 numeric string: optional surrounding whitespace around a decimal or float. */
+const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
+/** `(int)$v != $v` in PHP 8: a non-numeric string never equals an integer. */
+const looseIntMismatch = (v: string) => !PHP_NUMERIC.test(v) || phpIntval(v) !== Number(v);
+/** `strval( (int)$v ) !== $v`: only an integer's canonical text round-trips. */
+const strictIntMismatch = (v: string) => String(phpIntval(v)) !== v;
+
+/**
+ * dieContinueUsageIf over a `|`-separated continue value: the number of fields, and the fields
+ * that must read back as integers, loosely (`!=`) or strictly (`strval((int)…) !==`).
+ */
+function continueShape(c: ModuleContext, count: number, checks: { loose?: number[]; strict?: number[]; test?: (f: string[]) => boolean } = {}) {
+  const value = c.value('continue');
+  if (typeof value !== 'string') return;
+  const fields = value.split('|');
+  if (fields.length !== count) return c.error(messages.badContinue());
+  if (checks.loose?.some((i) => looseIntMismatch(fields[i]!))) return c.error(messages.badContinue());
+  if (checks.strict?.some((i) => strictIntMismatch(fields[i]!))) return c.error(messages.badContinue());
+  if (checks.test && !checks.test(fields)) c.error(messages.badContinue());
+}
+
 /**
  * ApiBase::getTitleOrPageId / getTitleFromTitleOrPageId. Like a title, a page id is taken to
  * name a page that exists; its namespace cannot be known, so it is taken to be the main one.
  */
-function titleOrPageId(c: ModuleContext) {
+function titleOrPageId(c: ModuleContext, canExist = false) {
   onlyOne(c, 'title', 'pageid');
   if (c.stopped()) return undefined;
-  if (isSet(c, 'title')) return title(c, 'title');
+  if (isSet(c, 'title')) {
+    const root = title(c, 'title');
+    // getTitleOrPageId (not getTitleFromTitleOrPageId) makes a page of it: Title::canExist()
+    // refuses a fragment alone (`#frag`) or a special page, before any check of what the page
+    // should be (a category).
+    if (canExist && root && (root.text === '' || root.namespace < 0)) {
+      c.error(messages.pageCannotExist());
+      return undefined;
+    }
+    return root;
+  }
   return { text: '', namespace: 0, interwiki: false };
 }
 
@@ -100,8 +142,11 @@ function titleOrPageId(c: ModuleContext) {
 function watchlistUser(c: ModuleContext) {
   const owner = c.value('owner');
   if (typeof owner === 'string' && isSet(c, 'token')) {
-    // No user exists on this wiki, so no owner can be found.
-    c.error(messages.noSuchUser('bad_wlowner', owner));
+    // Like every page, a user a query names is taken to exist, unless the name cannot be an
+    // account's (an IP address, an invalid name). An account's watchlist token is empty until
+    // its owner sets one, and an empty token matches nothing: bad_wltoken.
+    const account = !parseIpOrRange(owner) && parseTitle(owner) !== null;
+    c.error(account ? messages.badWatchlistToken() : messages.noSuchUser('bad_wlowner', owner));
   } else c.error(messages.notLoggedInWatchlist());
 }
 
@@ -135,15 +180,29 @@ const imageUsage: Rule = (c) => {
  * ApiQueryBase::titlePartToKey: Title::makeTitleSafe( $namespace, $text . 'x' ), so the text may
  * be empty or end in a space, but may not be an invalid title or leave the namespace.
  */
-function titleIn(c: ModuleContext, name: string) {
+function titleIn(c: ModuleContext, name: string, namespace = 0) {
   const value = String(c.value(name));
-  const parsed = parseTitle(`${value}x`);
-  if (!parsed || parsed.namespace !== 0 || parsed.interwiki) c.error(messages.invalidTitle(value));
+  const prefix = namespace === 0 ? '' : `${namespaces.find((n) => n.id === namespace)?.name ?? ''}:`;
+  const parsed = parseTitle(`${prefix}${value}x`);
+  // A '#' would make the text a fragment.
+  if (!parsed || value.includes('#') || parsed.namespace !== namespace || parsed.interwiki) c.error(messages.invalidTitle(value));
 }
 
-/** ApiQueryLinks: each title it filters on must be one, or it is skipped with a warning. */
-function titlesWarnings(c: ModuleContext, name: string) {
-  for (const value of list(c.value(name))) if (!parseTitle(value)) c.warn(messages.notValidTitleWarning(value));
+/**
+ * ApiQueryLinks: each title it filters on must be one, or it is skipped with a warning; titles
+ * outside the namespace filter are dropped. Returns whether any title is left to filter on
+ * (none left means no results, and the module ends before its continue check).
+ */
+function titlesFilter(c: ModuleContext, name: string): boolean {
+  if (!isSet(c, name) || list(c.value(name)).length === 0) return true;
+  const namespaces = c.value('namespace');
+  let kept = 0;
+  for (const value of list(c.value(name))) {
+    const t = parseTitle(value);
+    if (!t) c.warn(messages.notValidTitleWarning(value));
+    else if (!Array.isArray(namespaces) || namespaces.map(Number).includes(t.namespace)) kept++;
+  }
+  return kept > 0;
 }
 
 /** SHA-1 filters: 40 hex digits, or 31 base-36 digits. */
@@ -174,7 +233,7 @@ const allLinks = (props: string[]): Rule => (c) => {
   if (c.value('unique') === true) {
     const matches = list(c.value('prop')).filter((p) => props.includes(p) || p === 'ids');
     if (matches.length > 0) {
-      c.error(messages.cannotUseWith(`${c.prefix}prop=${matches.join('|')}`, `${c.prefix}unique`));
+      c.error(messages.cannotUseWith(`${c.modulePrefix}prop=${matches.join('|')}`, `${c.modulePrefix}unique`));
       return;
     }
     continueFields(c, 1);
@@ -182,9 +241,25 @@ const allLinks = (props: string[]): Rule => (c) => {
   for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name);
 };
 
-/** ApiQueryRevisionsBase::parseParameters: content limits and the legacy slot format. */
+/**
+ * ApiQueryRevisionsBase::parseParameters, which the revision modules call only when they are
+ * not the generator: what cannot go with `slots`, the diffto value, content limits and the
+ * legacy slot format.
+ */
 function revisionParameters(c: ModuleContext, group: string, module: string) {
+  const p = c.prefix;
   const prop = new Set(list(c.value('prop')));
+  if (isSet(c, 'slots')) {
+    if (prop.has('parsetree')) return c.error(messages.cannotUseWith(`${p}prop=parsetree`, `${p}slots`));
+    for (const name of ['expandtemplates', 'generatexml', 'parse', 'diffto', 'difftotext', 'difftotextpst', 'contentformat']) {
+      if (isSet(c, name)) return c.error(messages.cannotUseWith(`${p}${name}`, `${p}slots`));
+    }
+  }
+  const diffto = c.value('diffto');
+  // A revision number (taken to exist), prev, next or cur; difftotext wins over it.
+  if (!isSet(c, 'difftotext') && typeof diffto === 'string' && !/^\d+$/.test(diffto) && !['prev', 'next', 'cur'].includes(diffto)) {
+    return c.error(messages.badDiffTo(p));
+  }
   const fetchContent = prop.has('content') || prop.has('parsetree') || isSet(c, 'diffto') || isSet(c, 'difftotext');
   const parse = fetchContent && c.value('parse') === true;
   const userMax = parse ? 1 : fetchContent ? 50 : 500;
@@ -198,13 +273,30 @@ function revisionParameters(c: ModuleContext, group: string, module: string) {
   }
 }
 
+/**
+ * ApiQueryBacklinksprop (redirects, linkshere, transcludedin, fileusage), for one good page:
+ * the continue value holds the linking page's id, and before it its namespace when several
+ * namespaces are asked for by a module that keeps them; every field is an integer. Then the
+ * `show` contradiction.
+ */
+const linkedFrom = (flag: string, fromNamespace: boolean, onlyFiles = false): Rule => (c) => {
+  if (!c.hasPages) return;
+  // fileusage looks at file pages only; page and revision ids are taken to name main-namespace pages.
+  if (onlyFiles && !list(c.pages.titles).some((t) => parseTitle(t)?.namespace === 6)) return;
+  const namespaces = c.value('namespace');
+  if (Array.isArray(namespaces) && namespaces.length === 0) return;
+  const count = 1 + (fromNamespace && Array.isArray(namespaces) && namespaces.length > 1 ? 1 : 0);
+  continueShape(c, count, { loose: Array.from({ length: count }, (_, i) => i) });
+  if (!c.stopped()) showConflict(c, negations(flag));
+};
+
 export const moduleRules: Record<string, Rule> = {
   allcategories: (c) => {
     continueFields(c, 1);
     for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name);
   },
   alldeletedrevisions: (c) => {
-    const p = c.prefix;
+    const p = c.modulePrefix;
     if (isSet(c, 'user')) {
       for (const name of ['from', 'to', 'prefix', 'excludeuser']) {
         if (isSet(c, name)) return c.error(messages.cannotUseWith(`${p}${name}`, `${p}user`));
@@ -214,18 +306,20 @@ export const moduleRules: Record<string, Rule> = {
         if (isSet(c, name)) return c.error(messages.mustUseWith(`${p}${name}`, `${p}user`));
       }
     }
+    if (c.generator) return;
     revisionParameters(c, 'list', 'alldeletedrevisions');
     deletedRevisionRights(c);
   },
   allfileusages: allLinks([]),
   allimages: (c) => {
-    const p = c.prefix;
+    const p = c.modulePrefix;
     if (c.value('sort') === 'name') {
       for (const name of ['start', 'end', 'user']) {
         if (isSet(c, name)) return c.error(messages.mustUseWith(`${p}${name}`, `${p}sort=timestamp`));
       }
       if (c.value('filterbots') !== 'all') return c.error(messages.mustUseWith(`${p}filterbots`, `${p}sort=timestamp`));
       continueFields(c, 1);
+      for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name, 6);
     } else {
       for (const name of ['from', 'to', 'prefix']) {
         if (isSet(c, name)) return c.error(messages.mustUseWith(`${p}${name}`, `${p}sort=name`));
@@ -246,8 +340,9 @@ export const moduleRules: Record<string, Rule> = {
   allpages: (c) => {
     continueFields(c, 1);
     if (c.stopped()) return;
-    for (const name of ['from', 'continue', 'to']) if (!c.stopped() && isSet(c, name)) titleIn(c, name);
-    if (!c.stopped() && isSet(c, 'prefix')) titleIn(c, 'prefix');
+    const ns = Number(c.value('namespace') ?? 0);
+    for (const name of ['from', 'continue', 'to']) if (!c.stopped() && isSet(c, name)) titleIn(c, name, ns);
+    if (!c.stopped() && isSet(c, 'prefix')) titleIn(c, 'prefix', ns);
     if (c.stopped()) return;
     // ApiQueryAllPages names these two without the module prefix.
     if (!isSet(c, 'prtype') && isSet(c, 'prlevel')) c.error(messages.mustUseWith('prlevel', 'prtype'));
@@ -255,60 +350,91 @@ export const moduleRules: Record<string, Rule> = {
   allredirects: allLinks(['fragment', 'interwiki']),
   allrevisions: (c) => {
     maxOne(c, 'user', 'excludeuser');
-    if (!c.stopped()) revisionParameters(c, 'list', 'allrevisions');
-    if (!c.stopped()) continueFields(c, 2);
+    if (!c.stopped() && !c.generator) revisionParameters(c, 'list', 'allrevisions');
+    if (!c.stopped()) continueShape(c, 2, { strict: [1] });
   },
   alltransclusions: allLinks([]),
   images: (c) => {
     if (!c.hasPages) return;
+    // ApiQueryImages checks its continue value before its filter.
+    continueFields(c, 2);
+    if (c.stopped()) return;
     for (const value of list(c.value('images'))) {
       const t = parseTitle(value);
-      if (!t || t.namespace !== 6) c.warn(messages.notFileWarning(t ? t.text : value));
+      if (!t || t.namespace !== 6) c.warn(messages.notFileWarning(value));
     }
   },
   links: (c) => {
-    if (!c.hasPages) return;
-    titlesWarnings(c, 'titles');
-    continueFields(c, 3);
+    if (c.hasPages && titlesFilter(c, 'titles')) continueFields(c, 3);
   },
   templates: (c) => {
-    if (!c.hasPages) return;
-    titlesWarnings(c, 'templates');
-    continueFields(c, 3);
+    if (c.hasPages && titlesFilter(c, 'templates')) continueFields(c, 3);
   },
   pageswithprop: (c) => continueFields(c, 1),
   pagepropnames: (c) => continueFields(c, 1),
-  protectedtitles: (c) => continueFields(c, 3),
-  allusers: (c) => maxOne(c, 'group', 'excludegroup'),
-  contributors: (c) => {
-    if (c.hasPages) maxOne(c, 'group', 'excludegroup', 'rights', 'excluderights');
+  protectedtitles: (c) => continueShape(c, 3, { loose: [1] }),
+  // ApiQueryPageProps reads a truthy continue as a page id, pages or not.
+  pageprops: (c) => {
+    const value = c.value('continue');
+    if (typeof value === 'string' && value !== '' && value !== '0' && strictIntMismatch(value)) c.error(messages.badContinue());
   },
+  info: (c) => {
+    // Checked whether or not there are pages. makeTitleSafe( (int)ns, title ): a title that
+    // cannot be made is badcontinue.
+    continueShape(c, 2, { test: ([, text]) => parseTitle(text!) !== null && parseTitle(text!)!.text !== '' });
+  },
+  langlinks: (c) => {
+    if (!c.hasPages) return;
+    if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`));
+    // The deprecated url flag stands for prop=url.
+    if (!c.stopped()) maxOne(c, 'url', 'prop');
+    if (!c.stopped()) continueFields(c, 2);
+  },
+  // One page: ordered by link id, and by the URL index unless a query pins it down.
+  extlinks: (c) => {
+    if (c.hasPages) continueFields(c, 2);
+  },
+  exturlusage: (c) => continueFields(c, 2),
+  // ApiQueryContributors checks these before it looks for pages.
+  contributors: (c) => {
+    maxOne(c, 'group', 'excludegroup', 'rights', 'excluderights');
+    if (!c.stopped()) continueFields(c, 2);
+  },
+  allusers: (c) => maxOne(c, 'group', 'excludegroup'),
   backlinks,
   blocks: (c) => {
     maxOne(c, 'users', 'ip');
     if (c.stopped()) return;
-    continueFields(c, 2);
+    continueShape(c, 2, { loose: [1] });
     const ip = c.value('ip');
     if (!c.stopped() && typeof ip === 'string') cidrLimit(c, ip, { IPv4: 16, IPv6: 19 }, messages.paramIp());
     if (!c.stopped()) showConflict(c, negations('account', 'ip', 'range', 'temp'));
   },
   categories: (c) => {
     if (!c.hasPages) return;
-    for (const value of list(c.value('categories'))) {
+    const given = list(c.value('categories'));
+    let kept = 0;
+    for (const value of given) {
       const t = parseTitle(value);
-      if (!t || t.namespace !== 14) c.warn(messages.notCategoryWarning(t ? t.text : value));
+      if (!t || t.namespace !== 14) c.warn(messages.notCategoryWarning(value));
+      else kept++;
     }
+    // No category left to filter on: no results, and the module ends here.
+    if (given.length > 0 && kept === 0) return;
     continueFields(c, 2);
     if (!c.stopped()) showConflict(c, negations('hidden'));
   },
   categorymembers: (c) => {
-    const root = titleOrPageId(c);
+    const root = titleOrPageId(c, true);
     if (root && root.namespace !== 14) c.error(messages.invalidCategory());
   },
   deletedrevisions: (c) => {
     if (!c.hasPages) return;
+    // Revisions it is given are taken to exist as live ones: none is deleted, nothing to do.
+    if (c.pages.revids !== undefined) return;
     maxOne(c, 'user', 'excludeuser');
     if (c.stopped()) return;
+    if (c.generator) return;
     revisionParameters(c, 'prop', 'deletedrevisions');
     deletedRevisionRights(c);
   },
@@ -322,12 +448,11 @@ export const moduleRules: Record<string, Rule> = {
     if (prop.includes('metadata')) {
       return c.error(messages.cantViewDeleted('metadata', "You don't have permission to view metadata of deleted files."));
     }
-    continueFields(c, 3);
+    continueShape(c, 3, { strict: [2] });
+    for (const name of ['from', 'to', 'prefix']) if (!c.stopped() && isSet(c, name)) titleIn(c, name, 6);
     if (!c.stopped()) sha1Checks(c);
   },
-  fileusage: (c) => {
-    if (c.hasPages) showConflict(c, negations('redirect'));
-  },
+  fileusage: linkedFrom('redirect', true, true),
   imageusage: imageUsage,
   iwbacklinks: (c) => {
     if (isSet(c, 'title') && !isSet(c, 'prefix')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}prefix`));
@@ -336,6 +461,9 @@ export const moduleRules: Record<string, Rule> = {
   iwlinks: (c) => {
     if (!c.hasPages) return;
     if (isSet(c, 'title') && !isSet(c, 'prefix')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}prefix`));
+    // The deprecated url flag stands for prop=url.
+    if (!c.stopped()) maxOne(c, 'url', 'prop');
+    if (!c.stopped()) continueFields(c, 3);
   },
   languageinfo: (c) => {
     // MediaWiki's language list is not kept here; the languages ICU can name stand in for it.
@@ -354,27 +482,24 @@ export const moduleRules: Record<string, Rule> = {
     if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`, 'nolang'));
     if (!c.stopped()) continueFields(c, 3);
   },
-  langlinks: (c) => {
-    if (!c.hasPages) return;
-    if (isSet(c, 'title') && !isSet(c, 'lang')) c.error(messages.mustUseWith(`${c.prefix}title`, `${c.prefix}lang`));
-  },
-  linkshere: (c) => {
-    if (c.hasPages) showConflict(c, negations('redirect'));
-  },
+  linkshere: linkedFrom('redirect', true),
   logevents: (c) => {
     maxOne(c, 'title', 'prefix', 'namespace');
     if (c.stopped()) return;
-    continueFields(c, 2);
+    continueShape(c, 2, { loose: [1] });
     if (!c.stopped() && isSet(c, 'title')) title(c, 'title');
     if (!c.stopped() && isSet(c, 'prefix')) title(c, 'prefix');
   },
   mystashedfiles: (c) => c.error(messages.uploadStashLoggedOut('stashnotloggedin')),
   random: (c) => {
     if (c.given('filterredir')) maxOne(c, 'filterredir', 'redirect');
-    if (!c.stopped()) continueFields(c, 4);
+    const random = (v: string) => /^0\.\d+$/.test(v);
+    if (!c.stopped()) {
+      continueShape(c, 4, { strict: [2], test: ([rand, start, , end]) => random(rand!) && random(start!) && (end === '0' || end === '1') });
+    }
   },
   recentchanges: (c) => {
-    continueFields(c, 2);
+    continueShape(c, 2, { loose: [1] });
     if (c.stopped()) return;
     if (isSet(c, 'title')) title(c, 'title');
     if (c.stopped()) return;
@@ -385,9 +510,7 @@ export const moduleRules: Record<string, Rule> = {
     if (!c.stopped() && list(c.value('show')).some((s) => patrolFlags.includes(s))) c.error(messages.patrolFlagDenied());
     if (!c.stopped()) maxOne(c, 'user', 'excludeuser');
   },
-  redirects: (c) => {
-    if (c.hasPages) showConflict(c, negations('fragment'));
-  },
+  redirects: linkedFrom('fragment', false),
   revisions: (c) => {
     if (!c.hasPages) return;
     const p = c.prefix;
@@ -397,15 +520,8 @@ export const moduleRules: Record<string, Rule> = {
     const pageCount = c.pages.titles !== undefined ? list(c.pages.titles).length : c.pages.pageids !== undefined ? list(c.pages.pageids).length : 1;
     if (!c.generator && enumMode && revids > 0) return c.error(messages.revisionsNoRevids(p));
     if (!c.generator && enumMode && revids === 0 && pageCount > 1) return c.error(messages.revisionsSinglePage(p));
-    if (!c.generator) {
-      if (isSet(c, 'slots')) {
-        if (list(c.value('prop')).includes('parsetree')) return c.error(messages.cannotUseWith(`${p}prop=parsetree`, `${p}slots`));
-        for (const name of ['expandtemplates', 'generatexml', 'parse', 'diffto', 'difftotext', 'difftotextpst', 'contentformat']) {
-          if (isSet(c, name)) return c.error(messages.cannotUseWith(`${p}${name}`, `${p}slots`));
-        }
-      }
-      revisionParameters(c, 'prop', 'revisions');
-    }
+    if (!c.generator) revisionParameters(c, 'prop', 'revisions');
+    if (c.stopped()) return;
     if (enumMode) {
       maxOne(c, 'startid', 'start');
       if (!c.stopped()) maxOne(c, 'endid', 'end');
@@ -417,9 +533,7 @@ export const moduleRules: Record<string, Rule> = {
     if (list(c.value('prop')).includes('dbrepllag') && c.value('showalldb') === true) c.error(messages.includeAllDenied());
   },
   stashimageinfo: (c) => c.error(messages.uploadStashLoggedOut('notloggedin')),
-  transcludedin: (c) => {
-    if (c.hasPages) showConflict(c, negations('redirect'));
-  },
+  transcludedin: linkedFrom('redirect', true),
   usercontribs: (c) => {
     onlyOne(c, 'userprefix', 'userids', 'iprange', 'user');
     if (c.stopped()) return;
@@ -436,8 +550,20 @@ export const moduleRules: Record<string, Rule> = {
       cidrLimit(c, iprange, { IPv4: 16, IPv6: 32 }, messages.invalidIpRange(iprange));
       if (c.stopped()) return;
     }
-    // Its show checks run per batch of contributions, and this wiki has none: a query about
-    // contributions that do not exist ends before them, as MediaWiki's does.
+    // ApiQueryUserContribs::prepareQuery: one user's continue value is "timestamp|id"; several
+    // users' (a prefix, a range, a list) "mode|user|timestamp|id"; the id must be an integer.
+    const several = isSet(c, 'userprefix') || isSet(c, 'iprange') || list(c.value('user')).length > 1 || list(c.value('userids')).length > 1;
+    if (several) continueShape(c, 4, { loose: [3], test: ([mode]) => ['name', 'id', 'actor'].includes(mode!) });
+    else continueShape(c, 2, { loose: [1] });
+    // These run per batch of users found. The users a query names are taken to exist; a prefix
+    // or a range names none, so nothing is known to be found.
+    if (c.stopped() || isSet(c, 'userprefix') || isSet(c, 'iprange')) return;
+    const show = list(c.value('show'));
+    if (c.value('toponly') === true) show.push('top');
+    showConflict(c, [...negations('minor', 'patrolled', 'autopatrolled', 'top', 'new'), ['autopatrolled', '!patrolled']], show);
+    if (!c.stopped() && (show.some((s) => patrolFlags.includes(s)) || list(c.value('prop')).includes('patrolled'))) {
+      c.error(messages.patrolFlagDenied());
+    }
   },
   users: (c) => maxOne(c, 'userids', 'users'),
   watchlist: watchlistUser,

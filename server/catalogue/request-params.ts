@@ -3,7 +3,7 @@
  * - `a[]=x` and `a[k]=x` make `a` an array, which MediaWiki refuses to read (unsupportedarray);
  * - the last of repeated names wins, but keeps the place where the name first appeared;
  * - a POST body's fields come first and win over the query string's ($_POST + $_GET);
- * - values are cleaned as UtfNormal does: invalid UTF-8 and C0 controls other than tab, LF and CR
+ * - values are cleaned as UtfNormal does: invalid UTF-8, U+FFFE, U+FFFF and C0 controls other than tab, LF and CR
  *   become U+FFFD, and the text is NFC-normalized; `changed` says the value had to be cleaned,
  *   which the validator reports (badutf8) for the parameters it reads.
  */
@@ -11,7 +11,8 @@ export type RequestValue = { value: string; changed: boolean } | { array: true }
 export type RequestParams = ReadonlyMap<string, RequestValue>;
 
 // eslint-disable-next-line no-control-regex
-const C0_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+// C0 controls other than tab, LF and CR, and the noncharacters U+FFFE and U+FFFF.
+const C0_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 // Language::checkTitleEncoding: a query-string value that is not UTF-8 is read as the English

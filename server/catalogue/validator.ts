@@ -101,6 +101,7 @@ class RequestReader {
   /** Reads a module's parameters written with `prefix`; returns their values by unprefixed name. */
   readModule(module: ApiModule, prefix: string, feature: FeaturePath, only?: readonly string[]): { values: Map<string, ParamValue>; failed: boolean } {
     const before = this.moduleErrors;
+    const errorsBefore = this.errors.length;
     const values = new Map<string, ParamValue>();
     const out = (this.parameters[module.path] ??= {});
     for (const param of module.parameters) {
@@ -112,6 +113,10 @@ class RequestReader {
         out[prefix + name] = value;
       }
     }
+    // ApiBase::extractRequestParams reads every parameter of the module, keeping what fails, and
+    // only then throws the first failure: the warnings of all the module's parameters come first.
+    // ApiMain reads its own one at a time (getParameter), stopping at the first failure.
+    if (module.path !== 'main') for (const error of this.errors.slice(errorsBefore)) error.warningsBefore = this.warnings.length;
     return { values, failed: this.moduleErrors > before };
   }
 
@@ -129,14 +134,21 @@ class RequestReader {
   }
 
   private readParam(module: string, param: ParamDescriptor, name: string, feature: FeaturePath): ParamValue | undefined {
+    const featureOf = (rest: string) => (feature ? `${feature}&${rest}` : rest);
+    // A boolean is true when present (WebRequest::getCheck): its value is never read, so it is
+    // neither cleaned (no badutf8) nor refused as an array (`a[]=1` is simply there).
+    if (param.type === 'boolean') {
+      this.used.add(name);
+      const given = this.request.get(name);
+      if (given === undefined) return false;
+      if (param.deprecated) this.warn(module, messages.deprecatedParam(name, 'value' in given ? given.value : '', featureOf(name)));
+      return true;
+    }
     const raw = this.take(name);
     // ApiParamValidatorCallbacks: a value the request had to clean up is used, with a warning.
     if (raw?.changed) this.warn(module, messages.badUtf8(name));
-    const featureOf = (rest: string) => (feature ? `${feature}&${rest}` : rest);
     // StringDef: an empty string for a required string parameter counts as missing.
     if (raw === undefined || (param.required && param.type === 'string' && raw.value === '')) {
-      // Booleans are true when present and false otherwise.
-      if (param.type === 'boolean') return false;
       if (param.required) {
         // An empty value counts as missing (ParamValidator's PARAM_REQUIRED).
         this.error(module, messages.missingParam(name, raw?.value));
@@ -145,7 +157,6 @@ class RequestReader {
       return param.default === undefined ? undefined : this.parseValue(module, param, name, String(param.default), true, featureOf);
     }
     if (param.deprecated) this.warn(module, messages.deprecatedParam(name, raw.value, featureOf(name)));
-    if (param.type === 'boolean') return true;
     return this.parseValue(module, param, name, raw.value, false, featureOf);
   }
 
@@ -315,7 +326,8 @@ function readQuery(reader: RequestReader, catalogue: Catalogue, query: ApiModule
       modules.set(module.path, read.values);
       // The generator's own page set checks where its pages come from.
       if (!checkPageSources(reader, pages)) return values;
-      if (!read.failed) runRules(reader, module, prefix, read.values, { generator: true, pages, generatorGiven });
+      // A prop module as the generator works on the query's own pages, not on generated ones.
+      if (!read.failed) runRules(reader, module, prefix, read.values, { generator: true, pages, generatorGiven: false });
     }
   } else if (!checkPageSources(reader, pages)) return values;
 
@@ -345,6 +357,20 @@ function checkPageSources(reader: RequestReader, pages: Record<string, ParamValu
   return true;
 }
 
+/**
+ * ApiPageSet::getGoodTitleCount() > 0, which prop modules check before anything else. Page ids
+ * and revision ids are taken to exist (as every page a query names is); a title that cannot be
+ * a page (`#frag`, `Special:…`, an invalid one) is never a good title.
+ */
+function hasGoodPages(pages: Record<string, ParamValue | undefined>): boolean {
+  if (pages.pageids !== undefined || pages.revids !== undefined) return true;
+  const titles = Array.isArray(pages.titles) ? pages.titles.map(String) : [];
+  return titles.some((t) => {
+    const title = parseTitle(t);
+    return title !== null && title.text !== '' && title.namespace >= 0;
+  });
+}
+
 function runRules(
   reader: RequestReader,
   module: ApiModule,
@@ -357,6 +383,7 @@ function runRules(
   let stopped = false;
   const context: ModuleContext = {
     prefix,
+    modulePrefix: module.prefix,
     order: module.parameters.map((p) => p.name),
     value: (name) => values.get(name),
     given: (name) => reader.given(prefix + name),
@@ -366,7 +393,7 @@ function runRules(
     },
     generator: mode.generator,
     pages: mode.pages,
-    hasPages: mode.generatorGiven || Object.values(mode.pages).some((v) => v !== undefined),
+    hasPages: mode.generatorGiven || hasGoodPages(mode.pages),
     error: (message) => {
       if (!stopped) reader.error(module.path, message);
       stopped = true;
@@ -405,15 +432,18 @@ export function checkRequest(catalogue: Catalogue, params: RequestParams, now: (
   if (unused.length > 0 && reader.errors.length === 0) reader.warn('main', messages.unrecognizedParams(unused));
 
   let format = new Map<string, ParamValue>();
+  // ApiMain::handleException: a printer that cannot read its parameters (formatversion=3) fails
+  // while printing, whether it prints a result or an earlier error. The wiki then warns with the
+  // printer's error and errorprinterfailed, and prints again with the defaults: the earlier
+  // error if there was one, else the printer's own. These warnings come after all others.
+  const printerWarnings: ModuleMessage[] = [];
   if (formatModule) {
     const errorsBefore = reader.errors.length;
     format = reader.readModule(formatModule, '', '').values;
-    // A printer that cannot read its parameters: the wiki retries with the defaults and says so.
-    if (reader.errors.length > errorsBefore && errorsBefore === 0) {
-      const failure = reader.errors.pop()!.message;
-      reader.warn(formatModule.path, failure);
-      reader.warn('main', messages.errorPrinterFailed());
-      reader.error(formatModule.path, failure);
+    if (reader.errors.length > errorsBefore) {
+      const failure = reader.errors.splice(errorsBefore)[0]!.message;
+      printerWarnings.push({ ...failure, module: formatModule.path }, { ...messages.errorPrinterFailed(), module: 'main' });
+      if (errorsBefore === 0) reader.errors.push({ message: failure, warningsBefore: reader.warnings.length });
     }
   }
 
@@ -424,10 +454,10 @@ export function checkRequest(catalogue: Catalogue, params: RequestParams, now: (
       valid: reader.errors.length === 0,
       parameters: reader.parameters,
       errors: reader.errors.map((e) => visible(e.message)),
-      warnings: reader.warnings.map(visible),
+      warnings: [...reader.warnings, ...printerWarnings].map(visible),
     },
     firstError: first?.message,
-    warnings: first ? reader.warnings.slice(0, first.warningsBefore) : reader.warnings,
+    warnings: [...(first ? reader.warnings.slice(0, first.warningsBefore) : reader.warnings), ...printerWarnings],
     main: mainValues,
     action,
     format,
