@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 import { Browser, csrfFrom } from '../pages/browser.js';
+import { seededRandom, type SeededRandom } from '../../support/seeded-random.js';
 
 /**
  * Fuzz: thousands of random and malformed requests (paths, methods, headers, bodies, content
@@ -22,22 +23,6 @@ const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 16);
 const TIME_CAP_MS = 40_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 
-/** mulberry32: small, seedable, good enough for fuzzing. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  const chance = (p: number) => next() < p;
-  return { next, int, pick, chance };
-}
-type Rng = ReturnType<typeof prng>;
 
 // ---------------------------------------------------------------- building blocks
 
@@ -76,7 +61,7 @@ const ODD = [
   '\u2028',
 ];
 
-function randomString(r: Rng, max = 40): string {
+function randomString(r: SeededRandom, max = 40): string {
   const n = r.int(max + 1);
   let s = '';
   for (let i = 0; i < n; i++) {
@@ -91,7 +76,7 @@ function randomString(r: Rng, max = 40): string {
 }
 
 /** Junk for a URL path segment: valid and broken percent-escapes, raw odd characters, long runs. */
-function junkSegment(r: Rng): string {
+function junkSegment(r: SeededRandom): string {
   switch (r.int(9)) {
     case 0:
       return encodeURIComponent(randomString(r, 30).replace(/[\ud800-\udfff]/g, 'x'));
@@ -146,7 +131,7 @@ const QUERY_KEYS = [
   'a[b][c][d][e][f]',
 ];
 
-function junkQuery(r: Rng): string {
+function junkQuery(r: SeededRandom): string {
   const parts: string[] = [];
   const n = r.int(6);
   for (let i = 0; i < n; i++) {
@@ -178,7 +163,7 @@ const TRPC_PROCEDURES = [
   'constructor',
 ];
 
-function junkPath(r: Rng): string {
+function junkPath(r: SeededRandom): string {
   const seg = () => junkSegment(r);
   const templates: (() => string)[] = [
     () => '/api/v2/pushes',
@@ -209,7 +194,7 @@ function junkPath(r: Rng): string {
   return r.pick(templates)() + (r.chance(0.6) ? junkQuery(r) : '');
 }
 
-function junkJsonValue(r: Rng, depth: number): unknown {
+function junkJsonValue(r: SeededRandom, depth: number): unknown {
   const k = r.int(depth > 0 ? 11 : 7);
   switch (k) {
     case 0:
@@ -311,7 +296,7 @@ const CONTENT_TYPES = [
   'multipart/form-data; boundary=' + 'b'.repeat(200),
 ];
 
-function multipartBody(r: Rng, boundary: string): Buffer {
+function multipartBody(r: SeededRandom, boundary: string): Buffer {
   const parts: Buffer[] = [];
   const n = r.chance(0.05) ? 350 : r.int(6);
   const names = ['push[payload]', 'push[kind]', 'push[files][]', 'push[expire_after_views]', 'push[__proto__][polluted]', 'push[constructor][prototype][polluted]', 'payload', 'kind', 'files', 'file', 'csrf_token', 'push[note]', 'push', 'push[passphrase]', 'push[a][b][c][d][e]'];
@@ -331,13 +316,13 @@ function multipartBody(r: Rng, boundary: string): Buffer {
   return r.chance(0.15) ? body.subarray(0, r.int(body.length + 1)) : body;
 }
 
-function randomBytes(r: Rng, n: number): Buffer {
+function randomBytes(r: SeededRandom, n: number): Buffer {
   const b = Buffer.alloc(n);
   for (let i = 0; i < n; i++) b[i] = r.int(256);
   return b;
 }
 
-function nested(r: Rng): string {
+function nested(r: SeededRandom): string {
   const depth = r.pick([10, 100, 1000, 10_000, 100_000]);
   const open = r.chance(0.5) ? '[' : '{"a":';
   const close = open === '[' ? ']' : '}';
@@ -345,7 +330,7 @@ function nested(r: Rng): string {
   return r.chance(0.5) ? `{"push":{"payload":${inner}}}` : inner;
 }
 
-function junkBody(r: Rng, contentType: string): Buffer | string | undefined {
+function junkBody(r: SeededRandom, contentType: string): Buffer | string | undefined {
   switch (r.int(12)) {
     case 0:
       return undefined;
@@ -477,7 +462,7 @@ describe('fuzz', () => {
 
   it(`${REQUESTS} random and malformed requests: no 5xx, no hang, no polluted prototype, no foreign secret`, async () => {
     console.log(`fuzz seed ${SEED} (reproduce: FUZZ_SEED=${SEED} npx vitest run test/server/hardening/fuzz.test.ts)`);
-    const r = prng(SEED);
+    const r = seededRandom(SEED);
     const protoKeysBefore = Object.getOwnPropertyNames(Object.prototype).sort();
     const failures: string[] = [];
     const resets: number[] = [];

@@ -14,6 +14,7 @@ import type { ModuleDescriptor, ParamDescriptor } from '../../../../shared/catal
 import { loadCatalogue } from '../../../../server/catalogue/catalogue.js';
 import type { CorpusQuery } from './corpus.js';
 import mediawiki139 from './mediawiki-1.39-parameters.json' with { type: 'json' };
+import { seededRandom, type SeededRandom } from '../../../support/seeded-random.js';
 
 export const generatedKinds = [
   'valid', 'boundary', 'badvalue', 'show', 'deprecated', 'generator', 'continue', 'encoding',
@@ -29,27 +30,11 @@ export const splitSeeds = { tuning: 37, heldout: 3701 } as const;
 const splitSizes = { tuning: 1800, heldout: 1400 } as const;
 export type Split = keyof typeof splitSeeds;
 
-/** mulberry32: small, fast and the same on every platform. */
-function randomFrom(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  const chance = (p: number) => next() < p;
-  return { next, int, pick, chance };
-}
-type Random = ReturnType<typeof randomFrom>;
 
 const enc = (s: string) => encodeURIComponent(s).replace(/%7C/g, '|');
 
 /** A value the parameter accepts, as a client would write it. */
-function validValue(r: Random, p: ParamDescriptor): string {
+function validValue(r: SeededRandom, p: ParamDescriptor): string {
   if (Array.isArray(p.type)) {
     const allowed = p.type.filter((v) => !p.deprecatedValues?.includes(v));
     const pool = allowed.length > 0 ? allowed : p.type;
@@ -73,7 +58,7 @@ function validValue(r: Random, p: ParamDescriptor): string {
 }
 
 /** Values at and beyond a parameter's limits. */
-function boundaryValue(r: Random, p: ParamDescriptor): string {
+function boundaryValue(r: SeededRandom, p: ParamDescriptor): string {
   const { min, max } = p;
   const choices = ['0', '-1', '9223372036854775807', '9223372036854775808', '+5', '05', '1.5', '', ' 5'];
   if (min !== undefined) choices.push(String(min), String(min - 1));
@@ -82,7 +67,7 @@ function boundaryValue(r: Random, p: ParamDescriptor): string {
   return r.pick(choices);
 }
 
-function badValue(r: Random, p: ParamDescriptor): string {
+function badValue(r: SeededRandom, p: ParamDescriptor): string {
   if (Array.isArray(p.type) || p.type === 'namespace') {
     const good = validValue(r, p);
     return r.pick(['bogus', `${good}|bogus`, 'Bogus', `${good}|`, '|', '-3', '99', `${good}|${good}`]);
@@ -146,7 +131,7 @@ function sharedWith139(module: ModuleDescriptor): ModuleDescriptor | null {
 }
 
 export function generateCorpus(seed: number, count = 1600): GeneratedQuery[] {
-  const r = randomFrom(seed);
+  const r = seededRandom(seed);
   const queryModules = loadCatalogue().queryModules.map(sharedWith139).filter((m) => m !== null);
   const out: GeneratedQuery[] = [];
   const seen = new Set<string>();
