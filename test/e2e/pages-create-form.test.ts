@@ -55,11 +55,11 @@ describe.skipIf(!hasChromium)('create form: the burn field and the phone layout'
     }
   });
 
-  it('on a 390×844 phone the Create button is above the fold', async () => {
-    const { context, page, problems } = await newVisitor(browser, server.url, { phone: true });
+  it.each(['en-US', 'de-DE', 'fr-FR', 'es-ES', 'pt-BR', 'ja-JP', 'zh-CN'])('on a 390×844 phone the Create button is above the fold (%s)', async (locale) => {
+    const { context, page, problems } = await newVisitor(browser, server.url, { phone: true, locale });
     try {
       await page.goto(`${server.url}/`);
-      await screenshot(page, 'create-form-phone');
+      await screenshot(page, `create-form-phone-${locale}`);
       const box = await page.locator('#create-submit').boundingBox();
       expect(box).not.toBeNull();
       expect(box!.y + box!.height).toBeLessThanOrEqual(844);
