@@ -16,6 +16,7 @@ import { csrfRefused, readSmallForm } from './page-errors.js';
 import { ErrorPage, sendPage } from './render.js';
 import { languageOf } from '../middleware/page-language.js';
 import { CsrfField } from './components.js';
+import { translateServiceMessage } from './i18n/service-messages.js';
 
 /** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
 export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService): Hono<AppEnv> {
@@ -64,10 +65,10 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     try {
       user = await accounts.verifyPassword(email, form.get('password') ?? '', c.get('ctx').client.ip);
     } catch (e) {
-      if (e instanceof ServiceError && e.kind === 'unauthorized') return signInForm(c, 401, returnTo, email, e.message);
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return signInForm(c, 401, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
         c.header('Retry-After', String(e.retryAfter ?? 60));
-        return signInForm(c, 429, returnTo, email, e.message);
+        return signInForm(c, 429, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
       }
       throw e;
     }
@@ -94,10 +95,10 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors);
       // An existing email with another password: what sign-in would answer, on the sign-up form.
-      if (e instanceof ServiceError && e.kind === 'unauthorized') return signUpForm(c, 401, returnTo, email, undefined, e.message);
+      if (e instanceof ServiceError && e.kind === 'unauthorized') return signUpForm(c, 401, returnTo, email, undefined, translateServiceMessage(languageOf(c).t, e.message));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
         c.header('Retry-After', String(e.retryAfter ?? 60));
-        return signUpForm(c, 429, returnTo, email, undefined, e.message);
+        return signUpForm(c, 429, returnTo, email, undefined, translateServiceMessage(languageOf(c).t, e.message));
       }
       throw e;
     }
@@ -147,7 +148,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       if (e instanceof ServiceError && e.kind === 'unauthorized') return passwordForm(c, 401, { kind: 'error', text: languageOf(c).t('account.password.wrongCurrent') });
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
         c.header('Retry-After', String(e.retryAfter ?? 60));
-        return passwordForm(c, 429, { kind: 'error', text: e.message });
+        return passwordForm(c, 429, { kind: 'error', text: translateServiceMessage(languageOf(c).t, e.message) });
       }
       throw e;
     }

@@ -112,7 +112,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           </div>
         )}
 
-        <div class="grid2">
+        <div class="grid2 pair">
           <div>
             <label for="expire_after_days">{t('create.days')}</label>
             <input
@@ -147,6 +147,8 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
         {/* Text, lifetime and passphrase up front; the rest folded away (open when one of them needs attention or was set). */}
         <details class="more-options" open={moreOpen}>
           <summary>{t('create.moreOptions')}</summary>
+          {/* Only meaningful with a passphrase: create.js shows it once one is typed (always shown without scripts). */}
+          <div data-needs-passphrase>
           <label for="max_failed_passphrase_attempts">{t('create.burnAfter')}</label>
           <input
             type="number"
@@ -159,6 +161,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
             {...describedBy(errors, 'max_failed_passphrase_attempts')}
           />
           <FieldErrors errors={errors} field="max_failed_passphrase_attempts" />
+          </div>
 
           <input type="hidden" name="push[retrieval_step]" value="false" />
           <label class="choice">

@@ -15,6 +15,7 @@ import { CreatedPage, CreatePage, defaultValues, SignInToCreate, type CreateForm
 import { csrfRefused } from './page-errors.js';
 import { sendPage } from './render.js';
 import { languageOf } from '../middleware/page-language.js';
+import { translateServiceMessage } from './i18n/service-messages.js';
 
 /** The create page for people without the extension; the push service decides everything. */
 export function createRoutes(config: Config, pushes: PushService, uploads: SlicedUploads, accounts: AccountService): Hono<AppEnv> {
@@ -71,7 +72,7 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
       request = await readCreateRequest(c, pushes, actor, config.limits.maxFileBytes, { maxFieldBytes: config.maxJsonBodyBytes });
     } catch (e) {
       if (e instanceof ServiceError && e.kind !== 'unavailable') {
-        return form(c, statusOf(e), defaultValues(pushes.pushLimits()), undefined, e.message);
+        return form(c, statusOf(e), defaultValues(pushes.pushLimits()), undefined, translateServiceMessage(languageOf(c).t, e.message));
       }
       throw e;
     }
@@ -92,7 +93,7 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return form(c, 422, values, e.fieldErrors);
       if (e instanceof ServiceError && e.retryAfter) c.header('Retry-After', String(e.retryAfter));
-      if (e instanceof ServiceError && e.kind !== 'unavailable') return form(c, statusOf(e), values, undefined, e.message);
+      if (e instanceof ServiceError && e.kind !== 'unavailable') return form(c, statusOf(e), values, undefined, translateServiceMessage(languageOf(c).t, e.message));
       throw e;
     }
   });

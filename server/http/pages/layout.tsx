@@ -16,11 +16,15 @@ export interface LayoutProps {
   csrfToken?: string;
   /** The language menu (omitted where reloading the page is not harmless). */
   languageLinks?: { locale: string; href: string }[];
+  /** The request's path: its header link is marked as the current page. */
+  currentPath?: string;
 }
 
 /** The shell of every server-rendered page: no third-party resources, light and dark, either direction. */
-export function Layout({ title, children, scripts = [], user, csrfToken, languageLinks }: LayoutProps) {
+export function Layout({ title, children, scripts = [], user, csrfToken, languageLinks, currentPath }: LayoutProps) {
   const { t, locale, dir } = useLanguage();
+  // Where you are, for sight (style.css) and for screen readers alike.
+  const current = (href: string) => (href === currentPath ? { 'aria-current': 'page' as const } : {});
   return (
     <html lang={locale} dir={dir}>
       <head>
@@ -45,13 +49,13 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
           </a>
           {/* One navigation for the account area: every account page is one click from any other. */}
           <nav aria-label={t('layout.account')}>
-            <a href="/">{t('layout.newSecret')}</a>
+            <a href="/" {...current('/')}>{t('layout.newSecret')}</a>
             {user ? (
               <>
-                <a href="/dashboard">{t('layout.myPushes')}</a>
-                <a href="/users/requests">{t('layout.requests')}</a>
-                <a href="/users/webhooks">{t('layout.webhooks')}</a>
-                <a href="/users/token">{t('layout.apiToken')}</a>
+                <a href="/dashboard" {...current('/dashboard')}>{t('layout.myPushes')}</a>
+                <a href="/users/requests" {...current('/users/requests')}>{t('layout.requests')}</a>
+                <a href="/users/webhooks" {...current('/users/webhooks')}>{t('layout.webhooks')}</a>
+                <a href="/users/token" {...current('/users/token')}>{t('layout.apiToken')}</a>
                 <form method="post" action="/users/sign_out" class="inline">
                   <input type="hidden" name="csrf_token" value={csrfToken ?? ''} />
                   <button type="submit" class="link">
@@ -60,7 +64,7 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
                 </form>
               </>
             ) : (
-              <a href="/users/sign_in">{t('layout.signIn')}</a>
+              <a href="/users/sign_in" {...current('/users/sign_in')}>{t('layout.signIn')}</a>
             )}
           </nav>
         </header>

@@ -11,6 +11,7 @@ import { readBodyText } from '../request-body.js';
 import { ErrorPage, sendPage } from './render.js';
 import { languageOf } from '../middleware/page-language.js';
 import type { MessageKey } from './i18n/messages/en.js';
+import { translateServiceMessage } from './i18n/service-messages.js';
 
 /** Any error on a page → a readable HTML page with the right status; never a stack trace. */
 export function pageErrorResponse(c: Context<AppEnv>, error: unknown, logger?: Pick<Logger, 'error'>): Response {
@@ -18,8 +19,8 @@ export function pageErrorResponse(c: Context<AppEnv>, error: unknown, logger?: P
   if (error instanceof ServiceError) {
     if (error.retryAfter) c.header('Retry-After', String(error.retryAfter));
     const title: MessageKey = error.kind in ERROR_TITLES ? ERROR_TITLES[error.kind as keyof typeof ERROR_TITLES] : 'error.title.other';
-    // The service's own sentence is English (it is the API's message too); the title and the generic texts are translated.
-    const message = error.kind === 'not_found' ? t('error.notFound') : error.message;
+    // The service's own sentence is English (it is the API's message too): a known one is shown in the page's language.
+    const message = error.kind === 'not_found' ? t('error.notFound') : translateServiceMessage(t, error.message);
     return sendPage(c, error.status as ContentfulStatusCode, title, <ErrorPage title={t(title)} message={message} />);
   }
   if (error instanceof StorageUnavailableError) {
@@ -32,7 +33,7 @@ export function pageErrorResponse(c: Context<AppEnv>, error: unknown, logger?: P
       c,
       error.status as ContentfulStatusCode,
       'error.refused.title',
-      <ErrorPage title={t('error.refused.title')} message={error.message || t('error.refused.body')} />,
+      <ErrorPage title={t('error.refused.title')} message={error.message ? translateServiceMessage(t, error.message) : t('error.refused.body')} />,
     );
   }
   if (logger) logger.error(`unexpected error on page ${c.req.method}`, error);

@@ -38,6 +38,7 @@ export function sendPage(
         csrfToken={session?.csrfToken}
         scripts={['pages.js', ...(options.scripts ?? [])]}
         languageLinks={languageLinks(c)}
+        currentPath={c.req.path}
       >
         {body}
       </Layout>

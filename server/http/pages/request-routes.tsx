@@ -14,6 +14,8 @@ import { urlToken } from '../rest/api-guards.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { sendPage } from './render.js';
 import { AnswerPage, AnswerSentPage, defaultRequestValues, RequestClosedPage, RequestsPage, type RequestFormValues } from './request-pages.js';
+import { languageOf } from '../middleware/page-language.js';
+import { translateServiceMessage } from './i18n/service-messages.js';
 
 /** The requester's page (/users/requests) and the request link's page (/req/:token): adapters over the request service. */
 export function requestPageRoutes(config: Config, accounts: AccountService, requests: RequestService, pushes: PushService): Hono<AppEnv> {
@@ -109,7 +111,7 @@ export function requestPageRoutes(config: Config, accounts: AccountService, requ
       }
       if (e instanceof ServiceError && e.status === 413) {
         const request = await requests.show(urlToken(token));
-        return sendPage(c, 413, 'title.answerRequest', <AnswerPage token={token} request={request} csrfToken={getPageSession(c).csrfToken} formError={e.message} maxFiles={maxFiles} />);
+        return sendPage(c, 413, 'title.answerRequest', <AnswerPage token={token} request={request} csrfToken={getPageSession(c).csrfToken} formError={translateServiceMessage(languageOf(c).t, e.message)} maxFiles={maxFiles} />);
       }
       throw e;
     }

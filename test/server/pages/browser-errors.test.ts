@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeDeliveryError, translateFieldMessage } from '../../../server/http/pages/i18n/service-messages.js';
+import { describeDeliveryError, translateFieldMessage, translateServiceMessage } from '../../../server/http/pages/i18n/service-messages.js';
+import { HASHING_BUSY_MESSAGE } from '../../../server/crypto/hashing-queue.js';
+import { locales } from '../../../server/http/pages/i18n/locales.js';
 import { translator } from '../../../server/http/pages/i18n/translator.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { Browser, csrfFrom } from './browser.js';
@@ -94,6 +96,47 @@ describe('service messages on pages are in the page’s language', () => {
     expect(translateFieldMessage(t, "can't be blank")).toBe('ne peut pas être vide');
     expect(translateFieldMessage(t, 'must be between 0 (off) and 10')).toBe('doit être compris entre 0 (désactivé) et 10');
     expect(translateFieldMessage(t, 'something new')).toBe('something new');
+  });
+
+  it('full-page service sentences are in the page’s language: a refused page, a refused sign-in (issue 29 item 10)', async () => {
+    const push = await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ push: { payload: 'not yours' } }) });
+    const token = ((await push.json()) as { url_token: string }).url_token;
+    const b = new Browser(server, { 'accept-language': 'de' });
+    await b.signUp('someone-else@example.com');
+    const refused = await b.get(`/p/${token}/expire`);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Dieser Push gehört nicht Ihnen.');
+    expect(refused.text).not.toContain('belong to you');
+
+    const fr = new Browser(server, { 'accept-language': 'fr' });
+    const signIn = await fr.submit('/users/sign_in', '/users/sign_in', { email: 'someone-else@example.com', password: 'not the password' });
+    expect(signIn.status).toBe(401);
+    expect(signIn.text).toContain('Adresse e-mail ou mot de passe incorrect.');
+    expect(signIn.text).not.toContain('Invalid email or password.');
+  });
+
+  it('each known service sentence, as the service words it, has its words in all 7 languages', () => {
+    const sentences = [
+      "That push doesn't belong to you.",
+      "That request doesn't belong to you.",
+      'You need to sign in or sign up before continuing.',
+      'You must be signed in to attach files.',
+      'Authentication required: this instance does not allow anonymous access.',
+      'This download link is invalid or has expired. Open the secret link again.',
+      'Invalid email or password.',
+      'Too many accounts were made from your address (the limit is 5 an hour). Please try again later.',
+      'A file is larger than the limit of 1.5 MiB (1572864 bytes).',
+      "This push cannot be decrypted with the server's key. The administrator must restore the MASTER_KEY it was stored under.",
+      HASHING_BUSY_MESSAGE,
+      'This account no longer exists.',
+      "This upload did not come from this site's create page (its CSRF token is missing or stale): reload the page.",
+    ];
+    for (const sentence of sentences) {
+      expect(translateServiceMessage(translator('en'), sentence)).toBe(sentence);
+      for (const locale of locales.filter((l) => l !== 'en')) expect(translateServiceMessage(translator(locale), sentence), `${locale}: ${sentence}`).not.toBe(sentence);
+    }
+    expect(translateServiceMessage(translator('de'), 'A file is larger than the limit of 1.5 MiB (1572864 bytes).')).toBe('Eine Datei ist größer als die Grenze von 1.5 MiB (1572864 bytes).');
+    expect(translateServiceMessage(translator('de'), 'something new.')).toBe('something new.');
   });
 
   it('webhook delivery errors in human words, the code kept beside them', () => {

@@ -52,6 +52,22 @@ describe('onboarding and one account navigation (issue 29 item 8)', () => {
   });
 });
 
+describe('the header marks the page you are on (issue 29 item 8)', () => {
+  it('aria-current="page" on exactly the link of the current page, and on none elsewhere', async () => {
+    const b = new Browser(server);
+    await b.signUp('current@example.com');
+    for (const path of ['/', '/dashboard', '/users/token', '/users/requests', '/users/webhooks']) {
+      const nav = header((await b.get(path)).text);
+      const current = [...nav.matchAll(/<a [^>]*aria-current="page"[^>]*>/g)].map((m) => /href="([^"]*)"/.exec(m[0])![1]);
+      expect(current, path).toEqual([path]);
+    }
+    // A page that is not in the navigation marks nothing; signed out, "Sign in" is marked on its own page.
+    expect(header((await b.get('/catalogue')).text)).not.toContain('aria-current');
+    const out = header((await new Browser(server).get('/users/sign_in')).text);
+    expect(out).toMatch(/<a [^>]*href="\/users\/sign_in"[^>]*aria-current="page"|<a [^>]*aria-current="page"[^>]*href="\/users\/sign_in"/);
+  });
+});
+
 describe('the create form: text, lifetime and passphrase up front, the rest under "More options" (issue 29 item 6)', () => {
   it('folds the other options away, and opens them when one needs fixing', async () => {
     const b = new Browser(server);

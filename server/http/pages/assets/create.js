@@ -24,4 +24,17 @@
   }
   choices.forEach(function (c) { c.addEventListener('change', update); });
   update();
+
+  // "Destroy after N wrong passphrases" means nothing without a passphrase: offered once one is
+  // typed, and disabled otherwise so that it is not sent. A refused value (its error shown) stays.
+  var passphrase = document.getElementById('passphrase');
+  var needsPassphrase = form.querySelector('[data-needs-passphrase]');
+  function updateBurn() {
+    if (!passphrase || !needsPassphrase) return;
+    var on = passphrase.value !== '' || needsPassphrase.querySelector('[aria-invalid]') !== null;
+    needsPassphrase.hidden = !on;
+    needsPassphrase.querySelectorAll('input').forEach(function (el) { el.disabled = !on; });
+  }
+  if (passphrase) passphrase.addEventListener('input', updateBurn);
+  updateBurn();
 })();

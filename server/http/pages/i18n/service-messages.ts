@@ -22,16 +22,46 @@ const FIELD_MESSAGES: [RegExp, MessageKey, string[]][] = [
   [/^must not contain control characters \(line breaks, tabs, NUL…\) in a URL$/, 'service.urlControl', []],
 ];
 
-/** A service's field message in the page's language (as written when unknown). */
-export function translateFieldMessage(t: Translate, message: string): string {
-  for (const [pattern, key, names] of FIELD_MESSAGES) {
+/**
+ * The services' whole sentences that a page shows as they are (an error page's text, a refused
+ * form's notice), by the same rule: known ones in the page's language, others as written.
+ */
+const SENTENCES: [RegExp, MessageKey, string[]][] = [
+  [/^That push doesn't belong to you\.$/, 'service.sentence.notYourPush', []],
+  [/^That request doesn't belong to you\.$/, 'service.sentence.notYourRequest', []],
+  [/^You need to sign in or sign up before continuing\.$/, 'service.sentence.signInFirst', []],
+  [/^You must be signed in to attach files\.$/, 'service.sentence.signInForFiles', []],
+  [/^Authentication required: this instance does not allow anonymous access\.$/, 'service.sentence.noAnonymous', []],
+  [/^This download link is invalid or has expired\. Open the secret link again\.$/, 'service.sentence.downloadExpired', []],
+  [/^Invalid email or password\.$/, 'service.sentence.badCredentials', []],
+  [/^Too many accounts were made from your address \(the limit is (\d+) an hour\)\. Please try again later\.$/, 'service.sentence.tooManyAccounts', ['max']],
+  [/^A file is larger than the limit of (.+)\.$/, 'service.sentence.fileTooLarge', ['limit']],
+  [/^This push cannot be decrypted with the server's key\. The administrator must restore the MASTER_KEY it was stored under\.$/, 'service.sentence.masterKey', []],
+  [/^The server is busy checking passwords and passphrases\. Please try again in a few seconds\.$/, 'service.sentence.hashingBusy', []],
+  [/^This account no longer exists\.$/, 'service.sentence.accountGone', []],
+  [/^This upload did not come from this site's create page \(its CSRF token is missing or stale\): reload the page\.$/, 'service.sentence.staleUpload', []],
+];
+
+function translateBy(table: [RegExp, MessageKey, string[]][], t: Translate, message: string): string {
+  for (const [pattern, key, names] of table) {
     const m = pattern.exec(message);
     if (!m) continue;
-    const params: Record<string, number> = {};
-    names.forEach((name, i) => (params[name] = Number(m[i + 1])));
+    const params: Record<string, number | string> = {};
+    // Whole numbers are formatted for the language; anything else (e.g. "1.5 MiB (…)") goes in as written.
+    names.forEach((name, i) => (params[name] = /^-?\d+$/.test(m[i + 1]!) ? Number(m[i + 1]) : m[i + 1]!));
     return t(key, params);
   }
   return message;
+}
+
+/** A service's field message in the page's language (as written when unknown). */
+export function translateFieldMessage(t: Translate, message: string): string {
+  return translateBy(FIELD_MESSAGES, t, message);
+}
+
+/** A service's whole sentence (an error page's, a refused form's) in the page's language (as written when unknown). */
+export function translateServiceMessage(t: Translate, message: string): string {
+  return translateBy(SENTENCES, t, message);
 }
 
 /**
