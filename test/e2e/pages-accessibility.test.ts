@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screenshot } from './support/pages-chromium.js';
+import { createPush } from '../support/http.js';
 
 /**
  * axe-core (the accessibility engine of Lighthouse and Deque's tools) on the main page routes in
@@ -53,11 +54,6 @@ describe.skipIf(!hasChromium)('axe-core on every main page (light, dark, phone)'
     await server?.stop();
   });
 
-  async function push(body: Record<string, unknown>) {
-    const res = await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ push: body }) });
-    expect(res.status).toBe(201);
-    return (await res.json()) as { url_token: string; html_url: string };
-  }
 
   for (const variant of variants) {
     it(`no serious or critical violation (${variant.name})`, async () => {
@@ -77,14 +73,14 @@ describe.skipIf(!hasChromium)('axe-core on every main page (light, dark, phone)'
         await page.locator('#secret-link').waitFor();
         await check('link-ready');
 
-        const step = await push({ payload: 'axe', retrieval_step: true });
+        const step = await createPush(server, { payload: 'axe', retrieval_step: true });
         await page.goto(step.html_url);
         await check('retrieval-step');
         await page.click('#reveal');
         await page.locator('#secret').waitFor();
         await check('secret');
 
-        const locked = await push({ payload: 'axe', passphrase: 'open sesame' });
+        const locked = await createPush(server, { payload: 'axe', passphrase: 'open sesame' });
         await page.goto(locked.html_url);
         await check('passphrase');
 

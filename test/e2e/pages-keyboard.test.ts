@@ -4,6 +4,7 @@ import { encodeLinkKey, newPushKey } from '../../shared/e2e/link-key.js';
 import { encryptTextPayload } from '../../shared/e2e/push-content.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
+import { createPush } from '../support/http.js';
 
 /**
  * Issue 29 item 11 in Chromium, keyboard only: the skip link, Space on "Reveal the secret", focus
@@ -24,11 +25,6 @@ describe.skipIf(!hasChromium)('keyboard and screen readers (Chromium)', () => {
     await server?.stop();
   });
 
-  async function push(body: Record<string, unknown>) {
-    const res = await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ push: body }) });
-    expect(res.status).toBe(201);
-    return (await res.json()) as { url_token: string; html_url: string };
-  }
 
   it('the first Tab reaches a skip link that moves focus into the main content', async () => {
     const { context, page, problems } = await newVisitor(browser, server.url);
@@ -47,7 +43,7 @@ describe.skipIf(!hasChromium)('keyboard and screen readers (Chromium)', () => {
   });
 
   it('Space on "Reveal the secret" reveals it, as on a button', async () => {
-    const created = await push({ payload: 'pressed with space', retrieval_step: true });
+    const created = await createPush(server, { payload: 'pressed with space', retrieval_step: true });
     const { context, page, problems } = await newVisitor(browser, server.url);
     try {
       await page.goto(created.html_url);
@@ -63,7 +59,7 @@ describe.skipIf(!hasChromium)('keyboard and screen readers (Chromium)', () => {
 
   it('after an end-to-end secret is decrypted, focus is on it and it is announced', async () => {
     const key = newPushKey();
-    const created = await push({ payload: await encryptTextPayload(key, 'decrypted here'), end_to_end: true, retrieval_step: true });
+    const created = await createPush(server, { payload: await encryptTextPayload(key, 'decrypted here'), end_to_end: true, retrieval_step: true });
     const { context, page, problems } = await newVisitor(browser, server.url);
     try {
       await page.goto(`${created.html_url}#${await encodeLinkKey(key)}`);

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screenshot, type Scheme } from './support/pages-chromium.js';
+import { createPush } from '../support/http.js';
 
 /**
  * The recipient and create pages in a real headless Chromium (Debian's /usr/bin/chromium via
@@ -17,11 +18,6 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
   let server: TestServer;
   let browser: Browser;
 
-  async function push(body: Record<string, unknown>) {
-    const res = await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ push: body }) });
-    expect(res.status).toBe(201);
-    return (await res.json()) as { url_token: string; html_url: string };
-  }
 
   beforeAll(async () => {
     server = await startServer();
@@ -34,7 +30,7 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
 
   for (const scheme of ['light', 'dark'] as Scheme[]) {
     it(`retrieval step → reveal → copy, hide/show → delete now (${scheme})`, async () => {
-      const created = await push({ payload: HOSTILE, retrieval_step: true, deletable_by_viewer: true, expire_after_views: 3 });
+      const created = await createPush(server, { payload: HOSTILE, retrieval_step: true, deletable_by_viewer: true, expire_after_views: 3 });
       expect(created.html_url).toMatch(/\/r$/);
       const { context, page, problems } = await newVisitor(browser, server.url, { scheme });
       try {
@@ -86,7 +82,7 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
   }
 
   it('passphrase: a wrong one shows an error on the form, the right one shows the secret', async () => {
-    const created = await push({ payload: 'the vault code is 1234', passphrase: 'blue whale', retrieval_step: false });
+    const created = await createPush(server, { payload: 'the vault code is 1234', passphrase: 'blue whale', retrieval_step: false });
     const { context, page, problems } = await newVisitor(browser, server.url, { scheme: 'dark' });
     try {
       await page.goto(created.html_url);
@@ -106,7 +102,7 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
   });
 
   it('QR push: the code is an image that renders, with its text (phone, light)', async () => {
-    const created = await push({ kind: 'qr', payload: 'WIFI:S:Guest <net>;T:WPA;P:s3cret&more;;', retrieval_step: false });
+    const created = await createPush(server, { kind: 'qr', payload: 'WIFI:S:Guest <net>;T:WPA;P:s3cret&more;;', retrieval_step: false });
     const { context, page, problems } = await newVisitor(browser, server.url, { phone: true });
     try {
       await page.goto(created.html_url);
