@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
-import SlowestFilesReporter from './test/support/slowest-files-reporter';
+import SlowestFilesReporter from './test/support/slowest-files-reporter.ts';
 
 const jsx = { jsx: { runtime: 'automatic', importSource: 'preact' } } as const;
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeDeliveryError, translateFieldMessage, translateServiceMessage } from '../../../server/http/pages/i18n/service-messages.js';
 import { HASHING_BUSY_MESSAGE } from '../../../server/crypto/hashing-queue.js';
+import { SIGN_IN_LIMITED_MESSAGE } from '../../../server/accounts/account-service.js';
+import { bodyTooLarge } from '../../../server/http/request-body.js';
 import { locales } from '../../../server/http/pages/i18n/locales.js';
 import { translator } from '../../../server/http/pages/i18n/translator.js';
 import { startServer, type TestServer } from '../../support/server.js';
@@ -113,6 +115,15 @@ describe('service messages on pages are in the page’s language', () => {
     expect(signIn.status).toBe(401);
     expect(signIn.text).toContain('Adresse e-mail ou mot de passe incorrect.');
     expect(signIn.text).not.toContain('Invalid email or password.');
+
+    // A create form with more fields than a body may hold: refused in the page's language.
+    const many = new URLSearchParams({ 'push[payload]': 'x' });
+    for (let i = 0; i < 1200; i++) many.append('push[x][]', String(i));
+    const tooMany = await fetch(`${server.url}/`, { method: 'POST', headers: { origin: server.url, 'accept-language': 'de', 'content-type': 'application/x-www-form-urlencoded' }, body: many });
+    expect(tooMany.status).toBe(413);
+    const page = await tooMany.text();
+    expect(page).toContain('Zu viele Formularfelder: höchstens 1000 in einer Anfrage.');
+    expect(page).not.toContain('Too many form fields');
   });
 
   it('each known service sentence, as the service words it, has its words in all 7 languages', () => {
@@ -130,6 +141,9 @@ describe('service messages on pages are in the page’s language', () => {
       HASHING_BUSY_MESSAGE,
       'This account no longer exists.',
       "This upload did not come from this site's create page (its CSRF token is missing or stale): reload the page.",
+      bodyTooLarge(4194304).message,
+      'Too many form fields: the limit is 1000 in one body.',
+      SIGN_IN_LIMITED_MESSAGE,
     ];
     for (const sentence of sentences) {
       expect(translateServiceMessage(translator('en'), sentence)).toBe(sentence);

@@ -39,6 +39,9 @@ const SENTENCES: [RegExp, MessageKey, string[]][] = [
   [/^This push cannot be decrypted with the server's key\. The administrator must restore the MASTER_KEY it was stored under\.$/, 'service.sentence.masterKey', []],
   [/^The server is busy checking passwords and passphrases\. Please try again in a few seconds\.$/, 'service.sentence.hashingBusy', []],
   [/^This account no longer exists\.$/, 'service.sentence.accountGone', []],
+  [/^Request body too large: the limit is (\d+) bytes\.$/, 'service.sentence.bodyTooLarge', ['max!']],
+  [/^Too many form fields: the limit is (\d+) in one body\.$/, 'service.sentence.tooManyFields', ['max!']],
+  [/^Too many failed sign-in attempts from your address\. Please wait, then try again\.$/, 'service.sentence.signInLimited', []],
   [/^This upload did not come from this site's create page \(its CSRF token is missing or stale\): reload the page\.$/, 'service.sentence.staleUpload', []],
 ];
 
@@ -48,7 +51,11 @@ function translateBy(table: [RegExp, MessageKey, string[]][], t: Translate, mess
     if (!m) continue;
     const params: Record<string, number | string> = {};
     // Whole numbers are formatted for the language; anything else (e.g. "1.5 MiB (…)") goes in as written.
-    names.forEach((name, i) => (params[name] = /^-?\d+$/.test(m[i + 1]!) ? Number(m[i + 1]) : m[i + 1]!));
+    // A name ending in "!" is a figure kept as the service wrote it (a byte count reads best unformatted).
+    names.forEach((name, i) => {
+      const raw = name.endsWith('!');
+      params[raw ? name.slice(0, -1) : name] = !raw && /^-?\d+$/.test(m[i + 1]!) ? Number(m[i + 1]) : m[i + 1]!;
+    });
     return t(key, params);
   }
   return message;
