@@ -68,4 +68,23 @@ describe.skipIf(!hasChromium)('create form: the burn field and the phone layout'
       await context.close();
     }
   });
+
+  it.each(['en-US', 'de-DE'])('signed in, on a 390×844 phone the Create button is above the fold too (%s)', async (locale) => {
+    const { context, page, problems } = await newVisitor(browser, server.url, { phone: true, locale });
+    try {
+      await page.goto(`${server.url}/users/sign_up`);
+      await page.fill('#email', `phone-${locale}-${Math.random().toString(36).slice(2)}@example.com`);
+      await page.fill('#password', 'a long password');
+      await page.click('button[type=submit]');
+      await page.waitForURL(/\/dashboard/);
+      await page.goto(`${server.url}/`);
+      await screenshot(page, `create-form-phone-signed-in-${locale}`);
+      const box = await page.locator('#create-submit').boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.y + box!.height).toBeLessThanOrEqual(844);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
