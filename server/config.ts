@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { HashingLimits } from './crypto/hashing-queue.js';
 import type { LogFormat, LogLevel } from './logger.js';
 import type { StorageLimits } from './security/storage-quota.js';
+import { checkOidcEnv, oidcEnvSchema, signInSettings, type SignInSettings } from './accounts/oidc/oidc-settings.js';
 
 /**
  * Every setting comes from the environment (documented in the README's configuration table).
@@ -87,6 +88,7 @@ const envSchema = z
     SHUTDOWN_TIMEOUT_S: z.coerce.number().int().min(0).max(3600).optional(),
     /** On SIGTERM, /readyz answers 503 this long before the server stops accepting (the balancer's time to notice). */
     SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(3600).optional().default(5),
+    ...oidcEnvSchema,
   })
   .refine((e) => e.MIN_EXPIRE_DAYS <= e.DEFAULT_EXPIRE_DAYS && e.DEFAULT_EXPIRE_DAYS <= e.MAX_EXPIRE_DAYS, {
     message: 'DEFAULT_EXPIRE_DAYS must lie between MIN_EXPIRE_DAYS and MAX_EXPIRE_DAYS',
@@ -98,6 +100,7 @@ const envSchema = z
   .refine((e) => e.HEADERS_TIMEOUT_SECONDS <= e.REQUEST_TIMEOUT_SECONDS, {
     message: 'HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS',
   })
+  .superRefine(checkOidcEnv)
   .refine((e) => e.MIN_EXPIRE_VIEWS <= e.DEFAULT_EXPIRE_VIEWS && e.DEFAULT_EXPIRE_VIEWS <= e.MAX_EXPIRE_VIEWS, {
     message: 'DEFAULT_EXPIRE_VIEWS must lie between MIN_EXPIRE_VIEWS and MAX_EXPIRE_VIEWS',
   });
@@ -191,6 +194,8 @@ export interface Config {
    */
   shutdownDelaySeconds: number;
   features: Features;
+  /** OpenID Connect, SSO_ONLY and SIGN_UP_EMAIL_DOMAINS (accounts/oidc/oidc-settings.ts). */
+  signInMethods: SignInSettings;
   limits: Limits;
   webhooks: WebhookSettings;
 }
@@ -252,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       urlPushes: e.ENABLE_URL_PUSHES,
       qrPushes: e.ENABLE_QR_PUSHES,
     },
+    signInMethods: signInSettings(e),
     limits: {
       days: { default: e.DEFAULT_EXPIRE_DAYS, min: e.MIN_EXPIRE_DAYS, max: e.MAX_EXPIRE_DAYS },
       views: { default: e.DEFAULT_EXPIRE_VIEWS, min: e.MIN_EXPIRE_VIEWS, max: e.MAX_EXPIRE_VIEWS },

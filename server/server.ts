@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccountService } from './accounts/account-service.js';
+import { OidcRelyingParty } from './accounts/oidc/relying-party.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
@@ -64,10 +65,11 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
-    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, signInMethods: config.signInMethods });
+    const oidc = config.signInMethods.oidc ? new OidcRelyingParty(config.signInMethods.oidc, keys, logger) : undefined;
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
-    return { keys, store, pushes, uploads, accounts, webhooks, requests, close: () => store.close() };
+    return { keys, store, pushes, uploads, accounts, webhooks, requests, oidc, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -106,6 +108,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       accounts: services.accounts,
       webhooks: services.webhooks,
       requests: services.requests,
+      oidc: services.oidc,
       catalogue,
       counters: services.store.counters,
       logger,

@@ -4,6 +4,8 @@ import type { KeyRing } from '../crypto/key-ring.js';
 import { HashingQueue } from '../crypto/hashing-queue.js';
 import { digest, safeEqual } from '../crypto/secret-hash.js';
 import type { SignInLimits } from '../config.js';
+import type { SignInSettings } from './oidc/oidc-settings.js';
+import type { ProviderIdentity } from './oidc/relying-party.js';
 import { clientKey } from '../security/client-key.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { isCommonPassword } from './common-passwords.js';
@@ -37,7 +39,11 @@ export interface AccountServiceDeps {
   clock?: () => Date;
   /** Bounds concurrent scrypt work (shared with the push service). */
   hashing?: HashingQueue;
+  /** SSO_ONLY and SIGN_UP_EMAIL_DOMAINS (the OpenID Connect part is used by the pages). */
+  signInMethods?: Pick<SignInSettings, 'ssoOnly' | 'signUpEmailDomains'>;
 }
+
+export const PASSWORDS_OFF_MESSAGE = 'Password sign-in is turned off on this server: use single sign-on.';
 
 export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from your address. Please wait, then try again.';
 
@@ -80,6 +86,49 @@ export class AccountService {
     return parsed.data;
   }
 
+  /**
+   * SIGN_UP_EMAIL_DOMAINS, the one rule for every way an account is made (sign-up, SSO, the
+   * CLI): the email's domain must be one of the list (exactly; a subdomain is another domain).
+   */
+  private checkNewAccountDomain(email: string): void {
+    const domains = this.deps.signInMethods?.signUpEmailDomains ?? [];
+    if (domains.length === 0) return;
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    if (!domains.includes(domain)) {
+      throw new ServiceError('forbidden', `Accounts on this server are only for addresses at ${domains.join(', ')}.`);
+    }
+  }
+
+  private checkPasswordsOn(): void {
+    if (this.deps.signInMethods?.ssoOnly) throw new ServiceError('forbidden', PASSWORDS_OFF_MESSAGE);
+  }
+
+  /**
+   * The account for someone the OpenID Connect provider signed in: the account with their
+   * e-mail when the provider says it verified that e-mail (a password account is linked and
+   * keeps its pushes, tokens and webhooks), else a new account made just in time (within
+   * SIGN_UP_EMAIL_DOMAINS, without a password). An unverified e-mail is never linked and never
+   * made into an account: whoever controls the provider's profile could otherwise claim anyone's
+   * address here.
+   */
+  async signInWithProvider(identity: Pick<ProviderIdentity, 'email' | 'emailVerified'>): Promise<{ user: User; created: boolean }> {
+    if (!identity.email) throw new ServiceError('forbidden', 'The sign-in provider did not tell your e-mail address (ask for the email scope).');
+    const email = this.normaliseEmail(identity.email);
+    if (!identity.emailVerified) throw new ServiceError('forbidden', 'The sign-in provider has not verified your e-mail address, so it cannot be used to sign in here.');
+    const existing = await this.deps.store.getUserByEmail(email);
+    if (existing) return { user: this.toUser(existing), created: false };
+    this.checkNewAccountDomain(email);
+    const user = { id: randomUUID(), email, passwordHash: '', createdAt: this.now().toISOString() };
+    try {
+      await this.deps.store.insertUser(user);
+    } catch (e) {
+      const made = await this.deps.store.getUserByEmail(email);
+      if (made) return { user: this.toUser(made), created: false };
+      throw e;
+    }
+    return { user: this.toUser(user), created: true };
+  }
+
   private toUser(u: { id: string; email: string; createdAt: string }): User {
     return { id: u.id, email: u.email, createdAt: u.createdAt };
   }
@@ -100,9 +149,11 @@ export class AccountService {
    * Accounts made per client address are limited per hour (SIGN_UPS_PER_IP_PER_HOUR).
    */
   async signUp(rawEmail: unknown, rawPassword: unknown, clientIp: string): Promise<{ user: User; created: boolean }> {
+    this.checkPasswordsOn();
     const email = this.normaliseEmail(rawEmail);
     const password = this.checkPassword(rawPassword);
     if (await this.deps.store.getUserByEmail(email)) return { user: await this.verifyPassword(email, password, clientIp), created: false };
+    this.checkNewAccountDomain(email);
     const perHour = this.deps.signIn?.signUpsPerIpPerHour ?? 10;
     const claim = await this.deps.store.counters.claim([{ key: `sign-up:ip:${clientKey(clientIp)}`, limit: perHour, windowMs: SIGN_UP_WINDOW_MS }], this.now().getTime());
     if (!claim.allowed) {
@@ -126,6 +177,7 @@ export class AccountService {
    * its cookie value) stays, and API tokens stay (they are revoked on their own page).
    */
   async changePassword(user: User, rawCurrent: unknown, rawNext: unknown, clientIp: string, keepSession: string | null): Promise<number> {
+    this.checkPasswordsOn();
     const next = this.checkPassword(rawNext);
     await this.verifyPassword(user.email, rawCurrent, clientIp);
     const stored = await this.deps.store.getUser(user.id);
@@ -154,6 +206,7 @@ export class AccountService {
     const email = this.normaliseEmail(rawEmail);
     const existing = await this.deps.store.getUserByEmail(email);
     if (existing) return { user: this.toUser(existing), created: false };
+    this.checkNewAccountDomain(email);
     const user = { id: randomUUID(), email, passwordHash: '', createdAt: this.now().toISOString() };
     try {
       await this.deps.store.insertUser(user);
@@ -174,6 +227,7 @@ export class AccountService {
    * such an account exists, so the limit tells nothing about which emails are registered.
    */
   async verifyPassword(rawEmail: unknown, rawPassword: unknown, clientIp: string): Promise<User> {
+    this.checkPasswordsOn();
     const email = typeof rawEmail === 'string' ? rawEmail.trim().toLowerCase() : '';
     const password = typeof rawPassword === 'string' ? rawPassword : '';
     // Emails are at most 254 characters; a longer key is junk and need not be remembered whole.

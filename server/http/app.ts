@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { getPath } from 'hono/utils/url';
 import type { AccountService } from '../accounts/account-service.js';
 import type { CatalogueService } from '../catalogue/catalogue-service.js';
+import type { OidcRelyingParty } from '../accounts/oidc/relying-party.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { LimitCounters } from '../storage/store.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   accounts: AccountService;
   webhooks: WebhookService;
   requests: RequestService;
+  /** Present when an OpenID Connect provider is configured (OIDC_ISSUER). */
+  oidc?: OidcRelyingParty;
   catalogue: CatalogueService;
   /** Where the rate limit counts (shared by every instance on a shared store). */
   counters: LimitCounters;
@@ -132,7 +135,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, logger }));
+  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, oidc: deps.oidc, logger }));
   return app;
 }
 

@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import type { AccountService } from '../accounts/account-service.js';
+import type { OidcRelyingParty } from '../accounts/oidc/relying-party.js';
+import { oidcRoutes } from './pages/oidc-routes.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PushService } from '../pushes/push-service.js';
@@ -23,6 +25,8 @@ export interface PageDeps {
   accounts: AccountService;
   webhooks: WebhookService;
   requests: RequestService;
+  /** Present when an OpenID Connect provider is configured (OIDC_ISSUER). */
+  oidc?: OidcRelyingParty;
   /** For unexpected errors (optional: without it only the error's name reaches stderr). */
   logger?: Logger;
 }
@@ -41,7 +45,8 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', recipientRoutes(pushes, accounts));
   app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
   app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));
-  app.route('/', accountRoutes(config, pushes, accounts));
+  if (deps.oidc) app.route('/', oidcRoutes(deps.oidc, accounts, deps.logger));
+  app.route('/', accountRoutes(config, pushes, accounts, deps.oidc));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
   app.route('/', requestPageRoutes(config, accounts, deps.requests, pushes));
   return app;

@@ -17,13 +17,29 @@ function ReturnTo({ path }: { path: string | null }) {
   return path ? <input type="hidden" name="return_to" value={path} /> : null;
 }
 
-export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabled }: CredentialsFormProps) {
+export function SignInPage({
+  csrfToken,
+  returnTo,
+  email = '',
+  error,
+  signupEnabled,
+  sso,
+  passwordsOn = true,
+}: CredentialsFormProps & { sso?: { name: string; href: string }; passwordsOn?: boolean }) {
   const { t } = useLanguage();
   return (
     <section class="card narrow">
       <h1>{t('account.signIn.heading')}</h1>
       {error && <Notice kind="error">{error}</Notice>}
-      <form method="post" action="/users/sign_in" class="stack">
+      {sso && (
+        <p>
+          <a class="button" href={sso.href} id="sign-in-sso">
+            {t('account.sso.button', { name: sso.name })}
+          </a>
+        </p>
+      )}
+      {sso && passwordsOn && <p class="muted">{t('account.sso.or')}</p>}
+      {passwordsOn && <form method="post" action="/users/sign_in" class="stack">
         <CsrfField token={csrfToken} />
         <ReturnTo path={returnTo} />
         <label for="email">{t('account.email')}</label>
@@ -33,7 +49,7 @@ export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabl
         <p>
           <button type="submit">{t('account.signIn.button')}</button>
         </p>
-      </form>
+      </form>}
       {signupEnabled && (
         <p class="muted">
           {t('account.signIn.noAccount')}{' '}

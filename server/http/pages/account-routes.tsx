@@ -5,6 +5,9 @@ import { Hono } from 'hono';
 import type { AccountService } from '../../accounts/account-service.js';
 import type { User } from '../../accounts/user.js';
 import type { Config } from '../../config.js';
+import type { OidcRelyingParty } from '../../accounts/oidc/relying-party.js';
+import { deleteCookie, getCookie } from 'hono/cookie';
+import { OIDC_LOGOUT_COOKIE, OIDC_LOGOUT_COOKIE_PATH } from './oidc-routes.js';
 import { PAGE_SIZE, type PushService } from '../../pushes/push-service.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
@@ -19,9 +22,12 @@ import { CsrfField } from './components.js';
 import { translateServiceMessage } from './i18n/service-messages.js';
 
 /** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
-export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService): Hono<AppEnv> {
+export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService, oidc?: OidcRelyingParty): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
+  const passwordsOn = !config.signInMethods.ssoOnly;
+  const signupOpen = config.features.signup && passwordsOn;
+  const sso = (returnTo: string | null) => (oidc ? { name: oidc.displayName, href: `/users/auth/oidc${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}` } : undefined);
 
   /** Signed-out visitors go to sign-in, and come back here afterwards. */
   const signInFirst = (c: Context<AppEnv>) => {
@@ -29,20 +35,20 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(back)}`, 303);
   };
 
-  const signInForm = (c: Context<AppEnv>, status: 200 | 401 | 429, returnTo: string | null, email?: string, error?: string) =>
+  const signInForm = (c: Context<AppEnv>, status: 200 | 401 | 403 | 429, returnTo: string | null, email?: string, error?: string) =>
     sendPage(
       c,
       status,
       'title.signIn',
-      <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup} />,
+      <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={signupOpen} sso={sso(returnTo)} passwordsOn={passwordsOn} />,
     );
 
-  const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string) =>
+  const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 403 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string) =>
     sendPage(
       c,
       status,
       'title.signUp',
-      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={config.features.signup} />,
+      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={signupOpen} />,
     );
 
   const passwordForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, notice?: { kind: 'ok' | 'error'; text: string }, errors?: Record<string, string[]>) =>
@@ -66,6 +72,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       user = await accounts.verifyPassword(email, form.get('password') ?? '', c.get('ctx').client.ip);
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'unauthorized') return signInForm(c, 401, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
+      if (e instanceof ServiceError && e.kind === 'forbidden') return signInForm(c, 403, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
         c.header('Retry-After', String(e.retryAfter ?? 60));
         return signInForm(c, 429, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
@@ -77,14 +84,14 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
   });
 
   app.get('/users/sign_up', session, (c) => {
-    if (!config.features.signup) return signUpClosed(c);
+    if (!signupOpen) return signUpClosed(c);
     const returnTo = safeReturnPath(c.req.query('return_to'));
     if (getPageSession(c).user) return c.redirect(returnTo ?? '/dashboard', 303);
     return signUpForm(c, 200, returnTo);
   });
 
   app.post('/users/sign_up', session, async (c) => {
-    if (!config.features.signup) return signUpClosed(c);
+    if (!signupOpen) return signUpClosed(c);
     const form = await readSmallForm(c);
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
     const returnTo = safeReturnPath(form.get('return_to'));
@@ -94,6 +101,8 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       ({ user } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip));
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors);
+      // SIGN_UP_EMAIL_DOMAINS: an address outside the list.
+      if (e instanceof ServiceError && e.kind === 'forbidden') return signUpForm(c, 403, returnTo, email, undefined, translateServiceMessage(languageOf(c).t, e.message));
       // An existing email with another password: what sign-in would answer, on the sign-up form.
       if (e instanceof ServiceError && e.kind === 'unauthorized') return signUpForm(c, 401, returnTo, email, undefined, translateServiceMessage(languageOf(c).t, e.message));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
@@ -127,6 +136,13 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const form = await readSmallForm(c);
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
     await endPageSession(c, accounts);
+    if (oidc) {
+      // An SSO session: end the provider's session too where it offers RP-initiated logout.
+      const logoutCookie = getCookie(c, OIDC_LOGOUT_COOKIE);
+      deleteCookie(c, OIDC_LOGOUT_COOKIE, { path: OIDC_LOGOUT_COOKIE_PATH, secure: getPageSession(c).secure });
+      const providerLogout = await oidc.logoutUrl(logoutCookie, `${c.get('ctx').baseUrl}/`);
+      if (providerLogout) return c.redirect(providerLogout, 303);
+    }
     return c.redirect('/', 303);
   });
 
