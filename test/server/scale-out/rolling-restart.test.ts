@@ -22,7 +22,9 @@ import { spawnServer, type SpawnedServer } from '../../support/spawn-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((p) => spawnSync(p, ['-v']).status === 0);
-if (!NGINX) console.warn('rolling-restart.test.ts SKIPPED: nginx is not installed (apt-get install nginx; .ci/run installs it)');
+if (!NGINX) console.warn('rolling-restart.test.ts: the nginx cases are SKIPPED: nginx is not installed (apt-get install nginx; .ci/run installs it)');
+const HAPROXY = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy'].find((p) => spawnSync(p, ['-v']).status === 0);
+if (!HAPROXY) console.warn('rolling-restart.test.ts: the HAProxy case is SKIPPED: haproxy is not installed (apt-get install haproxy; .ci/run installs it)');
 
 const MASTER_KEY = randomBytes(32).toString('hex');
 const ROLLS_PER_MODE = Number(process.env.ROLLS ?? 5);
@@ -68,17 +70,25 @@ function siteConfig(listenPort: number, keepAlive: boolean, down: number | null 
   return conf;
 }
 
-interface Nginx {
+/** A load balancer in front of the three instances, and the steps a rolling restart takes with it. */
+interface Balancer {
   url: string;
+  /** Before instance `i` is sent SIGTERM. */
+  takeOut(i: number): Promise<void>;
+  /** After instance `i` is ready again. */
+  putBack(i: number): Promise<void>;
+  /** What the balancer logged about failed requests to the instances (refused connections are expected). */
+  upstreamErrors(): string[];
+  stop(): Promise<void>;
+}
+
+interface Nginx extends Balancer {
   /**
    * Marks instance `i` down (or none, `null`) and reloads nginx: resolves once a new worker runs
    * with that configuration (it sends the instance nothing; the old worker finishes the
    * requests it has in progress and exits, as it does in production).
    */
   markDown(i: number | null): Promise<void>;
-  /** What nginx logged about its upstreams (refused connections are expected, resets are not). */
-  upstreamErrors(): string[];
-  stop(): Promise<void>;
 }
 
 /** The worker processes of nginx's master `pid`. */
@@ -129,8 +139,10 @@ http {
     10_000,
     'nginx to answer',
   );
-  return {
+  const nginx: Nginx = {
     url,
+    takeOut: (i) => nginx.markDown(i),
+    putBack: () => nginx.markDown(null),
     async markDown(i) {
       const before = workers(child.pid!);
       writeFileSync(join(prefix, 'site.conf'), siteConfig(port, keepAlive, i));
@@ -148,6 +160,57 @@ http {
       readFileSync(join(prefix, 'logs/error.log'), 'utf8')
         .split('\n')
         .filter((l) => l.includes('upstream') && !l.includes('(111: Connection refused)')),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+  return nginx;
+}
+
+/**
+ * deploy/haproxy.cfg with the test's addresses and ports, checking /readyz every 100 ms instead of
+ * 2 s (two failures within the instances' SHUTDOWN_DELAY_SECONDS, as the file says to keep it).
+ */
+function haproxyConfig(listenPort: number): string {
+  let conf = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
+  const servers = [...conf.matchAll(/^(\s*)server\s+app\d+\s+\S+(.*)$/gm)];
+  expect(servers.length).toBeGreaterThan(0);
+  const [, indent, params] = servers[0]!;
+  conf = conf.replace(servers[0]![0], ports.map((p, i) => `${indent}server app${i + 1} 127.0.0.1:${p}${params}`).join('\n'));
+  for (const other of servers.slice(1)) conf = conf.replace(`${other[0]}\n`, '');
+  expect(conf).toMatch(/^\s*bind :80$/m);
+  conf = conf.replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${listenPort}`);
+  expect(conf).toMatch(/ inter 2s fall 2 /);
+  return conf.replace(/ inter 2s fall 2 /, ' inter 100ms fall 2 ');
+}
+
+/** HAProxy in the foreground. It polls /readyz: a rolling restart needs no step of its own. */
+async function startHaproxy(): Promise<Balancer> {
+  const dir = mkdtempSync(join(work, 'haproxy-'));
+  const port = await freePort();
+  writeFileSync(join(dir, 'haproxy.cfg'), haproxyConfig(port));
+  const child = spawn(HAPROXY!, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`haproxy exited: ${out}`);
+      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    },
+    10_000,
+    'haproxy to answer',
+  );
+  return {
+    url,
+    takeOut: async () => {},
+    putBack: async () => {},
+    // HAProxy writes state changes (server DOWN/UP) to stderr in the foreground; there is no
+    // error log of failed requests, which the load counts itself.
+    upstreamErrors: () => out.split('\n').filter(Boolean),
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -216,9 +279,9 @@ function load(url: string) {
  * The README's rolling restart behind nginx: instance `i` marked down and nginx reloaded, SIGTERM,
  * its exit awaited, started again on its port until ready, then back in nginx's rotation.
  */
-async function roll(nginx: Nginx, i: number) {
+async function roll(balancer: Balancer, i: number) {
   const old = instances[i]!;
-  await nginx.markDown(i);
+  await balancer.takeOut(i);
   old.child.kill('SIGTERM');
   const code = await old.exited;
   expect(code, old.output()).toBe(0);
@@ -226,11 +289,11 @@ async function roll(nginx: Nginx, i: number) {
   const fresh = await spawnServer(instanceEnv(ports[i]!));
   instances[i] = fresh;
   await waitFor(() => fetch(`${fresh.url}/readyz`).then((r) => r.ok, () => false), 20_000, `instance ${i} to be ready`);
-  await nginx.markDown(null);
+  await balancer.putBack(i);
 }
 
 beforeAll(async () => {
-  if (!NGINX) return;
+  if (!NGINX && !HAPROXY) return;
   work = mkdtempSync(join(tmpdir(), 'secret-push-rolling-'));
   db = await createTestDatabase();
   ports = await Promise.all([0, 1, 2].map(() => freePort()));
@@ -238,15 +301,55 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  if (!NGINX) return;
+  if (!NGINX && !HAPROXY) return;
   for (const s of instances) s.child.kill('SIGTERM');
   await Promise.all(instances.map((s) => s.exited));
   await db?.drop();
   rmSync(work, { recursive: true, force: true });
 });
 
+/**
+ * Rolls the instances `ROLLS_PER_MODE` times under load behind `balancer` and expects not one
+ * request to have failed.
+ */
+async function rollUnderLoad(balancer: Balancer, label: string, firstInstance: number) {
+  // A 1.5 MB push: over nginx's default body limit (1 MB, an HTML 413), not over the config's.
+  const big = await fetch(`${balancer.url}/api/v2/pushes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ push: { payload: 'x'.repeat(1_572_864) } }),
+  });
+  expect(big.status, await big.clone().text()).toBe(201);
+
+  const traffic = load(balancer.url);
+  const before = { ...traffic.counts() };
+  await waitFor(() => traffic.counts().creates >= 20, 20_000, 'the load to get going');
+  for (let r = 0; r < ROLLS_PER_MODE; r++) {
+    const seen = traffic.counts().creates;
+    await roll(balancer, (firstInstance + r) % 3);
+    // Requests went on during the roll and after it.
+    await waitFor(() => traffic.counts().creates >= seen + 10, 20_000, 'creates after the roll');
+  }
+  await traffic.stop();
+  const { creates, views } = traffic.counts();
+  console.log(`rolling restart, ${label}:`, {
+    rolls: ROLLS_PER_MODE,
+    creates: creates - before.creates,
+    views: views - before.views,
+    failed: traffic.failures.length,
+  });
+  // Failed requests by kind (what, then status or error), and what the balancer logged about them.
+  const failed: Record<string, number> = {};
+  for (const f of traffic.failures) {
+    const kind = `${f.what} ${f.status ?? f.error}`;
+    failed[kind] = (failed[kind] ?? 0) + 1;
+  }
+  expect(failed, balancer.upstreamErrors().slice(0, 20).join('\n')).toEqual({});
+}
+
+let rolls = 0;
+
 describe.skipIf(!NGINX)('a rolling restart behind nginx (down + reload, SIGTERM, wait, start, /readyz, up + reload, next)', () => {
-  let rolls = 0;
   for (const keepAlive of [true, false]) {
     // Each instance is taken out of nginx's rotation before its SIGTERM, as the README says: open
     // source nginx learns of a stopping instance only from failures, and a connection still in
@@ -256,42 +359,25 @@ describe.skipIf(!NGINX)('a rolling restart behind nginx (down + reload, SIGTERM,
     it(`loses no request with upstream keep-alive ${keepAlive ? 'on' : 'off'}`, { timeout: 120_000 }, async () => {
       const nginx = await startNginx(keepAlive);
       try {
-        // A 1.5 MB push: over nginx's default body limit (1 MB, an HTML 413), not over the config's.
-        const big = await fetch(`${nginx.url}/api/v2/pushes`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ push: { payload: 'x'.repeat(1_572_864) } }),
-        });
-        expect(big.status, await big.clone().text()).toBe(201);
-
-        const traffic = load(nginx.url);
-        const before = { ...traffic.counts() };
-        await waitFor(() => traffic.counts().creates >= 20, 20_000, 'the load to get going');
-        for (let r = 0; r < ROLLS_PER_MODE; r++) {
-          const seen = traffic.counts().creates;
-          await roll(nginx, (rolls + r) % 3);
-          // Requests went on during the roll and after it.
-          await waitFor(() => traffic.counts().creates >= seen + 10, 20_000, 'creates after the roll');
-        }
+        await rollUnderLoad(nginx, `nginx, upstream keep-alive ${keepAlive ? 'on' : 'off'}`, rolls);
         rolls += ROLLS_PER_MODE;
-        await traffic.stop();
-        const { creates, views } = traffic.counts();
-        console.log(`rolling restart, upstream keep-alive ${keepAlive ? 'on' : 'off'}:`, {
-          rolls: ROLLS_PER_MODE,
-          creates: creates - before.creates,
-          views: views - before.views,
-          failed: traffic.failures.length,
-        });
-        // Failed requests by kind (what, then status or error), and what nginx logged about them.
-        const failed: Record<string, number> = {};
-        for (const f of traffic.failures) {
-          const kind = `${f.what} ${f.status ?? f.error}`;
-          failed[kind] = (failed[kind] ?? 0) + 1;
-        }
-        expect(failed, nginx.upstreamErrors().slice(0, 20).join('\n')).toEqual({});
       } finally {
         await nginx.stop();
       }
     });
   }
+});
+
+describe.skipIf(!HAPROXY)('a rolling restart behind HAProxy polling /readyz (SIGTERM alone, wait, start, /readyz, next)', () => {
+  // What SHUTDOWN_DELAY_SECONDS is for: the stopping instance says it is not ready and serves on
+  // until the balancer has stopped sending to it; only then does it close its listener.
+  it('loses no request', { timeout: 120_000 }, async () => {
+    const haproxy = await startHaproxy();
+    try {
+      await rollUnderLoad(haproxy, 'HAProxy', rolls);
+      rolls += ROLLS_PER_MODE;
+    } finally {
+      await haproxy.stop();
+    }
+  });
 });
