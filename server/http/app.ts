@@ -13,6 +13,7 @@ import type { WebhookService } from '../webhooks/webhook-service.js';
 import { webhookRoutes } from './rest/webhook-routes.js';
 import type { RequestService } from '../requests/request-service.js';
 import { requestRoutes } from './rest/request-routes.js';
+import { StorageUnavailableError } from '../storage/store.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
@@ -104,7 +105,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
       // A 429 or 503 says when to come back, as on REST.
       responseMeta: ({ errors }) => {
-        const retryAfter = errors.map((e) => (e.cause instanceof ServiceError ? e.cause.retryAfter : undefined)).find((s) => s !== undefined);
+        const retryAfter = errors
+          .map((e) => (e.cause instanceof ServiceError ? e.cause.retryAfter : e.cause instanceof StorageUnavailableError ? e.cause.retryAfterSeconds : undefined))
+          .find((s) => s !== undefined);
         return retryAfter ? { headers: new Headers({ 'Retry-After': String(retryAfter) }) } : {};
       },
       onError: ({ error }) => {

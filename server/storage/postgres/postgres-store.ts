@@ -683,7 +683,7 @@ function startupError(e: unknown, url: string): unknown {
   } catch {
     // An unparsable URL is reported as it is by the driver.
   }
-  if (isUnavailable(e)) return new StorageUnavailableError(`Cannot reach ${where} (${code ?? (e as Error).message}). Check DATABASE_URL and that the database server is running.`, { cause: e });
+  if (isUnavailable(e)) return new StorageUnavailableError(`Cannot reach ${where} (${code ?? (e as Error).message}). Check DATABASE_URL and that the database server is running.`, { cause: e, retryAfterSeconds: 2 });
   if (code === '28P01' || code === '28000') return new StorageUnavailableError(`${where} refused the login (${code}): check the user and password in DATABASE_URL.`, { cause: e });
   if (code === '3D000') return new StorageUnavailableError(`${where} does not exist (${code}): create it first (createdb), or fix DATABASE_URL.`, { cause: e });
   return e;
