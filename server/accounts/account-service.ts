@@ -49,8 +49,8 @@ export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from yo
 export class AccountService {
   private readonly now: () => Date;
   private readonly csrfKey: Buffer;
-  /** Sign-in guessing, per account and per client address. */
-  private readonly signInGuesses: GuessLimit;
+  /** Sign-in guessing, per account and per client address (second-factor codes count in it too). */
+  readonly signInGuesses: GuessLimit;
 
   private readonly hashing: HashingQueue;
 
@@ -200,6 +200,12 @@ export class AccountService {
       expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
     });
     return secret;
+  }
+
+  /** The account by id (a half-signed-in browser's, from its signed ticket), or null when gone. */
+  async userById(id: string): Promise<User | null> {
+    const user = await this.deps.store.getUser(id);
+    return user ? this.toUser(user) : null;
   }
 
   async sessionUser(cookieValue: string | undefined): Promise<User | null> {
