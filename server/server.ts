@@ -69,7 +69,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
-    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
     const tickets = new TicketSigner(keys.deriveKey('sign-in tickets'), () => Date.now());

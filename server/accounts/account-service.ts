@@ -37,6 +37,11 @@ export interface AccountServiceDeps {
   clock?: () => Date;
   /** Bounds concurrent scrypt work (shared with the push service). */
   hashing?: HashingQueue;
+  /**
+   * REQUIRE_MFA: a session of a password account without a second factor is not honoured, so
+   * its browser signs in again and sets one up first (sessions made before it was turned on).
+   */
+  requireMfa?: boolean;
 }
 
 export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from your address. Please wait, then try again.';
@@ -213,7 +218,9 @@ export class AccountService {
     const session = await this.deps.store.getSession(digest(cookieValue));
     if (!session || session.expiresAt <= this.now().toISOString()) return null;
     const user = await this.deps.store.getUser(session.userId);
-    return user ? this.toUser(user) : null;
+    if (!user) return null;
+    if (this.deps.requireMfa && user.passwordHash && !user.secondFactor?.totpSecret && !user.passkeys?.length) return null;
+    return this.toUser(user);
   }
 
   /** Deletes sessions past their expiry (run by the sweeper), a batch at a time; returns how many. */

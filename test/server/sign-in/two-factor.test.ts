@@ -249,3 +249,27 @@ describe('REQUIRE_MFA=true', () => {
     expect((await password(server, 'reset@example.com')).res.headers.get('location')).toBe('/users/two_factor/setup');
   });
 });
+
+describe('REQUIRE_MFA turned on later', () => {
+  it('a session made before, of an account without a second factor, is no longer honoured: its browser signs in and sets up an app', async () => {
+    const before = await startServer();
+    let after: TestServer | undefined;
+    try {
+      const b = new Browser(before);
+      await b.signUp('before-required@example.com', PASSWORD);
+      expect((await b.get('/dashboard')).status).toBe(200);
+      await before.close();
+      after = await startServer({ DATA_DIR: before.dataDir, REQUIRE_MFA: 'true' });
+      const moved = new Browser(after);
+      for (const [k, v] of b.cookies) moved.cookies.set(k, v);
+      const page = await moved.get('/dashboard');
+      expect(page.status).toBe(303);
+      expect(page.headers.get('location')).toMatch(/^\/users\/sign_in/);
+      expect(moved.cookies.has('sp_session')).toBe(false);
+      const again = await moved.submit('/users/sign_in', '/users/sign_in', { email: 'before-required@example.com', password: PASSWORD });
+      expect(again.headers.get('location')).toBe('/users/two_factor/setup');
+    } finally {
+      await after?.stop();
+    }
+  });
+});
