@@ -1,8 +1,10 @@
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import jsQR from 'jsqr';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { totpCode } from '../support/totp.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
+import { seriousViolations } from './support/axe.js';
+import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screenshot } from './support/pages-chromium.js';
 
 /**
  * Passkeys in a real Chromium (issue 30 item 3) through the DevTools virtual authenticator: a
@@ -30,6 +32,34 @@ async function addAuthenticator(cdp: CDPSession): Promise<string> {
 
 async function credentialsOf(cdp: CDPSession, authenticatorId: string): Promise<VirtualCredential[]> {
   return (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials as VirtualCredential[];
+}
+
+/** What a phone's camera reads from the page's QR code: the svg drawn on a blank page, decoded by jsQR. */
+async function scanQr(context: BrowserContext, svg: string): Promise<string | undefined> {
+  const blank = await context.newPage();
+  try {
+    const pixels = await blank.evaluate(async (markup: string) => {
+      const image = new Image();
+      await new Promise<void>((resolve, reject) => {
+        image.onload = () => resolve();
+        image.onerror = () => reject(new Error('the svg does not load as an image'));
+        image.src = URL.createObjectURL(new Blob([markup], { type: 'image/svg+xml' }));
+      });
+      const canvas = document.createElement('canvas');
+      canvas.width = canvas.height = 512;
+      const draw = canvas.getContext('2d')!;
+      draw.fillStyle = '#ffffff';
+      draw.fillRect(0, 0, 512, 512);
+      draw.drawImage(image, 0, 0, 512, 512);
+      const data = draw.getImageData(0, 0, 512, 512).data;
+      let binary = '';
+      for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
+      return btoa(binary);
+    }, svg);
+    return jsQR(new Uint8ClampedArray(Buffer.from(pixels, 'base64')), 512, 512)?.data;
+  } finally {
+    await blank.close();
+  }
 }
 
 async function addPasskey(page: Page, origin: string, name: string) {
@@ -119,8 +149,14 @@ describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () =
     await context.close();
   });
 
-  it('an account with an authenticator app: the second step offers its passkey too, which needs no code', async () => {
+  it('an account with an authenticator app: the second step offers its passkey too, which needs no code (and axe finds nothing serious on these pages)', async () => {
     const { context, page, problems } = await newVisitor(browser, origin);
+    const found: Record<string, string[]> = {};
+    const axe = async (name: string) => {
+      const violations = await seriousViolations(page);
+      if (violations.length) found[name] = violations;
+      await screenshot(page, `passkeys-${name.replace(/\W+/g, '-')}`);
+    };
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await addAuthenticator(cdp);
@@ -129,21 +165,35 @@ describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () =
     await page.fill('#password', 'a long password');
     await Promise.all([page.waitForURL(/\/dashboard/), page.click('button[type=submit]')]);
     await addPasskey(page, origin, 'Laptop');
+    await axe('security (a passkey listed)');
     // The authenticator app set up on its page, with the code an app would show.
     await page.goto(`${origin}/users/two_factor/setup`);
     expect(await page.locator('#qrcode').isVisible()).toBe(true);
+    await axe('set-up');
     const key = (await page.locator('#totp-secret').textContent())!.replace(/\s/g, '');
-    await page.fill('#code', totpCode(key));
+    // The QR code carries the same key, as an otpauth:// URI an app understands; the code is made from what was scanned.
+    const scanned = new URL((await scanQr(context, await page.locator('#qrcode').evaluate((svg) => svg.outerHTML)))!);
+    expect(scanned.protocol).toBe('otpauth:');
+    expect(scanned.host).toBe('totp');
+    expect(decodeURIComponent(scanned.pathname)).toBe('/Secret Push:passkey-and-totp@example.com');
+    expect(Object.fromEntries(scanned.searchParams)).toMatchObject({ secret: key, issuer: 'Secret Push', algorithm: 'SHA1', digits: '6', period: '30' });
+    await page.fill('#code', totpCode(scanned.searchParams.get('secret')!));
     await Promise.all([page.waitForURL(/\/users\/two_factor\/setup$/), page.getByRole('button', { name: 'Turn on' }).click()]);
     expect((await page.locator('#recovery-codes').textContent())!.trim().split('\n')).toHaveLength(10);
+    await axe('recovery codes');
     await signOut(page);
     // The password leads to the second step: a code field and the passkey; the passkey finishes it.
     await page.goto(`${origin}/users/sign_in`);
+    await axe('sign-in (with the passkey button)');
     await page.fill('#email', 'passkey-and-totp@example.com');
     await page.fill('#password', 'a long password');
     await Promise.all([page.waitForURL(/\/users\/two_factor$/), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
     expect(await page.locator('#code').isVisible()).toBe(true);
+    await axe('second step');
     await Promise.all([page.waitForURL(/\/dashboard/), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+    await page.goto(`${origin}/users/security`);
+    await axe('security (app on)');
+    expect(found).toEqual({});
     expect(problems).toEqual([]);
     await context.close();
   });
