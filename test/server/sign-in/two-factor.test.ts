@@ -212,6 +212,13 @@ describe('REQUIRE_MFA=true', () => {
     expect(recoveryCodesOn(done.text)).toHaveLength(10);
     expect(done.text).toContain('href="/dashboard?welcome=1"');
     expect(b.cookies.has('sp_session')).toBe(true);
+    // Rendered signed in: the header's sign-out form carries a token bound to the new session.
+    expect(done.text).not.toContain('href="/users/sign_in"');
+    const signOut = await b.post('/users/sign_out', { csrf_token: csrfFrom(done.text, '/users/sign_out') });
+    expect(signOut.status).toBe(303);
+    expect(b.cookies.has('sp_session')).toBe(false);
+    await b.submit('/users/sign_in', '/users/sign_in', { email: 'new-required@example.com', password: PASSWORD });
+    expect((await secondStep(b, recoveryCodesOn(done.text)[0]!)).status).toBe(303);
     expect((await b.get('/dashboard?welcome=1')).status).toBe(200);
     // From then on, sign-in asks for a code.
     expect((await password(server, 'new-required@example.com')).res.headers.get('location')).toBe('/users/two_factor');
