@@ -71,8 +71,9 @@ async function run(argv: string[]): Promise<number> {
     }
     if (command === 'tokens' || command === 'revoke') {
       const email = accounts.normaliseEmail(rest[0]);
-      const { user, created } = await accounts.ensureUser(email);
-      if (created) throw new ServiceError('not_found', `no account ${email}`);
+      // Looked up, not ensured (ensureUser made the account it then said was missing).
+      const user = await services.store.getUserByEmail(email);
+      if (!user) throw new ServiceError('not_found', `no account ${email}`);
       if (command === 'tokens') {
         for (const t of await accounts.listApiTokens(user)) process.stdout.write(`${t.id}\t${t.createdAt}\t${t.label}\n`);
         return 0;

@@ -61,13 +61,17 @@ describe('users CLI: an account made on the command line can sign in to the page
     const unknown = await cli(['reset-second-factor', 'nobody@example.com']);
     expect(unknown.code).toBe(1);
     expect(unknown.out).toMatch(/no account nobody@example.com/);
+    const ghost = await cli(['tokens', 'ghost@example.com']);
+    expect(ghost.code).toBe(1);
+    expect(ghost.out).toMatch(/no account ghost@example.com/);
     const reset = await cli(['reset-second-factor', 'lost-phone@example.com']);
     expect(reset.out).toMatch(/Removed the authenticator app and its recovery codes from lost-phone@example.com; ended 1 browser session/);
     expect(reset.code).toBe(0);
     server = await startServer({ DATA_DIR: dataDir });
     try {
-      // The mistyped email made no account.
+      // The mistyped emails made no account.
       expect(await server.server.store.getUserByEmail('nobody@example.com')).toBeUndefined();
+      expect(await server.server.store.getUserByEmail('ghost@example.com')).toBeUndefined();
       const b = new Browser(server);
       const res = await b.submit('/users/sign_in', '/users/sign_in', { email: 'lost-phone@example.com', password: 'a long enough password' });
       expect(res.headers.get('location')).toBe('/dashboard');
