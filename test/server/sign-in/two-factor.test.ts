@@ -156,6 +156,24 @@ describe('TOTP two-factor sign-in', () => {
     expect((await password(server, 'bystander@example.com')).res.status).toBe(303);
   });
 
+  it('an account whose second factor is a passkey only: the password leads to a second step that offers the passkey, and says what it needs', async () => {
+    await new Browser(server).signUp('passkey-only@example.com', PASSWORD);
+    const id = (await server.server.store.getUserByEmail('passkey-only@example.com'))!.id;
+    const passkey = { id: 'cred-1', publicKey: 'AAAA', counter: 0, transports: ['internal'], name: 'Laptop', createdAt: new Date().toISOString(), lastUsedAt: null };
+    await server.server.store.changeUser(id, (u) => ({ next: { ...u, passkeys: [passkey] }, result: null }));
+    const { b, res } = await password(server, 'passkey-only@example.com');
+    expect(res.headers.get('location')).toBe('/users/two_factor');
+    const page = await b.get('/users/two_factor');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('name="code"');
+    expect(page.text).toContain('data-passkey="sign-in"');
+    expect(page.text).toContain('data-passkey-unavailable');
+    expect(page.text).toContain('This account finishes signing in with its passkey');
+    // No code can stand in for it.
+    expect((await b.post('/users/two_factor', { csrf_token: csrfFrom(page.text, '/users/passkeys/sign_in'), code: '123456' })).status).toBe(401);
+    expect(b.cookies.has('sp_session')).toBe(false);
+  });
+
   it('the half-signed-in ticket cannot be forged or altered', async () => {
     await enrolled(server, 'ticket@example.com');
     const { b } = await password(server, 'ticket@example.com');

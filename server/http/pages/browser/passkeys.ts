@@ -6,6 +6,9 @@ import { browserSupportsWebAuthn, startAuthentication, startRegistration } from 
  * form's `response` field and the form is sent as an ordinary POST (CSRF token and all), so the
  * server's answer is an ordinary page or redirect. Forms stay hidden where WebAuthn is missing.
  */
+if (browserSupportsWebAuthn()) {
+  for (const note of document.querySelectorAll<HTMLElement>('[data-passkey-unavailable]')) note.hidden = true;
+}
 for (const form of document.querySelectorAll<HTMLFormElement>('form[data-passkey]')) {
   if (!browserSupportsWebAuthn()) continue;
   form.hidden = false;

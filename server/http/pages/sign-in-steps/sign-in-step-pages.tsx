@@ -61,6 +61,12 @@ export function SecondStepPage({ csrfToken, totp, passkey, error }: { csrfToken:
         </form>
       )}
       {passkey && <PasskeyForm action="/users/passkeys/sign_in" csrfToken={csrfToken} challenge={passkey} mode="sign-in" button={t('mfa.passkey.signIn')} />}
+      {/* A passkey is this account's only second factor: say what it takes where it cannot be used (the script hides this where it can). */}
+      {passkey && !totp && (
+        <p class="notice error" data-passkey-unavailable>
+          {t('mfa.passkey.unavailable')}
+        </p>
+      )}
       <p>
         <a href="/users/sign_in">{t('mfa.verify.startOver')}</a>
       </p>

@@ -412,6 +412,7 @@ export const de: Catalogue = {
   "mfa.passkey.signIn": "Mit einem Passkey anmelden",
   "mfa.passkey.failed": "Es wurde kein Passkey verwendet (abgebrochen, abgelaufen oder keiner für diese Website). Bitte versuchen Sie es erneut.",
   "mfa.passkey.refused": "Dieser Passkey wurde nicht akzeptiert. Vielleicht wurde er aus dem Konto entfernt.",
+  "mfa.passkey.unavailable": "Dieses Konto schließt die Anmeldung mit seinem Passkey ab. Dafür braucht es einen Browser mit JavaScript und Passkey-Unterstützung auf einem Gerät, das den Passkey hat.",
   "mfa.setup.heading": "Authenticator-App einrichten",
   "mfa.setup.required": "Dieser Server verlangt die Anmeldung in zwei Schritten. Richten Sie eine Authenticator-App ein, um fortzufahren.",
   "mfa.setup.scan": "Scannen Sie diesen QR-Code mit einer Authenticator-App (zum Beispiel Aegis, Google Authenticator, Microsoft Authenticator oder einem Passwortmanager) und geben Sie den angezeigten 6-stelligen Code ein.",

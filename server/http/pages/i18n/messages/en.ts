@@ -413,6 +413,7 @@ export const en = {
   "mfa.passkey.signIn": "Sign in with a passkey",
   "mfa.passkey.failed": "No passkey was used (cancelled, timed out or none for this site). Please try again.",
   "mfa.passkey.refused": "This passkey was not accepted. It may have been removed from the account.",
+  "mfa.passkey.unavailable": "This account finishes signing in with its passkey, which needs a browser with JavaScript and passkey support on a device that holds it.",
   "mfa.setup.heading": "Set up an authenticator app",
   "mfa.setup.required": "This server requires two-step sign-in. Set up an authenticator app to continue.",
   "mfa.setup.scan": "Scan this QR code with an authenticator app (for example Aegis, Google Authenticator, Microsoft Authenticator or a password manager), then enter the 6-digit code it shows.",

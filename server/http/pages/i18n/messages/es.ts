@@ -420,6 +420,7 @@ export const es: Catalogue = {
   "mfa.passkey.signIn": "Iniciar sesión con una llave de acceso",
   "mfa.passkey.failed": "No se usó ninguna llave de acceso (cancelado, tiempo agotado o ninguna para este sitio). Inténtelo de nuevo.",
   "mfa.passkey.refused": "Esta llave de acceso no fue aceptada. Puede que se haya quitado de la cuenta.",
+  "mfa.passkey.unavailable": "Esta cuenta termina de iniciar sesión con su llave de acceso, que necesita un navegador con JavaScript y compatibilidad con llaves de acceso en un dispositivo que la tenga.",
   "mfa.setup.heading": "Configurar una app de autenticación",
   "mfa.setup.required": "Este servidor exige el inicio de sesión en dos pasos. Configure una app de autenticación para continuar.",
   "mfa.setup.scan": "Escanee este código QR con una app de autenticación (por ejemplo Aegis, Google Authenticator, Microsoft Authenticator o un gestor de contraseñas) e introduzca el código de 6 dígitos que muestra.",

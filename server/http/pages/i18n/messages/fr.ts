@@ -420,6 +420,7 @@ export const fr: Catalogue = {
   "mfa.passkey.signIn": "Se connecter avec une clé d’accès",
   "mfa.passkey.failed": "Aucune clé d’accès n’a été utilisée (annulé, délai dépassé ou aucune pour ce site). Veuillez réessayer.",
   "mfa.passkey.refused": "Cette clé d’accès n’a pas été acceptée. Elle a peut-être été retirée du compte.",
+  "mfa.passkey.unavailable": "Ce compte termine la connexion avec sa clé d’accès, ce qui demande un navigateur avec JavaScript et la prise en charge des clés d’accès, sur un appareil qui la détient.",
   "mfa.setup.heading": "Configurer une application d’authentification",
   "mfa.setup.required": "Ce serveur exige la connexion en deux étapes. Configurez une application d’authentification pour continuer.",
   "mfa.setup.scan": "Scannez ce code QR avec une application d’authentification (par exemple Aegis, Google Authenticator, Microsoft Authenticator ou un gestionnaire de mots de passe), puis saisissez le code à 6 chiffres qu’elle affiche.",

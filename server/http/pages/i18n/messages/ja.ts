@@ -412,6 +412,7 @@ export const ja: Catalogue = {
   "mfa.passkey.signIn": "パスキーでサインイン",
   "mfa.passkey.failed": "パスキーは使用されませんでした（キャンセル、タイムアウト、またはこのサイトのパスキーがありません）。もう一度お試しください。",
   "mfa.passkey.refused": "このパスキーは受け付けられませんでした。アカウントから削除された可能性があります。",
+  "mfa.passkey.unavailable": "このアカウントはパスキーでサインインを完了します。パスキーを保存したデバイスで、JavaScriptとパスキーに対応したブラウザが必要です。",
   "mfa.setup.heading": "認証アプリの設定",
   "mfa.setup.required": "このサーバーでは2段階サインインが必要です。続行するには認証アプリを設定してください。",
   "mfa.setup.scan": "このQRコードを認証アプリ（Aegis、Google Authenticator、Microsoft Authenticator、パスワードマネージャーなど）で読み取り、表示された6桁のコードを入力してください。",

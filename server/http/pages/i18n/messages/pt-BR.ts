@@ -420,6 +420,7 @@ export const ptBR: Catalogue = {
   "mfa.passkey.signIn": "Entrar com uma chave de acesso",
   "mfa.passkey.failed": "Nenhuma chave de acesso foi usada (cancelado, tempo esgotado ou nenhuma para este site). Tente novamente.",
   "mfa.passkey.refused": "Esta chave de acesso não foi aceita. Talvez ela tenha sido removida da conta.",
+  "mfa.passkey.unavailable": "Esta conta conclui o login com sua chave de acesso, o que exige um navegador com JavaScript e suporte a chaves de acesso em um dispositivo que a tenha.",
   "mfa.setup.heading": "Configurar um app autenticador",
   "mfa.setup.required": "Este servidor exige login em duas etapas. Configure um app autenticador para continuar.",
   "mfa.setup.scan": "Escaneie este código QR com um app autenticador (por exemplo Aegis, Google Authenticator, Microsoft Authenticator ou um gerenciador de senhas) e digite o código de 6 dígitos que ele mostra.",

@@ -412,6 +412,7 @@ export const zhCN: Catalogue = {
   "mfa.passkey.signIn": "使用通行密钥登录",
   "mfa.passkey.failed": "未使用通行密钥（已取消、已超时或本网站没有通行密钥）。请重试。",
   "mfa.passkey.refused": "此通行密钥未被接受。它可能已从账户中移除。",
+  "mfa.passkey.unavailable": "此账户需用其通行密钥完成登录，这需要在保存该通行密钥的设备上使用支持 JavaScript 和通行密钥的浏览器。",
   "mfa.setup.heading": "设置身份验证器应用",
   "mfa.setup.required": "此服务器要求两步登录。请设置身份验证器应用以继续。",
   "mfa.setup.scan": "用身份验证器应用（例如 Aegis、Google Authenticator、Microsoft Authenticator 或密码管理器）扫描此二维码，然后输入它显示的 6 位验证码。",
