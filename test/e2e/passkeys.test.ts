@@ -154,6 +154,11 @@ describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () =
     await cdp.send('WebAuthn.addCredential', { authenticatorId: laptopAgain, credential: laptopKey! });
     await passkeySignIn(page, origin);
     expect(new URL(page.url()).pathname).toBe('/dashboard');
+    // Added and removed passkeys are in the log by account id; their names are not.
+    const security = server.logs.filter((line) => line.includes('account security: passkey') && line.includes(account!.id));
+    expect(security.filter((line) => line.includes('passkey added'))).toHaveLength(2);
+    expect(security.filter((line) => line.includes('passkey removed'))).toHaveLength(1);
+    expect(server.logs.some((line) => line.includes('Work laptop') || line.includes('Old phone'))).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });

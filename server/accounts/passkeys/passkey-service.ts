@@ -8,6 +8,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import type { Logger } from '../../logger.js';
 import type { TicketSigner } from '../second-factor/signed-ticket.js';
 import { ServiceError } from '../../service-error.js';
 import type { StoredPasskey } from '../../storage/records.js';
@@ -44,6 +45,8 @@ export interface PasskeyServiceDeps {
   counters: LimitCounters;
   rpName: string;
   clock?: () => Date;
+  /** Passkeys added and removed are logged (the account id only: names are the user's words). */
+  logger?: Pick<Logger, 'info'>;
 }
 
 type RegisterTicket = { c: string; u: string };
@@ -122,6 +125,7 @@ export class PasskeyService {
     if (added === undefined) throw new ServiceError('not_found', 'This account no longer exists.');
     if (added === 'exists') throw new ServiceError('conflict', 'This passkey is already registered.');
     if (added === 'full') throw new ServiceError('conflict', `An account can have at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
+    this.deps.logger?.info('account security: passkey added', { account: user.id });
     return { id: passkey.id, name: passkey.name, createdAt: passkey.createdAt, lastUsedAt: null };
   }
 
@@ -194,6 +198,7 @@ export class PasskeyService {
     });
     if (outcome !== 'removed' && outcome !== 'last') throw new ServiceError('not_found', 'No such passkey.');
     if (outcome === 'last') throw new ServiceError('forbidden', 'This server requires a second factor: set up an authenticator app or add another passkey before removing the last one.');
+    this.deps.logger?.info('account security: passkey removed', { account: user.id });
   }
 
   /** A challenge is answered once: a second answer to it (a replay) is refused. */

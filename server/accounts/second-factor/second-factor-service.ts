@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import type { KeyRing } from '../../crypto/key-ring.js';
+import type { Logger } from '../../logger.js';
 import type { GuessLimit } from '../../security/guess-limit.js';
 import { ServiceError } from '../../service-error.js';
 import type { StoredSecondFactor, StoredUser } from '../../storage/records.js';
@@ -39,6 +40,8 @@ export interface SecondFactorDeps {
   /** The name authenticator apps show beside the account (the server's host). */
   issuer: string;
   clock?: () => Date;
+  /** Changes to an account's second factor are logged (the account id, never a code or key). */
+  logger?: Pick<Logger, 'info'>;
 }
 
 const emptySecondFactor = (): StoredSecondFactor => ({ totpSecret: null, pendingTotpSecret: null, lastUsedStep: 0, recoveryCodes: [], enrolledAt: null });
@@ -131,6 +134,7 @@ export class SecondFactorService {
     });
     if (outcome === 'none') throw new ServiceError('conflict', 'There is no two-factor set-up waiting to be confirmed. Start again.');
     if (outcome === 'wrong') throw new ServiceError('unauthorized', WRONG_CODE_MESSAGE);
+    this.deps.logger?.info('account security: authenticator app turned on', { account: user.id });
     return codes;
   }
 
@@ -164,6 +168,8 @@ export class SecondFactorService {
       return used !== null;
     });
     if (!used) throw new ServiceError('unauthorized', WRONG_CODE_MESSAGE);
+    const { method, recoveryCodesLeft } = used as { method: 'totp' | 'recovery'; recoveryCodesLeft: number };
+    if (method === 'recovery') this.deps.logger?.info('account security: recovery code used', { account: user.id, recovery_codes_left: recoveryCodesLeft });
     return used;
   }
 
@@ -174,6 +180,7 @@ export class SecondFactorService {
     await this.deps.store.changeUser(user.id, (u) =>
       u.secondFactor?.totpSecret ? { next: { ...u, secondFactor: { ...u.secondFactor, recoveryCodes: codes.map((c) => recoveryCodeDigest(u.id, normaliseRecoveryCode(c)!)) } }, result: true } : { result: false },
     );
+    this.deps.logger?.info('account security: recovery codes renewed', { account: user.id });
     return codes;
   }
 
@@ -188,6 +195,7 @@ export class SecondFactorService {
     }
     await this.verify(user, rawCode, clientIp);
     await this.deps.store.changeUser(user.id, (u) => ({ next: { ...u, secondFactor: emptySecondFactor() }, result: true }));
+    this.deps.logger?.info('account security: authenticator app turned off', { account: user.id });
   }
 
   /**
@@ -202,6 +210,7 @@ export class SecondFactorService {
     });
     if (!removed) throw new ServiceError('not_found', 'There is no such account.');
     const sessions = await this.deps.store.deleteSessionsOfUser(userId);
+    this.deps.logger?.info('account security: second factor reset by an administrator', { account: userId, passkeys_removed: removed.passkeys, authenticator_app_removed: removed.totp });
     return { ...removed, sessions };
   }
 

@@ -85,6 +85,13 @@ describe('TOTP two-factor sign-in', () => {
     const after = await b.get('/users/security');
     expect(textOf(after.text, 'totp-status')).toBe('On. 10 recovery codes left.');
     for (const code of codes) expect(after.text).not.toContain(code);
+    // The change is in the log, by account id; no key or code is.
+    const id = (await server.server.store.getUserByEmail('enrol@example.com'))!.id;
+    expect(server.logs.some((line) => line.includes('authenticator app turned on') && line.includes(id))).toBe(true);
+    for (const line of server.logs) {
+      expect(line).not.toContain(secret);
+      for (const code of codes) expect(line).not.toContain(code);
+    }
   });
 
   it('sign-in becomes password, then a code; nothing is reachable in between; a used code is refused', async () => {
