@@ -157,7 +157,9 @@ export class SecondFactorService {
           if (totpCode) {
             const step = this.acceptedStep(this.deps.keys.openText(current.totpSecret), user.email, totpCode, current.lastUsedStep);
             if (step === null) return { result: null };
-            return { next: { ...u, secondFactor: { ...current, lastUsedStep: step } }, result: { method: 'totp', recoveryCodesLeft: current.recoveryCodes.length } };
+            // Sealed under a retired MASTER_KEY: sealed again under the current one, so the old key can go.
+            const totpSecret = this.deps.keys.isStale(current.totpSecret) ? this.deps.keys.seal(this.deps.keys.openText(current.totpSecret)) : current.totpSecret;
+            return { next: { ...u, secondFactor: { ...current, totpSecret, lastUsedStep: step } }, result: { method: 'totp', recoveryCodesLeft: current.recoveryCodes.length } };
           }
           if (!recovery) return { result: null };
           const hash = recoveryCodeDigest(u.id, recovery);

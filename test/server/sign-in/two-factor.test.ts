@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyRing } from '../../../server/crypto/key-ring.js';
+import { parseKey } from '../../../server/crypto/master-key.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { base32Decode, hotp, timeStep, totpCode } from '../../support/totp.js';
 import { Browser, csrfFrom, textOf } from '../pages/browser.js';
@@ -305,3 +308,34 @@ describe('REQUIRE_MFA turned on later', () => {
     }
   });
 });
+
+describe('MASTER_KEY rotation', () => {
+  it('a TOTP key sealed under the retired key still works, is sealed again under the new one at its next use, and then works without the old key', async () => {
+    const [oldKey, newKey] = [randomBytes(32).toString('hex'), randomBytes(32).toString('hex')];
+    const first = await startServer({ MASTER_KEY: oldKey });
+    const dataDir = first.dataDir;
+    let current: TestServer = first;
+    try {
+      const { secret, step } = await enrolled(first, 'rotation@example.com');
+      const sealedBy = async (server: TestServer) => (await server.server.store.getUserByEmail('rotation@example.com'))!.secondFactor!.totpSecret!.split('.')[1];
+      const before = await sealedBy(first);
+      await first.close();
+      current = await startServer({ DATA_DIR: dataDir, MASTER_KEY: newKey, MASTER_KEY_OLD: oldKey });
+      const { b } = await password(current, 'rotation@example.com');
+      expect((await secondStep(b, totpCode(secret, step + 1))).status).toBe(303);
+      expect(await sealedBy(current)).not.toBe(before);
+      // The new key alone opens it now (a code of a later step cannot be made without waiting for it).
+      const stored = (await current.server.store.getUserByEmail('rotation@example.com'))!.secondFactor!.totpSecret!;
+      expect(new KeyRing(parseKey(newKey, 'MASTER_KEY')).openText(stored)).toBe(secret);
+      await current.close();
+      // And the server starts without the old key and still asks for (and refuses a used) code.
+      current = await startServer({ DATA_DIR: dataDir, MASTER_KEY: newKey });
+      const again = await password(current, 'rotation@example.com');
+      expect(again.res.headers.get('location')).toBe('/users/two_factor');
+      expect((await secondStep(again.b, totpCode(secret, step + 1))).status).toBe(401);
+    } finally {
+      await current.stop();
+    }
+  });
+});
+
