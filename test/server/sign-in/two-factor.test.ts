@@ -4,7 +4,7 @@ import { KeyRing } from '../../../server/crypto/key-ring.js';
 import { parseKey } from '../../../server/crypto/master-key.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { base32Decode, hotp, timeStep, totpCode } from '../../support/totp.js';
-import { Browser, csrfFrom, textOf } from '../pages/browser.js';
+import { Browser, cookieAttrs, csrfFrom, textOf } from '../pages/browser.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -103,6 +103,11 @@ describe('TOTP two-factor sign-in', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/users/two_factor');
     expect(b.cookies.has('sp_session')).toBe(false);
+    const ticketCookie = cookieAttrs(res.setCookies, 'sp_sign_in_step')!;
+    expect(ticketCookie).toMatch(/; HttpOnly/);
+    expect(ticketCookie).toMatch(/; SameSite=Lax/);
+    expect(ticketCookie).toMatch(/; Path=\/users(;|$)/);
+    expect(ticketCookie).toMatch(/; Max-Age=600/);
     // The half-signed-in browser is signed out everywhere else.
     for (const path of ['/dashboard', '/users/token', '/users/security', '/users/webhooks']) {
       const page = await b.get(path);
