@@ -74,7 +74,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
     const tickets = new TicketSigner(keys.deriveKey('sign-in tickets'), () => Date.now());
     const siteName = config.baseUrl ? `Secret Push (${new URL(config.baseUrl).host})` : 'Secret Push';
-    const secondFactor = new SecondFactorService({ store, keys, signInGuesses: accounts.signInGuesses, requireMfa: config.requireMfa, issuer: siteName, logger });
+    const secondFactor = new SecondFactorService({ store, keys, signInGuesses: accounts.secondStepGuesses, requireMfa: config.requireMfa, issuer: siteName, logger });
     const passkeys = new PasskeyService({ store, tickets, counters: store.counters, rpName: siteName, logger });
     return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, close: () => store.close() };
   } catch (e) {

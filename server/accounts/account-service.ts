@@ -44,6 +44,9 @@ export interface AccountServiceDeps {
   requireMfa?: boolean;
 }
 
+/** Wrong second-step codes per account per minute, from all addresses together. */
+export const SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE = 10;
+
 export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from your address. Please wait, then try again.';
 
 /**
@@ -54,8 +57,15 @@ export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from yo
 export class AccountService {
   private readonly now: () => Date;
   private readonly csrfKey: Buffer;
-  /** Sign-in guessing, per account and per client address (second-factor codes count in it too). */
+  /** Sign-in guessing, per account and per client address. */
   readonly signInGuesses: GuessLimit;
+  /**
+   * Second-step codes: the same budgets as passwords (shared keys), and besides a limit per
+   * account from every address. Whoever is at the second step knows the password; without it
+   * many addresses together could try the million codes. It can hold the owner's code step up
+   * for a minute only by someone who has the password (a passkey still signs in).
+   */
+  readonly secondStepGuesses: GuessLimit;
 
   private readonly hashing: HashingQueue;
 
@@ -72,6 +82,19 @@ export class AccountService {
         backoffBaseSeconds: 60,
         backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
         perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
+      },
+      SIGN_IN_LIMITED_MESSAGE,
+      clock,
+    );
+    this.secondStepGuesses = new GuessLimit(
+      deps.store.counters,
+      'sign-in',
+      {
+        freePerIpAndTarget: deps.signIn?.failuresBeforeBackoff ?? 5,
+        backoffBaseSeconds: 60,
+        backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
+        perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
+        perTargetPerMinute: SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE,
       },
       SIGN_IN_LIMITED_MESSAGE,
       clock,

@@ -33,7 +33,10 @@ export interface TotpEnrolment {
 export interface SecondFactorDeps {
   store: Store;
   keys: KeyRing;
-  /** The sign-in guess limit: wrong codes count in it with wrong passwords, per address and account. */
+  /**
+   * The sign-in guess limit with a per-account limit besides (AccountService.secondStepGuesses):
+   * wrong codes count with wrong passwords, per address and account.
+   */
   signInGuesses: GuessLimit;
   /** REQUIRE_MFA: password accounts must have a second factor before they get a session. */
   requireMfa: boolean;

@@ -189,6 +189,20 @@ describe('TOTP two-factor sign-in', () => {
     expect(b.cookies.has('sp_session')).toBe(false);
   });
 
+  it('wrong codes from many addresses together are limited per account (10 a minute): the password alone does not let a crowd try the million codes', async () => {
+    const { secret } = await enrolled(server, 'crowd@example.com');
+    const user = (await server.server.accounts.userById((await server.server.store.getUserByEmail('crowd@example.com'))!.id))!;
+    const wrong = String((Number(totpCode(secret)) + 500_000) % 1_000_000).padStart(6, '0');
+    const outcomes: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      // A fresh address each time: no per-address limit applies.
+      outcomes.push(await server.server.secondFactor.verify(user, wrong, `198.51.100.${i}`).then(() => 'ok', (e: { kind: string }) => e.kind));
+    }
+    expect(outcomes).toEqual([...Array(10).fill('unauthorized'), 'too_many_requests']);
+    // Passwords are not limited per account (a stranger could lock the owner out): another address still signs in with it.
+    expect((await server.server.accounts.verifyPassword('crowd@example.com', PASSWORD, '198.51.100.200')).id).toBe(user.id);
+  });
+
   it('the half-signed-in ticket cannot be forged or altered', async () => {
     await enrolled(server, 'ticket@example.com');
     const { b } = await password(server, 'ticket@example.com');
