@@ -45,7 +45,7 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
   app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));
   app.route('/', accountRoutes(config, pushes, accounts, deps.signInSteps));
-  app.route('/', signInStepRoutes(config, accounts, deps.signInSteps));
+  app.route('/', signInStepRoutes(accounts, deps.signInSteps));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
   app.route('/', requestPageRoutes(config, accounts, deps.requests, pushes));
   return app;

@@ -4,7 +4,6 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { AccountService } from '../../../accounts/account-service.js';
 import type { User } from '../../../accounts/user.js';
-import type { Config } from '../../../config.js';
 import { ServiceError } from '../../../service-error.js';
 import type { AppEnv } from '../../app-env.js';
 import { languageOf } from '../../middleware/page-language.js';
@@ -20,7 +19,7 @@ import { clearPendingSignIn, readPendingSignIn, relyingParty, type SignInSteps }
  * REQUIRE_MFA asks), passkey sign-in, and the account's sign-in security page. Adapters over
  * SecondFactorService and PasskeyService.
  */
-export function signInStepRoutes(config: Config, accounts: AccountService, steps: SignInSteps): Hono<AppEnv> {
+export function signInStepRoutes(accounts: AccountService, steps: SignInSteps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
   const { secondFactor, passkeys } = steps;
