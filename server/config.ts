@@ -62,6 +62,8 @@ const envSchema = z
     SIGN_IN_BACKOFF_MAX_SECONDS: int(3600, 1, 86_400),
     SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
     SIGN_UPS_PER_IP_PER_HOUR: int(10, 1, 100_000),
+    /** Password accounts must set up a second factor (TOTP or a passkey) at their next sign-in. */
+    REQUIRE_MFA: bool(false),
     MAX_STORAGE_MB: int(1024, 0, 16 * 1024 * 1024),
     ACCOUNT_STORAGE_MB_PER_DAY: int(256, 0, 16 * 1024 * 1024),
     ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: int(32, 0, 16 * 1024 * 1024),
@@ -174,6 +176,8 @@ export interface Config {
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
   signIn: SignInLimits;
+  /** REQUIRE_MFA: no session for a password account without a second factor. */
+  requireMfa: boolean;
   /** Storage quotas: the whole store, and per account / anonymous address per day. */
   storage: StorageLimits;
   /** Concurrent scrypt computations, and how many may wait (more: 503). */
@@ -236,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE,
       signUpsPerIpPerHour: e.SIGN_UPS_PER_IP_PER_HOUR,
     },
+    requireMfa: e.REQUIRE_MFA,
     storage: { maxStorageMb: e.MAX_STORAGE_MB, accountMbPerDay: e.ACCOUNT_STORAGE_MB_PER_DAY, anonymousMbPerIpPerDay: e.ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY },
     hashing: { concurrency: e.HASHING_CONCURRENCY, maxWaiting: e.HASHING_QUEUE },
     wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),

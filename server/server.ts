@@ -24,12 +24,17 @@ import { Readiness } from './observability/readiness.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import { RequestService } from './requests/request-service.js';
+import { SecondFactorService } from './accounts/second-factor/second-factor-service.js';
+import { TicketSigner } from './accounts/second-factor/signed-ticket.js';
+import { PasskeyService } from './accounts/passkeys/passkey-service.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   pushes: PushService;
   accounts: AccountService;
+  secondFactor: SecondFactorService;
+  passkeys: PasskeyService;
   webhooks: WebhookService;
   requests: RequestService;
   store: Store;
@@ -64,10 +69,14 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
-    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
-    return { keys, store, pushes, uploads, accounts, webhooks, requests, close: () => store.close() };
+    const tickets = new TicketSigner(keys.deriveKey('sign-in tickets'), () => Date.now());
+    const siteName = config.baseUrl ? `Secret Push (${new URL(config.baseUrl).host})` : 'Secret Push';
+    const secondFactor = new SecondFactorService({ store, keys, signInGuesses: accounts.secondStepGuesses, requireMfa: config.requireMfa, issuer: siteName, logger });
+    const passkeys = new PasskeyService({ store, tickets, counters: store.counters, rpName: siteName, logger });
+    return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -104,6 +113,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       pushes: services.pushes,
       uploads: services.uploads,
       accounts: services.accounts,
+      signInSteps: { secondFactor: services.secondFactor, passkeys: services.passkeys, tickets: services.tickets },
       webhooks: services.webhooks,
       requests: services.requests,
       catalogue,
@@ -140,6 +150,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       port,
       pushes: services.pushes,
       accounts: services.accounts,
+      secondFactor: services.secondFactor,
+      passkeys: services.passkeys,
       webhooks: services.webhooks,
       requests: services.requests,
       store: services.store,

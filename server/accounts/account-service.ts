@@ -37,7 +37,15 @@ export interface AccountServiceDeps {
   clock?: () => Date;
   /** Bounds concurrent scrypt work (shared with the push service). */
   hashing?: HashingQueue;
+  /**
+   * REQUIRE_MFA: a session of a password account without a second factor is not honoured, so
+   * its browser signs in again and sets one up first (sessions made before it was turned on).
+   */
+  requireMfa?: boolean;
 }
+
+/** Wrong second-step codes per account per minute, from all addresses together. */
+export const SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE = 10;
 
 export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from your address. Please wait, then try again.';
 
@@ -50,7 +58,14 @@ export class AccountService {
   private readonly now: () => Date;
   private readonly csrfKey: Buffer;
   /** Sign-in guessing, per account and per client address. */
-  private readonly signInGuesses: GuessLimit;
+  readonly signInGuesses: GuessLimit;
+  /**
+   * Second-step codes: the same budgets as passwords (shared keys), and besides a limit per
+   * account from every address. Whoever is at the second step knows the password; without it
+   * many addresses together could try the million codes. It can hold the owner's code step up
+   * for a minute only by someone who has the password (a passkey still signs in).
+   */
+  readonly secondStepGuesses: GuessLimit;
 
   private readonly hashing: HashingQueue;
 
@@ -67,6 +82,19 @@ export class AccountService {
         backoffBaseSeconds: 60,
         backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
         perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
+      },
+      SIGN_IN_LIMITED_MESSAGE,
+      clock,
+    );
+    this.secondStepGuesses = new GuessLimit(
+      deps.store.counters,
+      'sign-in',
+      {
+        freePerIpAndTarget: deps.signIn?.failuresBeforeBackoff ?? 5,
+        backoffBaseSeconds: 60,
+        backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
+        perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
+        perTargetPerMinute: SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE,
       },
       SIGN_IN_LIMITED_MESSAGE,
       clock,
@@ -202,12 +230,20 @@ export class AccountService {
     return secret;
   }
 
+  /** The account by id (a half-signed-in browser's, from its signed ticket), or null when gone. */
+  async userById(id: string): Promise<User | null> {
+    const user = await this.deps.store.getUser(id);
+    return user ? this.toUser(user) : null;
+  }
+
   async sessionUser(cookieValue: string | undefined): Promise<User | null> {
     if (!cookieValue) return null;
     const session = await this.deps.store.getSession(digest(cookieValue));
     if (!session || session.expiresAt <= this.now().toISOString()) return null;
     const user = await this.deps.store.getUser(session.userId);
-    return user ? this.toUser(user) : null;
+    if (!user) return null;
+    if (this.deps.requireMfa && user.passwordHash && !user.secondFactor?.totpSecret && !user.passkeys?.length) return null;
+    return this.toUser(user);
   }
 
   /** Deletes sessions past their expiry (run by the sweeper), a batch at a time; returns how many. */

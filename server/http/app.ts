@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getPath } from 'hono/utils/url';
 import type { AccountService } from '../accounts/account-service.js';
+import type { SignInSteps } from './pages/sign-in-steps/sign-in-steps.js';
 import type { CatalogueService } from '../catalogue/catalogue-service.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -48,6 +49,8 @@ export interface AppDeps {
   /** Sliced uploads of end-to-end file pushes (rest/upload-routes.ts). */
   uploads: SlicedUploads;
   accounts: AccountService;
+  /** Second factor and passkeys (pages only). */
+  signInSteps: SignInSteps;
   webhooks: WebhookService;
   requests: RequestService;
   catalogue: CatalogueService;
@@ -135,7 +138,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, logger }));
+  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, signInSteps: deps.signInSteps, webhooks: deps.webhooks, requests: deps.requests, logger }));
   return app;
 }
 

@@ -10,6 +10,8 @@ import type { RequestService } from '../requests/request-service.js';
 import { requestPageRoutes } from './pages/request-routes.js';
 import type { AppEnv } from './app-env.js';
 import { accountRoutes } from './pages/account-routes.js';
+import type { SignInSteps } from './pages/sign-in-steps/sign-in-steps.js';
+import { signInStepRoutes } from './pages/sign-in-steps/sign-in-step-routes.js';
 import { createRoutes } from './pages/create-routes.js';
 import { pageErrorResponse } from './pages/page-errors.js';
 import { previewRoutes } from './pages/preview-routes.js';
@@ -21,6 +23,7 @@ export interface PageDeps {
   pushes: PushService;
   uploads: SlicedUploads;
   accounts: AccountService;
+  signInSteps: SignInSteps;
   webhooks: WebhookService;
   requests: RequestService;
   /** For unexpected errors (optional: without it only the error's name reaches stderr). */
@@ -41,7 +44,8 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', recipientRoutes(pushes, accounts));
   app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
   app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));
-  app.route('/', accountRoutes(config, pushes, accounts));
+  app.route('/', accountRoutes(config, pushes, accounts, deps.signInSteps));
+  app.route('/', signInStepRoutes(accounts, deps.signInSteps));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
   app.route('/', requestPageRoutes(config, accounts, deps.requests, pushes));
   return app;

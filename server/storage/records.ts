@@ -70,11 +70,43 @@ export const auditRecordSchema = z.object({
 });
 export type AuditRecord = z.infer<typeof auditRecordSchema>;
 
+/** An account's passkey (a WebAuthn credential): what verifying its signatures needs, and its name. */
+export const storedPasskeySchema = z.object({
+  /** The credential id, base64url (what the browser names it by). */
+  id: z.string(),
+  /** The COSE public key, base64url. */
+  publicKey: z.string(),
+  /** The authenticator's signature counter (0 for passkeys that keep none). */
+  counter: z.number().int().nonnegative(),
+  transports: z.array(z.string()),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type StoredPasskey = z.infer<typeof storedPasskeySchema>;
+
+/** An account's second factor: TOTP and its recovery codes (accounts/second-factor/). */
+export const storedSecondFactorSchema = z.object({
+  /** The TOTP secret, sealed; null until an enrolment is confirmed with a code. */
+  totpSecret: sealed.nullable(),
+  /** A secret being enrolled (shown as a QR code, not yet confirmed), sealed. */
+  pendingTotpSecret: sealed.nullable(),
+  /** The newest TOTP time step a code was accepted for: codes of it and earlier steps are refused (replay). */
+  lastUsedStep: z.number().int(),
+  /** Keyed digests of the unused recovery codes. */
+  recoveryCodes: z.array(z.string()),
+  enrolledAt: z.string().nullable(),
+});
+export type StoredSecondFactor = z.infer<typeof storedSecondFactorSchema>;
+
 export const storedUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   passwordHash: z.string(),
   createdAt: z.string(),
+  /** Absent on accounts that never enrolled. */
+  secondFactor: storedSecondFactorSchema.optional(),
+  passkeys: z.array(storedPasskeySchema).optional(),
 });
 export type StoredUser = z.infer<typeof storedUserSchema>;
 

@@ -243,6 +243,13 @@ export interface Store {
   /** Replaces an existing account (same id and email). */
   updateUser(user: StoredUser): Promise<void>;
   getUser(id: string): Promise<StoredUser | undefined>;
+  /**
+   * Runs `change` on the current account and stores `next` if it returns one, atomically with
+   * respect to every other changeUser of the same account, on every instance (a recovery code
+   * is used once, a TOTP step accepted once). Resolves to undefined for an unknown id. `change`
+   * may run more than once and must not have side effects.
+   */
+  changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined>;
   getUserByEmail(email: string): Promise<StoredUser | undefined>;
 
   insertApiToken(token: StoredApiToken): Promise<void>;

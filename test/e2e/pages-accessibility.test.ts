@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screenshot } from './support/pages-chromium.js';
 import { createPush } from '../support/http.js';
+import { seriousViolations } from './support/axe.js';
 
 /**
  * axe-core (the accessibility engine of Lighthouse and Deque's tools) on the main page routes in
@@ -13,27 +12,6 @@ import { createPush } from '../support/http.js';
  * (script-src 'self') does not govern, so the pages are checked as served.
  */
 if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 const variants = [
   { name: 'light', scheme: 'light', phone: false },

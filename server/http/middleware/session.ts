@@ -103,6 +103,12 @@ export function verifyPageCsrf(c: Context<AppEnv>, accounts: AccountService, tok
 export async function startPageSession(c: Context<AppEnv>, accounts: AccountService, user: User, maxAgeDays = 14): Promise<void> {
   const secret = await accounts.startSession(user);
   setCookie(c, SESSION_COOKIE, secret, cookieOptions(isSecure(c), maxAgeDays * 86_400));
+  // A page rendered in this same response (the recovery codes after a set-up) is a signed-in page.
+  const current = c.get('pageSession');
+  if (current) {
+    const binding = bindingOf(secret, '');
+    c.set('pageSession', { ...current, user, sessionSecret: secret, binding, csrfToken: accounts.csrfToken(binding) });
+  }
 }
 
 export async function endPageSession(c: Context<AppEnv>, accounts: AccountService): Promise<void> {

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
+import type { ComponentChildren } from 'preact';
 import { MIN_PASSWORD_CHARS, type ApiTokenInfo } from '../../accounts/account-service.js';
 import { CopyableValue, CsrfField, FieldErrors, Notice, RowAction } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
@@ -11,13 +12,15 @@ export interface CredentialsFormProps {
   errors?: Record<string, string[]>;
   error?: string;
   signupEnabled: boolean;
+  /** Other ways to sign in, below the password form (a passkey). */
+  children?: ComponentChildren;
 }
 
 function ReturnTo({ path }: { path: string | null }) {
   return path ? <input type="hidden" name="return_to" value={path} /> : null;
 }
 
-export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabled }: CredentialsFormProps) {
+export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabled, children }: CredentialsFormProps) {
   const { t } = useLanguage();
   return (
     <section class="card narrow">
@@ -34,6 +37,7 @@ export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabl
           <button type="submit">{t('account.signIn.button')}</button>
         </p>
       </form>
+      {children}
       {signupEnabled && (
         <p class="muted">
           {t('account.signIn.noAccount')}{' '}
@@ -117,7 +121,7 @@ export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[
         <p class="muted">{t('account.tokens.intro')}</p>
         {notice && <Notice kind="ok">{notice}</Notice>}
         <p>
-          <a href="/users/password">{t('account.tokens.changePassword')}</a> · <a href="/users/webhooks">{t('account.tokens.webhooks')}</a> · <a href="/users/requests">{t('account.tokens.requests')}</a>
+          <a href="/users/password">{t('account.tokens.changePassword')}</a> · <a href="/users/webhooks">{t('account.tokens.webhooks')}</a> · <a href="/users/requests">{t('account.tokens.requests')}</a> · <a href="/users/security">{t('mfa.security.link')}</a>
         </p>
         <form method="post" action="/users/token" class="stack">
           <CsrfField token={csrfToken} />

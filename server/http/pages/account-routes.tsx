@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import { PAGE_SIZE, type PushService } from '../../pushes/push-service.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
-import { endPageSession, getPageSession, pageActor, pageSession, safeReturnPath, startPageSession, verifyPageCsrf } from '../middleware/session.js';
+import { endPageSession, getPageSession, pageActor, pageSession, safeReturnPath, verifyPageCsrf } from '../middleware/session.js';
 import { PasswordPage, SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } from './account-pages.js';
 import { AuditLogPage, DashboardPage, type DashboardEntry } from './dashboard-page.js';
 import { urlToken } from '../rest/api-guards.js';
@@ -17,9 +17,11 @@ import { ErrorPage, sendPage } from './render.js';
 import { languageOf } from '../middleware/page-language.js';
 import { CsrfField } from './components.js';
 import { translateServiceMessage } from './i18n/service-messages.js';
+import { continueAfterPassword, relyingParty, type SignInSteps } from './sign-in-steps/sign-in-steps.js';
+import { PasskeySignIn } from './sign-in-steps/sign-in-step-pages.js';
 
 /** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
-export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService): Hono<AppEnv> {
+export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService, steps: SignInSteps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
 
@@ -29,13 +31,18 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(back)}`, 303);
   };
 
-  const signInForm = (c: Context<AppEnv>, status: 200 | 401 | 429, returnTo: string | null, email?: string, error?: string) =>
-    sendPage(
+  const signInForm = async (c: Context<AppEnv>, status: 200 | 401 | 429, returnTo: string | null, email?: string, error?: string) => {
+    const passkey = await steps.passkeys.signInOptions(relyingParty(c));
+    return sendPage(
       c,
       status,
       'title.signIn',
-      <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup} />,
+      <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup}>
+        <PasskeySignIn csrfToken={getPageSession(c).csrfToken} challenge={passkey} returnTo={returnTo} />
+      </SignInPage>,
+      { scripts: ['passkeys.js'] },
     );
+  };
 
   const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string) =>
     sendPage(
@@ -53,7 +60,10 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
   app.get('/users/sign_in', session, (c) => {
     const returnTo = safeReturnPath(c.req.query('return_to'));
     if (getPageSession(c).user) return c.redirect(returnTo ?? '/dashboard', 303);
-    return signInForm(c, 200, returnTo);
+    // Back from a step after the password or from a passkey: what went wrong, in the page's language.
+    const { t } = languageOf(c);
+    const stepError = c.req.query('step_expired') ? t('mfa.verify.expired') : c.req.query('passkey_refused') ? t('mfa.passkey.refused') : c.req.query('passkey_expired') ? t('mfa.passkey.failed') : undefined;
+    return signInForm(c, 200, returnTo, undefined, stepError);
   });
 
   app.post('/users/sign_in', session, async (c) => {
@@ -72,8 +82,8 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       }
       throw e;
     }
-    await startPageSession(c, accounts, user);
-    return c.redirect(returnTo ?? '/dashboard', 303);
+    // A session now, or first the second factor (or, with REQUIRE_MFA, setting one up).
+    return continueAfterPassword(c, accounts, steps, user, returnTo, '/dashboard');
   });
 
   app.get('/users/sign_up', session, (c) => {
@@ -102,9 +112,9 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       }
       throw e;
     }
-    await startPageSession(c, accounts, user);
-    // A new account lands on its dashboard, with a word on where things are.
-    return c.redirect(returnTo ?? '/dashboard?welcome=1', 303);
+    // A new account lands on its dashboard, with a word on where things are (after setting up
+    // a second factor when REQUIRE_MFA asks; an existing account's second factor is asked for).
+    return continueAfterPassword(c, accounts, steps, user, returnTo, '/dashboard?welcome=1');
   });
 
   app.get('/users/sign_out', session, (c) => {

@@ -505,6 +505,15 @@ export class LowdbStore implements Store {
     await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
   }
 
+  changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined> {
+    return this.withLock(`user:${id}`, async () => {
+      if (!Object.hasOwn(this.db.users, id)) return undefined;
+      const { next, result } = change(structuredClone(this.db.users[id]!));
+      if (next) await this.journal.commit([{ c: 'users', k: id, v: { ...next, id } }]);
+      return result;
+    });
+  }
+
   async getUser(id: string) {
     return Object.hasOwn(this.db.users, id) ? this.db.users[id] : undefined;
   }

@@ -505,6 +505,16 @@ export class PostgresStore implements Store {
     if (!rowCount) throw new Error(`no user ${user.id}`);
   }
 
+  changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query('SELECT record FROM users WHERE id = $1 FOR UPDATE', [id]);
+      if (!rows[0]) return undefined;
+      const { next, result } = change(parse(storedUserSchema)(rows[0]));
+      if (next) await tx.query('UPDATE users SET record = $2 WHERE id = $1', [id, { ...next, id }]);
+      return result;
+    });
+  }
+
   async getUser(id: string) {
     const { rows } = await this.db.query('SELECT record FROM users WHERE id = $1', [id]);
     return rows[0] ? parse(storedUserSchema)(rows[0]) : undefined;

@@ -293,6 +293,13 @@ describe(`hostile text on every route (${testStore})`, () => {
       { action: '/users/requests/close', fields: ['token'] },
       { action: '/users/password', fields: ['current_password', 'password'] },
       { action: '/users/token/revoke', fields: ['id'] },
+      { action: '/users/two_factor', fields: ['code'] },
+      { action: '/users/two_factor/setup', fields: ['code'] },
+      { action: '/users/passkeys/sign_in', fields: ['ticket', 'response', 'return_to'] },
+      { action: '/users/security/totp', fields: ['code', 'action'] },
+      { action: '/users/security/passkeys', fields: ['ticket', 'response', 'name'] },
+      { action: '/users/security/passkeys/rename', fields: ['id', 'name'] },
+      { action: '/users/security/passkeys/remove', fields: ['id'] },
       { action: '/users/sign_out', fields: ['x'] },
     ];
     const cases: Case[] = [];
@@ -309,7 +316,7 @@ describe(`hostile text on every route (${testStore})`, () => {
         }
       }
       for (const h of HOSTILE_ESCAPED) {
-        for (const path of [`/p/${h}`, `/p/${h}/r`, `/p/${h}/preview`, `/p/${pushToken}/files/${h}`, `/p/${h}/files/x`, `/req/${h}`, `/dashboard/audit/${h}`, `/users/sign_in?return_to=${h}`, `/users/webhooks?removed=${h}`, `/dashboard?page=${h}`]) {
+        for (const path of [`/p/${h}`, `/p/${h}/r`, `/p/${h}/preview`, `/p/${pushToken}/files/${h}`, `/p/${h}/files/x`, `/req/${h}`, `/dashboard/audit/${h}`, `/users/sign_in?return_to=${h}`, `/users/webhooks?removed=${h}`, `/dashboard?page=${h}`, `/users/security?done=${h}`, `/users/sign_in?passkey_refused=${h}`]) {
           cases.push({ label: 'page get', method: 'GET', path, browser: who });
         }
         for (const path of [`/p/${h}`, `/p/${h}/open`, `/p/${h}/delete`, `/req/${h}`]) {

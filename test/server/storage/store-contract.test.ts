@@ -506,6 +506,33 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.getSession(`s-${id}`)).toBeUndefined();
   });
 
+  it('changeUser changes an account atomically: concurrent changes on two instances all count, none is lost', async () => {
+    const id = `change-user-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id, email: `${id}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
+    const codes = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const secondFactor = { totpSecret: null, pendingTotpSecret: null, lastUsedStep: 0, recoveryCodes: codes, enrolledAt: null };
+    expect(await store.changeUser(id, (u) => ({ next: { ...u, secondFactor }, result: 'set' }))).toBe('set');
+    const other = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      // Each code used twice at once, half through each handle: each use succeeds exactly once.
+      const use = (s: Store, code: string) =>
+        s.changeUser(id, (u) => {
+          const left = u.secondFactor!.recoveryCodes;
+          if (!left.includes(code)) return { result: false };
+          return { next: { ...u, secondFactor: { ...u.secondFactor!, recoveryCodes: left.filter((c) => c !== code) } }, result: true };
+        });
+      const results = await Promise.all(codes.flatMap((code) => [use(store, code), use(other, code)]));
+      expect(results.filter(Boolean)).toHaveLength(codes.length);
+      expect((await store.getUser(id))!.secondFactor!.recoveryCodes).toEqual([]);
+      // No change leaves the record as it was; an unknown account resolves to undefined.
+      expect(await store.changeUser(id, () => ({ result: 1 }))).toBe(1);
+      expect(await store.changeUser('nobody-at-all', () => ({ result: 1 }))).toBeUndefined();
+      expect((await store.getUser(id))!.email).toBe(`${id}@example.com`);
+    } finally {
+      if (other !== store) await other.close();
+    }
+  });
+
   it('deletes expired sessions in bounded batches, keeps live ones', async () => {
     const id = `sess-user-${randomBytes(3).toString('hex')}`;
     await store.insertUser({ id, email: `${id}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
