@@ -74,28 +74,18 @@ export class AccountService {
     this.now = deps.clock ?? (() => new Date());
     this.csrfKey = deps.keys.deriveKey('csrf');
     const clock = () => this.now().getTime();
-    this.signInGuesses = new GuessLimit(
-      deps.store.counters,
-      'sign-in',
-      {
-        freePerIpAndTarget: deps.signIn?.failuresBeforeBackoff ?? 5,
-        backoffBaseSeconds: 60,
-        backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
-        perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
-      },
-      SIGN_IN_LIMITED_MESSAGE,
-      clock,
-    );
+    // Wrong passwords and wrong second-step codes share one budget ('sign-in'); codes also have a per-account cap.
+    const signInLimits = {
+      freePerIpAndTarget: deps.signIn?.failuresBeforeBackoff ?? 5,
+      backoffBaseSeconds: 60,
+      backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
+      perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
+    };
+    this.signInGuesses = new GuessLimit(deps.store.counters, 'sign-in', signInLimits, SIGN_IN_LIMITED_MESSAGE, clock);
     this.secondStepGuesses = new GuessLimit(
       deps.store.counters,
       'sign-in',
-      {
-        freePerIpAndTarget: deps.signIn?.failuresBeforeBackoff ?? 5,
-        backoffBaseSeconds: 60,
-        backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
-        perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
-        perTargetPerMinute: SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE,
-      },
+      { ...signInLimits, perTargetPerMinute: SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE },
       SIGN_IN_LIMITED_MESSAGE,
       clock,
     );

@@ -91,6 +91,25 @@ interface Nginx extends Balancer {
   markDown(i: number | null): Promise<void>;
 }
 
+/** A balancer in the foreground, once it answers /healthz (passed on to an instance) on `port`. */
+async function startBalancerProcess(name: string, command: string, args: string[], port: number, log = () => '') {
+  const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited: ${out}${log()}`);
+      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    },
+    10_000,
+    `${name} to answer`,
+  );
+  return { child, url, output: () => out, exited };
+}
+
 /** The worker processes of nginx's master `pid`. */
 function workers(pid: number): number[] {
   const ps = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
@@ -125,19 +144,8 @@ http {
 }
 `,
   );
-  const child: ChildProcess = spawn(NGINX!, ['-p', `${prefix}/`, '-e', `${prefix}/logs/error.log`, '-c', `${prefix}/nginx.conf`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`nginx exited: ${out}${readFileSync(join(prefix, 'logs/error.log'), 'utf8')}`);
-      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    },
-    10_000,
-    'nginx to answer',
+  const { child, url, exited } = await startBalancerProcess('nginx', NGINX!, ['-p', `${prefix}/`, '-e', `${prefix}/logs/error.log`, '-c', `${prefix}/nginx.conf`], port, () =>
+    readFileSync(join(prefix, 'logs/error.log'), 'utf8'),
   );
   const nginx: Nginx = {
     url,
@@ -190,27 +198,14 @@ async function startHaproxy(): Promise<Balancer> {
   const dir = mkdtempSync(join(work, 'haproxy-'));
   const port = await freePort();
   writeFileSync(join(dir, 'haproxy.cfg'), haproxyConfig(port));
-  const child = spawn(HAPROXY!, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`haproxy exited: ${out}`);
-      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    },
-    10_000,
-    'haproxy to answer',
-  );
+  const { child, url, output, exited } = await startBalancerProcess('haproxy', HAPROXY!, ['-db', '-f', join(dir, 'haproxy.cfg')], port);
   return {
     url,
     takeOut: async () => {},
     putBack: async () => {},
     // HAProxy writes state changes (server DOWN/UP) to stderr in the foreground; there is no
     // error log of failed requests, which the load counts itself.
-    upstreamErrors: () => out.split('\n').filter(Boolean),
+    upstreamErrors: () => output().split('\n').filter(Boolean),
     async stop() {
       child.kill('SIGTERM');
       await exited;
