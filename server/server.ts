@@ -24,6 +24,8 @@ import { Readiness } from './observability/readiness.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import { RequestService } from './requests/request-service.js';
+import { AdminService } from './admin/admin-service.js';
+import { InviteService } from './admin/invite-service.js';
 
 export interface RunningServer {
   url: string;
@@ -32,6 +34,8 @@ export interface RunningServer {
   accounts: AccountService;
   webhooks: WebhookService;
   requests: RequestService;
+  admin: AdminService;
+  invites: InviteService;
   store: Store;
   /**
    * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503 and, for
@@ -64,10 +68,12 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
-    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, admins: { adminEmails: new Set(config.admin.emails) } });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
-    return { keys, store, pushes, uploads, accounts, webhooks, requests, close: () => store.close() };
+    const admin = new AdminService({ store, accounts, pushes, config });
+    const invites = new InviteService({ store, admin, accounts });
+    return { keys, store, pushes, uploads, accounts, webhooks, requests, admin, invites, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -106,6 +112,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       accounts: services.accounts,
       webhooks: services.webhooks,
       requests: services.requests,
+      admin: services.admin,
+      invites: services.invites,
       catalogue,
       counters: services.store.counters,
       logger,
@@ -142,6 +150,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       accounts: services.accounts,
       webhooks: services.webhooks,
       requests: services.requests,
+      admin: services.admin,
+      invites: services.invites,
       store: services.store,
       close({ graceMs = 0, delayMs = 0 } = {}) {
         closing ??= (async () => {

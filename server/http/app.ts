@@ -40,6 +40,9 @@ import { streamDownload } from './stream-download.js';
 import { createAppRouter } from './trpc/app-router.js';
 
 import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
+import type { AdminService } from '../admin/admin-service.js';
+import type { InviteService } from '../admin/invite-service.js';
+import { adminApiRoutes } from './rest/admin-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -50,6 +53,8 @@ export interface AppDeps {
   webhooks: WebhookService;
   requests: RequestService;
   catalogue: CatalogueService;
+  admin: AdminService;
+  invites: InviteService;
   /** Where the rate limit counts (shared by every instance on a shared store). */
   counters: LimitCounters;
   logger: Logger;
@@ -91,6 +96,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
   app.route('/api/v2/secret-requests', requestRoutes(deps.requests, pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
+  app.route('/api/v2/admin', adminApiRoutes(deps.admin, deps.invites, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
 
   const appRouter = createAppRouter(pushes, deps.catalogue, deps.webhooks, deps.requests);
@@ -132,7 +138,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, logger }));
+  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, admin: deps.admin, invites: deps.invites, logger }));
   return app;
 }
 

@@ -12,7 +12,7 @@ export interface LayoutProps {
   /** Extra same-origin scripts from /assets (inline scripts are forbidden by the CSP). */
   scripts?: string[];
   /** Signed-in email, shown in the header with a sign-out form. */
-  user?: { email: string } | null;
+  user?: { email: string; admin?: boolean } | null;
   csrfToken?: string;
   /** The language menu (omitted where reloading the page is not harmless). */
   languageLinks?: { locale: string; href: string }[];
@@ -56,6 +56,7 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
                 <a href="/users/requests" {...current('/users/requests')}>{t('layout.requests')}</a>
                 <a href="/users/webhooks" {...current('/users/webhooks')}>{t('layout.webhooks')}</a>
                 <a href="/users/token" {...current('/users/token')}>{t('layout.apiToken')}</a>
+                {user.admin && <a href="/admin" {...current('/admin')}>{t('layout.admin')}</a>}
                 <form method="post" action="/users/sign_out" class="inline">
                   <input type="hidden" name="csrf_token" value={csrfToken ?? ''} />
                   <button type="submit" class="link">
