@@ -257,7 +257,7 @@ export interface Store {
   listAllPushes(offset: number, limit: number): Promise<StoredPush[]>;
   /**
    * Every push's audit entries matching `filter`, read a bounded batch at a time (an export of
-   * millions of entries never holds them all), oldest first per push.
+   * millions of entries never holds them all), oldest first per push (pushes may interleave).
    */
   streamInstanceAudit(filter: InstanceAuditFilter): AsyncIterable<InstanceAuditEntry>;
   /** Appends to the admin log. There is deliberately no method to change or delete an entry. */
