@@ -43,6 +43,8 @@ import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
 import type { AdminService } from '../admin/admin-service.js';
 import type { InviteService } from '../admin/invite-service.js';
 import { adminApiRoutes } from './rest/admin-routes.js';
+import { loadBrand } from '../branding/brand.js';
+import { brandRoutes } from './brand-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -67,9 +69,14 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config, pushes, accounts, logger } = deps;
   const app = new Hono<AppEnv>({ getPath: routingPath });
+  const brand = loadBrand(config.brand, config.dataDir);
 
   app.route('/', healthRoutes(deps.readiness, deps.metrics && config.metricsToken ? { metrics: deps.metrics, token: config.metricsToken } : undefined));
   app.use(requestFrame(logger, deps.readiness));
+  app.use(async (c, next) => {
+    c.set('brand', brand);
+    await next();
+  });
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy, allowedHosts: new Set(config.allowedHosts) }));
   if (config.rateLimitPerMinute > 0) app.use(rateLimit(config.rateLimitPerMinute, deps.counters, () => deps.metrics?.rateLimited.inc()));
@@ -135,6 +142,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     return streamDownload(c, file.stream, headers, logger, file.range ? 206 : 200);
   });
 
+  app.route('/', brandRoutes(brand));
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));

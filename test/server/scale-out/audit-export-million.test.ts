@@ -71,7 +71,9 @@ describe('audit export of 1,000,000 entries', () => {
     let bytes = 0;
     let last = '';
     const decoder = new TextDecoder();
-    for await (const chunk of res.body!) {
+    const reader = res.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      const chunk = read.value;
       bytes += chunk.byteLength;
       const text = last + decoder.decode(chunk, { stream: true });
       const parts = text.split('\n');

@@ -88,4 +88,7 @@ export const adminDe: Record<keyof typeof adminEn, string> = {
   "admin.config.source": "Herkunft",
   "admin.config.source.environment": "Umgebung",
   "admin.config.source.default": "Standard",
+  "layout.footer.privacy": "Datenschutz",
+  "layout.footer.terms": "Nutzungsbedingungen",
+  "layout.footer.imprint": "Impressum",
 };

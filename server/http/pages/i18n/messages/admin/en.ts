@@ -1,4 +1,4 @@
-/** The administration area's messages (spread into en.ts; each language has its own file here). */
+/** The administration area's messages and the branding's footer links (spread into en.ts; each language has its own file here). */
 export const adminEn = {
   'layout.admin': 'Administration',
   'title.admin': 'Administration',
@@ -86,4 +86,8 @@ export const adminEn = {
   'admin.config.source': 'From',
   'admin.config.source.environment': 'environment',
   'admin.config.source.default': 'default',
+  // The branding's footer links (BRAND_PRIVACY_URL, BRAND_TERMS_URL, BRAND_IMPRINT_URL).
+  'layout.footer.privacy': 'Privacy',
+  'layout.footer.terms': 'Terms',
+  'layout.footer.imprint': 'Imprint',
 } as const;

@@ -88,4 +88,7 @@ export const adminEs: Record<keyof typeof adminEn, string> = {
   "admin.config.source": "Origen",
   "admin.config.source.environment": "entorno",
   "admin.config.source.default": "predeterminado",
+  "layout.footer.privacy": "Privacidad",
+  "layout.footer.terms": "Condiciones",
+  "layout.footer.imprint": "Aviso legal",
 };

@@ -88,4 +88,7 @@ export const adminFr: Record<keyof typeof adminEn, string> = {
   "admin.config.source": "Origine",
   "admin.config.source.environment": "environnement",
   "admin.config.source.default": "par défaut",
+  "layout.footer.privacy": "Confidentialité",
+  "layout.footer.terms": "Conditions d’utilisation",
+  "layout.footer.imprint": "Mentions légales",
 };

@@ -88,4 +88,7 @@ export const adminJa: Record<keyof typeof adminEn, string> = {
   "admin.config.source": "出所",
   "admin.config.source.environment": "環境変数",
   "admin.config.source.default": "既定値",
+  "layout.footer.privacy": "プライバシー",
+  "layout.footer.terms": "利用規約",
+  "layout.footer.imprint": "運営者情報",
 };

@@ -88,4 +88,7 @@ export const adminPtBR: Record<keyof typeof adminEn, string> = {
   "admin.config.source": "Origem",
   "admin.config.source.environment": "ambiente",
   "admin.config.source.default": "padrão",
+  "layout.footer.privacy": "Privacidade",
+  "layout.footer.terms": "Termos",
+  "layout.footer.imprint": "Informações legais",
 };

@@ -88,4 +88,7 @@ export const adminZhCN: Record<keyof typeof adminEn, string> = {
   "admin.config.source": "来源",
   "admin.config.source.environment": "环境变量",
   "admin.config.source.default": "默认值",
+  "layout.footer.privacy": "隐私",
+  "layout.footer.terms": "条款",
+  "layout.footer.imprint": "法律声明",
 };
