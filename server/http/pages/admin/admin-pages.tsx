@@ -29,6 +29,10 @@ function bytes(n: number): string {
   return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
 }
 
+/**
+ * Tables sit in a scrolling region that takes keyboard focus (tabindex, role and name): a wide one
+ * (long user agents, addresses) can then be scrolled without a mouse.
+ */
 /** Every admin page: its heading and the sections' navigation (the current one marked). */
 export function AdminFrame({ current, heading, children }: { current: string; heading: MessageKey; children: ComponentChildren }) {
   const { t } = useLanguage();
@@ -88,7 +92,7 @@ export function AdminUsersPage({ users, query, page, more, csrfToken, notice }: 
       {users.length === 0 ? (
         <p class="muted">{t('admin.users.none')}</p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label={t('title.adminUsers')}>
           <table class="admin-users">
             <thead>
               <tr>
@@ -139,7 +143,7 @@ export function AdminPushesPage({ pushes, page, more, csrfToken, notice }: { pus
       {pushes.length === 0 ? (
         <p class="muted">{t('admin.pushes.none')}</p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label={t('title.adminPushes')}>
           <table class="admin-pushes">
             <thead>
               <tr>
@@ -227,7 +231,7 @@ export function AdminAuditPage({ entries, query, limit, errors }: { entries: Ins
       {entries.length === 0 ? (
         <p class="muted">{t('admin.audit.none')}</p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label={t('title.adminAudit')}>
           <table class="admin-audit">
             <thead>
               <tr>
@@ -266,7 +270,7 @@ export function AdminLogPage({ entries, page, more }: { entries: AdminLogEntry[]
       {entries.length === 0 ? (
         <p class="muted">{t('admin.log.none')}</p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label={t('title.adminLog')}>
           <table class="admin-log">
             <thead>
               <tr>
@@ -324,7 +328,7 @@ export function AdminInvitesPage({ invites, mode, csrfToken, link, errors }: { i
       {invites.length === 0 ? (
         <p class="muted">{t('admin.invites.none')}</p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label={t('title.adminInvites')}>
           <table class="admin-invites">
             <thead>
               <tr>
@@ -354,7 +358,7 @@ export function AdminConfigPage({ settings }: { settings: { name: string; value:
   return (
     <AdminFrame current="/admin/config" heading="title.adminConfig">
       <p class="muted">{t('admin.config.intro')}</p>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex={0} role="region" aria-label={t('title.adminConfig')}>
         <table class="admin-config">
           <thead>
             <tr>
