@@ -125,6 +125,24 @@ describe('accounts', () => {
     ]);
   });
 
+  it('a locked account’s refused sign-in and a non-administrator’s 403 read in the page’s language', async () => {
+    const b = new Browser(server);
+    await b.signUp('locked-fr@example.com');
+    const id = (await server.server.store.getUserByEmail('locked-fr@example.com'))!.id;
+    expect((await api.post(server, `/api/v2/admin/users/${id}/lock`, { token: adminToken })).status).toBe(204);
+    const fr = new Browser(server, { 'accept-language': 'fr' });
+    const refused = await fr.submit('/users/sign_in', '/users/sign_in', { email: 'locked-fr@example.com', password: 'correct horse battery' });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Ce compte est verrouillé.');
+    const ja = new Browser(server, { 'accept-language': 'ja' });
+    await ja.signUp('plain-ja@example.com');
+    const page = await ja.get('/admin/users');
+    expect(page.status).toBe(403);
+    expect(page.text).toContain('管理者専用です。');
+    const de = await adminBrowser.get('/admin/users?lang=de');
+    expect(de.text).toContain('Nach E-Mail suchen');
+  });
+
   it('an administrator cannot lock or delete their own account (no locking everyone out)', async () => {
     const me = (await server.server.store.getUserByEmail(ADMIN))!;
     expect((await api.post(server, `/api/v2/admin/users/${me.id}/lock`, { token: adminToken })).status).toBe(400);

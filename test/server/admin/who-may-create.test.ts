@@ -30,6 +30,21 @@ describe('CREATE_REQUIRES_ACCOUNT', () => {
   });
 });
 
+describe('in the page’s language', () => {
+  it('the refused create form and a refused invite read in German', async () => {
+    const b = new Browser(server, { 'accept-language': 'de' });
+    const page = await b.submit('/', '/', { payload: 'x', kind: 'text' });
+    expect(page.status).toBe(401);
+    expect(page.text).toContain('Melden Sie sich an, um einen Push zu erstellen');
+    const made = await api.post(server, '/api/v2/admin/invites', { token: adminToken, json: { email: 'only@example.com' } });
+    const url = new URL(made.body.link);
+    const invite = url.searchParams.get('invite')!;
+    const refused = await b.submit(url.pathname + url.search, '/users/sign_up', { invite, email: 'not-only@example.com', password: 'correct horse battery' });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('Dieser Einladungslink ist nicht gültig');
+  });
+});
+
 describe('SIGN_UP=invite', () => {
   it('no sign-up without an invite; an invite makes one account, only for its address, and only once', async () => {
     const b = new Browser(server);

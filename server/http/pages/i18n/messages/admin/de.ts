@@ -91,4 +91,8 @@ export const adminDe: Record<keyof typeof adminEn, string> = {
   "layout.footer.privacy": "Datenschutz",
   "layout.footer.terms": "Nutzungsbedingungen",
   "layout.footer.imprint": "Impressum",
+  "service.sentence.accountLocked": "Dieses Konto ist gesperrt. Wenden Sie sich an einen Administrator.",
+  "service.sentence.createNeedsAccount": "Melden Sie sich an, um einen Push zu erstellen: Diese Instanz erlaubt kein anonymes Erstellen.",
+  "service.sentence.adminsOnly": "Nur für Administratoren.",
+  "service.inviteInvalid": "Dieser Einladungslink ist nicht gültig: Er wurde verwendet, ist abgelaufen oder gilt für eine andere Adresse.",
 };

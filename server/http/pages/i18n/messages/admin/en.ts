@@ -90,4 +90,9 @@ export const adminEn = {
   'layout.footer.privacy': 'Privacy',
   'layout.footer.terms': 'Terms',
   'layout.footer.imprint': 'Imprint',
+  // The administration's service sentences, in the page's language (service-messages.ts).
+  "service.sentence.accountLocked": "This account is locked. Ask an administrator.",
+  "service.sentence.createNeedsAccount": "Sign in to create a push: this instance does not allow anonymous creation.",
+  "service.sentence.adminsOnly": "Administrators only.",
+  "service.inviteInvalid": "This invite link is not valid: it has been used, has expired, or is for another address.",
 } as const;

@@ -91,4 +91,8 @@ export const adminEs: Record<keyof typeof adminEn, string> = {
   "layout.footer.privacy": "Privacidad",
   "layout.footer.terms": "Condiciones",
   "layout.footer.imprint": "Aviso legal",
+  "service.sentence.accountLocked": "Esta cuenta está bloqueada. Consulte a un administrador.",
+  "service.sentence.createNeedsAccount": "Inicie sesión para crear un push: esta instancia no permite la creación anónima.",
+  "service.sentence.adminsOnly": "Solo para administradores.",
+  "service.inviteInvalid": "Este enlace de invitación no es válido: ya se usó, caducó o es para otra dirección.",
 };

@@ -91,4 +91,8 @@ export const adminFr: Record<keyof typeof adminEn, string> = {
   "layout.footer.privacy": "Confidentialité",
   "layout.footer.terms": "Conditions d’utilisation",
   "layout.footer.imprint": "Mentions légales",
+  "service.sentence.accountLocked": "Ce compte est verrouillé. Adressez-vous à un administrateur.",
+  "service.sentence.createNeedsAccount": "Connectez-vous pour créer un push : cette instance n’autorise pas la création anonyme.",
+  "service.sentence.adminsOnly": "Réservé aux administrateurs.",
+  "service.inviteInvalid": "Ce lien d’invitation n’est pas valable : il a été utilisé, a expiré ou est destiné à une autre adresse.",
 };

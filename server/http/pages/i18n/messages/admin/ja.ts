@@ -91,4 +91,8 @@ export const adminJa: Record<keyof typeof adminEn, string> = {
   "layout.footer.privacy": "プライバシー",
   "layout.footer.terms": "利用規約",
   "layout.footer.imprint": "運営者情報",
+  "service.sentence.accountLocked": "このアカウントはロックされています。管理者に問い合わせてください。",
+  "service.sentence.createNeedsAccount": "プッシュを作成するにはサインインしてください。このインスタンスでは匿名での作成はできません。",
+  "service.sentence.adminsOnly": "管理者専用です。",
+  "service.inviteInvalid": "この招待リンクは無効です。使用済み、期限切れ、または別のアドレス用です。",
 };

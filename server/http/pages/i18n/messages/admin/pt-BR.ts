@@ -91,4 +91,8 @@ export const adminPtBR: Record<keyof typeof adminEn, string> = {
   "layout.footer.privacy": "Privacidade",
   "layout.footer.terms": "Termos",
   "layout.footer.imprint": "Informações legais",
+  "service.sentence.accountLocked": "Esta conta está bloqueada. Fale com um administrador.",
+  "service.sentence.createNeedsAccount": "Entre para criar um push: esta instância não permite criação anônima.",
+  "service.sentence.adminsOnly": "Somente administradores.",
+  "service.inviteInvalid": "Este link de convite não é válido: já foi usado, expirou ou é para outro endereço.",
 };

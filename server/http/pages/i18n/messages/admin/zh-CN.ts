@@ -91,4 +91,8 @@ export const adminZhCN: Record<keyof typeof adminEn, string> = {
   "layout.footer.privacy": "隐私",
   "layout.footer.terms": "条款",
   "layout.footer.imprint": "法律声明",
+  "service.sentence.accountLocked": "此账户已被锁定。请联系管理员。",
+  "service.sentence.createNeedsAccount": "请登录后再创建推送：此实例不允许匿名创建。",
+  "service.sentence.adminsOnly": "仅限管理员。",
+  "service.inviteInvalid": "此邀请链接无效：已被使用、已过期或属于其他地址。",
 };
