@@ -102,7 +102,7 @@ export class AdminService {
     await this.deps.store.appendAdminLog(entry);
   }
 
-  private async account(id: string): Promise<StoredUser> {
+  private async accountRecord(id: string): Promise<StoredUser> {
     const user = typeof id === 'string' && id.length <= 100 ? await this.deps.store.getUser(id) : undefined;
     if (!user) throw new ServiceError('not_found', 'There is no such account.');
     return user;
@@ -124,6 +124,20 @@ export class AdminService {
     );
   }
 
+  /** One account as the administration sees it. */
+  async account(actor: AdminActor, userId: string): Promise<AdminUserView> {
+    this.require(actor);
+    const u = await this.accountRecord(userId);
+    return {
+      id: u.id,
+      email: u.email,
+      createdAt: u.createdAt,
+      admin: Boolean(u.admin) || this.deps.config.admin.emails.includes(u.email),
+      lockedAt: u.lockedAt ?? null,
+      apiTokens: (await this.deps.store.listApiTokens(u.id)).length,
+    };
+  }
+
   /** `npm run users -- admin <email>` (and `--revoke`): the stored role. */
   async setAdmin(actor: AdminActor, rawEmail: unknown, admin: boolean): Promise<User> {
     this.require(actor);
@@ -141,7 +155,7 @@ export class AdminService {
    */
   async lock(actor: AdminActor, userId: string): Promise<void> {
     this.require(actor);
-    const user = await this.account(userId);
+    const user = await this.accountRecord(userId);
     if (actor.user && user.id === actor.user.id) throw new ServiceError('bad_request', 'You cannot lock your own account.');
     if (!user.lockedAt) await this.deps.store.updateUser({ ...user, lockedAt: this.now().toISOString() });
     await this.deps.store.deleteSessionsOfUser(user.id);
@@ -150,14 +164,14 @@ export class AdminService {
 
   async unlock(actor: AdminActor, userId: string): Promise<void> {
     this.require(actor);
-    const user = await this.account(userId);
+    const user = await this.accountRecord(userId);
     if (user.lockedAt) await this.deps.store.updateUser({ ...user, lockedAt: null });
     await this.log(actor, 'user.unlock', user.email);
   }
 
   async endSessions(actor: AdminActor, userId: string): Promise<number> {
     this.require(actor);
-    const user = await this.account(userId);
+    const user = await this.accountRecord(userId);
     const ended = await this.deps.store.deleteSessionsOfUser(user.id);
     await this.log(actor, 'user.end-sessions', user.email);
     return ended;
@@ -165,7 +179,7 @@ export class AdminService {
 
   async revokeTokens(actor: AdminActor, userId: string): Promise<number> {
     this.require(actor);
-    const user = await this.account(userId);
+    const user = await this.accountRecord(userId);
     const tokens = await this.deps.store.listApiTokens(user.id);
     for (const t of tokens) await this.deps.store.deleteApiToken(t.id);
     await this.log(actor, 'user.revoke-tokens', user.email);
@@ -179,7 +193,7 @@ export class AdminService {
    */
   async deleteUser(actor: AdminActor, userId: string, withPushes: boolean): Promise<number> {
     this.require(actor);
-    const user = await this.account(userId);
+    const user = await this.accountRecord(userId);
     if (actor.user && user.id === actor.user.id) throw new ServiceError('bad_request', 'You cannot delete your own account here.');
     let expired = 0;
     if (withPushes) {

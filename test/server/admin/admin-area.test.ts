@@ -141,6 +141,7 @@ describe('accounts', () => {
     expect(page.text).toContain('管理者専用です。');
     const de = await adminBrowser.get('/admin/users?lang=de');
     expect(de.text).toContain('Nach E-Mail suchen');
+    await adminBrowser.get('/admin/users?lang=en'); // the choice is remembered: back to English for the other tests
   });
 
   it('an administrator cannot lock or delete their own account (no locking everyone out)', async () => {
@@ -174,7 +175,11 @@ describe('accounts', () => {
     const token2 = await tokenFor('gone2@example.com');
     const erased = await createPush(server, { payload: 'erased with the account' }, token2);
     const id2 = (await server.server.store.getUserByEmail('gone2@example.com'))!.id;
-    const del = await adminBrowser.submit('/admin/users?q=gone2', '/admin/users/delete-with-pushes', { id: id2 });
+    const confirm = await adminBrowser.get(`/admin/users/delete-with-pushes?id=${id2}`);
+    expect(confirm.text).toContain('Delete gone2@example.com?');
+    expect(confirm.text).toContain('every active push of it is expired now');
+    expect(await server.server.store.getUser(id2)).toBeDefined(); // asking deleted nothing
+    const del = await adminBrowser.submit(`/admin/users/delete-with-pushes?id=${id2}`, '/admin/users/delete-with-pushes', { id: id2 });
     expect(del.status).toBe(303);
     const gone = await api.get(server, `/p/${erased.url_token}.json`);
     expect(gone.body.expired).toBe(true);

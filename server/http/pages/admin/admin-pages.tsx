@@ -120,8 +120,13 @@ export function AdminUsersPage({ users, query, page, more, csrfToken, notice }: 
                     )}
                     <RowAction action="/admin/users/end-sessions" csrfToken={csrfToken} name="id" value={u.id} label={t('admin.users.endSessions')} />
                     <RowAction action="/admin/users/revoke-tokens" csrfToken={csrfToken} name="id" value={u.id} label={t('admin.users.revokeTokens')} />
-                    <RowAction action="/admin/users/delete" csrfToken={csrfToken} name="id" value={u.id} label={t('admin.users.delete')} />
-                    <RowAction action="/admin/users/delete-with-pushes" csrfToken={csrfToken} name="id" value={u.id} label={t('admin.users.deleteWithPushes')} />
+                    {/* Deleting asks first, on a page of its own (no script needed). */}
+                    <a class="button danger small" href={`/admin/users/delete?id=${encodeURIComponent(u.id)}`}>
+                      {t('admin.users.delete')}
+                    </a>
+                    <a class="button danger small" href={`/admin/users/delete-with-pushes?id=${encodeURIComponent(u.id)}`}>
+                      {t('admin.users.deleteWithPushes')}
+                    </a>
                   </td>
                 </tr>
               ))}
@@ -163,7 +168,9 @@ export function AdminPushesPage({ pushes, page, more, csrfToken, notice }: { pus
               {pushes.map((p) => (
                 <tr data-push={p.id}>
                   <td>
-                    <code>{p.id.slice(0, 12)}</code>
+                    <a href={`/admin/audit?push=${encodeURIComponent(p.id)}`} aria-label={t('admin.pushes.auditOf', { id: p.id.slice(0, 12) })}>
+                      <code>{p.id.slice(0, 12)}</code>
+                    </a>
                   </td>
                   <td>{p.kind}</td>
                   <td>{p.owner ?? <span class="muted">{t('admin.pushes.anonymous')}</span>}</td>
@@ -382,6 +389,26 @@ export function AdminConfigPage({ settings }: { settings: { name: string; value:
           </tbody>
         </table>
       </div>
+    </AdminFrame>
+  );
+}
+
+/** Deleting an account asks first: what goes, what stays, and a way back. */
+export function AdminConfirmDeletePage({ user, withPushes, csrfToken }: { user: AdminUserView; withPushes: boolean; csrfToken: string }) {
+  const { t } = useLanguage();
+  const action = withPushes ? '/admin/users/delete-with-pushes' : '/admin/users/delete';
+  return (
+    <AdminFrame current="/admin/users" heading="title.adminUsers">
+      <h2>{t('admin.users.confirmHeading', { email: user.email })}</h2>
+      <p>{t(withPushes ? 'admin.users.confirmBodyWithPushes' : 'admin.users.confirmBody')}</p>
+      <form method="post" action={action} class="inline">
+        <CsrfField token={csrfToken} />
+        <input type="hidden" name="id" value={user.id} />
+        <button type="submit" class="danger" id="confirm-delete">
+          {t(withPushes ? 'admin.users.deleteWithPushes' : 'admin.users.delete')}
+        </button>
+      </form>{' '}
+      <a href={`/admin/users?q=${encodeURIComponent(user.email)}`}>{t('admin.users.cancel')}</a>
     </AdminFrame>
   );
 }

@@ -12,7 +12,7 @@ import { languageOf } from '../../middleware/page-language.js';
 import { getPageSession, pageActor, pageSession, safeReturnPath, verifyPageCsrf } from '../../middleware/session.js';
 import { csrfRefused, readSmallForm } from '../page-errors.js';
 import { sendPage } from '../render.js';
-import { AdminAuditPage, AdminConfigPage, AdminInvitesPage, AdminLogPage, AdminOverviewPage, AdminPushesPage, AdminUsersPage } from './admin-pages.js';
+import { AdminAuditPage, AdminConfirmDeletePage, AdminConfigPage, AdminInvitesPage, AdminLogPage, AdminOverviewPage, AdminPushesPage, AdminUsersPage } from './admin-pages.js';
 
 const pageOf = (raw: string | undefined) => (raw && /^\d{1,6}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : 1);
 
@@ -60,10 +60,16 @@ export function adminPageRoutes(config: Config, accounts: AccountService, admin:
   const userAction = (name: string, run: (c: Context<AppEnv>, id: string) => Promise<unknown>) =>
     action(`/admin/users/${name}`, async (c, form) => {
       const id = form.get('id') ?? '';
-      const email = (await admin.listUsers(pageActor(c), '', 1)).find((u) => u.id === id)?.email ?? '';
+      const email = (await admin.account(pageActor(c), id)).email;
       await run(c, id);
       return `/admin/users?${new URLSearchParams({ done: `user.${name}`, email })}`;
     });
+  for (const [path, withPushes] of [['/admin/users/delete', false], ['/admin/users/delete-with-pushes', true]] as const) {
+    app.get(path, async (c) => {
+      const user = await admin.account(pageActor(c), c.req.query('id') ?? '');
+      return sendPage(c, 200, 'title.adminUsers', <AdminConfirmDeletePage user={user} withPushes={withPushes} csrfToken={getPageSession(c).csrfToken} />);
+    });
+  }
   userAction('lock', (c, id) => admin.lock(pageActor(c), id));
   userAction('unlock', (c, id) => admin.unlock(pageActor(c), id));
   userAction('end-sessions', (c, id) => admin.endSessions(pageActor(c), id));

@@ -95,4 +95,9 @@ export const adminDe: Record<keyof typeof adminEn, string> = {
   "service.sentence.createNeedsAccount": "Melden Sie sich an, um einen Push zu erstellen: Diese Instanz erlaubt kein anonymes Erstellen.",
   "service.sentence.adminsOnly": "Nur für Administratoren.",
   "service.inviteInvalid": "Dieser Einladungslink ist nicht gültig: Er wurde verwendet, ist abgelaufen oder gilt für eine andere Adresse.",
+  "admin.users.confirmHeading": "{email} löschen?",
+  "admin.users.confirmBody": "Das Konto, seine API-Token, Sitzungen, Webhooks und Geheimnisanfragen werden gelöscht. Seine Pushes bleiben für alle mit dem Link lesbar, bis sie ablaufen. Das lässt sich nicht rückgängig machen.",
+  "admin.users.confirmBodyWithPushes": "Das Konto, seine API-Token, Sitzungen, Webhooks und Geheimnisanfragen werden gelöscht, und jeder aktive Push läuft sofort ab (Inhalt und Dateien werden gelöscht). Das lässt sich nicht rückgängig machen.",
+  "admin.users.cancel": "Abbrechen",
+  "admin.pushes.auditOf": "Audit des Pushes {id}",
 };

@@ -95,4 +95,9 @@ export const adminEn = {
   "service.sentence.createNeedsAccount": "Sign in to create a push: this instance does not allow anonymous creation.",
   "service.sentence.adminsOnly": "Administrators only.",
   "service.inviteInvalid": "This invite link is not valid: it has been used, has expired, or is for another address.",
+  "admin.users.confirmHeading": "Delete {email}?",
+  "admin.users.confirmBody": "The account, its API tokens, sessions, webhooks and secret requests are deleted. Its pushes stay readable by whoever has their links until they expire. This cannot be undone.",
+  "admin.users.confirmBodyWithPushes": "The account, its API tokens, sessions, webhooks and secret requests are deleted, and every active push of it is expired now (its contents and files erased). This cannot be undone.",
+  "admin.users.cancel": "Cancel",
+  "admin.pushes.auditOf": "Audit of push {id}",
 } as const;

@@ -95,4 +95,9 @@ export const adminEs: Record<keyof typeof adminEn, string> = {
   "service.sentence.createNeedsAccount": "Inicie sesión para crear un push: esta instancia no permite la creación anónima.",
   "service.sentence.adminsOnly": "Solo para administradores.",
   "service.inviteInvalid": "Este enlace de invitación no es válido: ya se usó, caducó o es para otra dirección.",
+  "admin.users.confirmHeading": "¿Eliminar {email}?",
+  "admin.users.confirmBody": "Se eliminan la cuenta, sus tokens de API, sesiones, webhooks y solicitudes de secretos. Sus pushes siguen legibles para quien tenga el enlace hasta que caduquen. No se puede deshacer.",
+  "admin.users.confirmBodyWithPushes": "Se eliminan la cuenta, sus tokens de API, sesiones, webhooks y solicitudes de secretos, y cada push activo caduca ahora (su contenido y archivos se borran). No se puede deshacer.",
+  "admin.users.cancel": "Cancelar",
+  "admin.pushes.auditOf": "Auditoría del push {id}",
 };

@@ -95,4 +95,9 @@ export const adminFr: Record<keyof typeof adminEn, string> = {
   "service.sentence.createNeedsAccount": "Connectez-vous pour créer un push : cette instance n’autorise pas la création anonyme.",
   "service.sentence.adminsOnly": "Réservé aux administrateurs.",
   "service.inviteInvalid": "Ce lien d’invitation n’est pas valable : il a été utilisé, a expiré ou est destiné à une autre adresse.",
+  "admin.users.confirmHeading": "Supprimer {email} ?",
+  "admin.users.confirmBody": "Le compte, ses jetons d’API, sessions, webhooks et demandes de secret sont supprimés. Ses pushes restent lisibles par quiconque a leur lien jusqu’à leur expiration. C’est irréversible.",
+  "admin.users.confirmBodyWithPushes": "Le compte, ses jetons d’API, sessions, webhooks et demandes de secret sont supprimés, et chacun de ses pushes actifs expire maintenant (contenu et fichiers effacés). C’est irréversible.",
+  "admin.users.cancel": "Annuler",
+  "admin.pushes.auditOf": "Audit du push {id}",
 };

@@ -95,4 +95,9 @@ export const adminJa: Record<keyof typeof adminEn, string> = {
   "service.sentence.createNeedsAccount": "プッシュを作成するにはサインインしてください。このインスタンスでは匿名での作成はできません。",
   "service.sentence.adminsOnly": "管理者専用です。",
   "service.inviteInvalid": "この招待リンクは無効です。使用済み、期限切れ、または別のアドレス用です。",
+  "admin.users.confirmHeading": "{email} を削除しますか？",
+  "admin.users.confirmBody": "アカウントとその API トークン、セッション、Webhook、シークレットリクエストが削除されます。プッシュは期限切れになるまで、リンクを持つ人が読めます。元に戻せません。",
+  "admin.users.confirmBodyWithPushes": "アカウントとその API トークン、セッション、Webhook、シークレットリクエストが削除され、有効なプッシュはすべて今すぐ失効します（内容とファイルは消去されます）。元に戻せません。",
+  "admin.users.cancel": "キャンセル",
+  "admin.pushes.auditOf": "プッシュ {id} の監査",
 };

@@ -95,4 +95,9 @@ export const adminPtBR: Record<keyof typeof adminEn, string> = {
   "service.sentence.createNeedsAccount": "Entre para criar um push: esta instância não permite criação anônima.",
   "service.sentence.adminsOnly": "Somente administradores.",
   "service.inviteInvalid": "Este link de convite não é válido: já foi usado, expirou ou é para outro endereço.",
+  "admin.users.confirmHeading": "Excluir {email}?",
+  "admin.users.confirmBody": "A conta, seus tokens de API, sessões, webhooks e pedidos de segredo são excluídos. Seus pushes continuam legíveis por quem tiver o link até expirarem. Isso não pode ser desfeito.",
+  "admin.users.confirmBodyWithPushes": "A conta, seus tokens de API, sessões, webhooks e pedidos de segredo são excluídos, e cada push ativo expira agora (conteúdo e arquivos apagados). Isso não pode ser desfeito.",
+  "admin.users.cancel": "Cancelar",
+  "admin.pushes.auditOf": "Auditoria do push {id}",
 };

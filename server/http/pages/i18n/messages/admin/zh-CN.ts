@@ -95,4 +95,9 @@ export const adminZhCN: Record<keyof typeof adminEn, string> = {
   "service.sentence.createNeedsAccount": "请登录后再创建推送：此实例不允许匿名创建。",
   "service.sentence.adminsOnly": "仅限管理员。",
   "service.inviteInvalid": "此邀请链接无效：已被使用、已过期或属于其他地址。",
+  "admin.users.confirmHeading": "删除 {email}？",
+  "admin.users.confirmBody": "将删除该账户及其 API 令牌、会话、Webhook 和机密请求。其推送在过期前仍可由持有链接的人读取。此操作无法撤销。",
+  "admin.users.confirmBodyWithPushes": "将删除该账户及其 API 令牌、会话、Webhook 和机密请求，其所有有效推送立即过期（内容和文件被清除）。此操作无法撤销。",
+  "admin.users.cancel": "取消",
+  "admin.pushes.auditOf": "推送 {id} 的审计",
 };
