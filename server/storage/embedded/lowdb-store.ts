@@ -665,6 +665,8 @@ export class LowdbStore implements Store {
       webhooks: Object.values(d.webhooks),
       deliveries: Object.values(d.deliveries),
       requests: Object.values(d.requests),
+      adminLog: Object.values(d.adminLog ?? {}),
+      invites: Object.values(d.invites ?? {}),
     };
   }
 

@@ -679,6 +679,23 @@ export class PostgresStore implements Store {
     });
   }
 
+  /** For store-migrate: an admin-log entry, unless one with its id is there already (a second run). */
+  async importAdminLogEntry(entry: AdminLogEntry): Promise<boolean> {
+    const { rowCount } = await this.db.query("INSERT INTO admin_log (entry) SELECT $1::json WHERE NOT EXISTS (SELECT 1 FROM admin_log WHERE entry->>'id' = $2)", [entry, entry.id]);
+    return Boolean(rowCount);
+  }
+
+  async importInvite(invite: StoredInvite): Promise<boolean> {
+    const { rowCount } = await this.db.query('INSERT INTO invites (id, created_at, expires_at, used_at, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+      invite.id,
+      invite.createdAt,
+      invite.expiresAt,
+      invite.usedAt,
+      invite,
+    ]);
+    return Boolean(rowCount);
+  }
+
   async importUser(user: StoredUser): Promise<boolean> {
     const { rowCount } = await this.db.query('INSERT INTO users (id, email, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [user.id, user.email, user]);
     return Boolean(rowCount);
