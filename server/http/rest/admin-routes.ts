@@ -57,7 +57,9 @@ export function adminApiRoutes(admin: AdminService, invites: InviteService, maxB
   app.get('/config', (c) => c.json(admin.effectiveConfiguration(c.get('ctx'))));
   app.get('/invites', async (c) => c.json((await invites.list(c.get('ctx'))).map(({ id: _digest, ...rest }) => rest)));
   app.post('/invites', async (c) => {
-    const body = (await readJsonBody(c, maxBodyBytes, '{"email": "…" (optional), "days": 7}')) as { email?: unknown; days?: unknown } | null;
+    const raw = await readJsonBody(c, maxBodyBytes, '{"email": "…" (optional), "days": 7}');
+    if (raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) throw new ServiceError('bad_request', 'The body must be a JSON object: {"email": "…" (optional), "days": 7}');
+    const body = raw as { email?: unknown; days?: unknown } | null;
     const made = await invites.create(c.get('ctx'), body?.email, body?.days === undefined ? undefined : String(body.days));
     return c.json({ link: made.link, email: made.invite.email, expires_at: made.invite.expiresAt }, 201);
   });

@@ -267,6 +267,40 @@ describe('instance-wide audit', () => {
   });
 });
 
+describe('bad input', () => {
+  it('clear errors with the right status, never a 500, and nothing changed', async () => {
+    const cases: [string, string, unknown, number][] = [
+      ['POST', '/api/v2/admin/users/no-such-id/lock', undefined, 404],
+      ['POST', `/api/v2/admin/users/${'x'.repeat(5000)}/lock`, undefined, 404],
+      ['DELETE', '/api/v2/admin/users/no-such-id?with_pushes=maybe', undefined, 400],
+      ['POST', '/api/v2/admin/pushes/no-such-push/expire', undefined, 404],
+      ['GET', '/api/v2/admin/users?page=0', undefined, 400],
+      ['GET', '/api/v2/admin/pushes?page=abc', undefined, 400],
+      ['GET', '/api/v2/admin/audit?event=teleport', undefined, 422],
+      ['GET', `/api/v2/admin/audit?account=${'a'.repeat(300)}`, undefined, 422],
+      ['GET', '/api/v2/admin/audit?format=xml', undefined, 422],
+      ['POST', '/api/v2/admin/invites', { email: 'not an address' }, 422],
+      ['POST', '/api/v2/admin/invites', { days: 'soon' }, 422],
+      ['POST', '/api/v2/admin/invites', [1, 2], 400],
+    ];
+    for (const [method, path, json, status] of cases) {
+      const res = await api[method.toLowerCase() as 'get' | 'post' | 'delete'](server, path, { token: adminToken, json });
+      expect({ path: path.slice(0, 80), status: res.status }).toEqual({ path: path.slice(0, 80), status });
+      if (status >= 400) expect(res.body?.error ?? res.text).toBeTruthy();
+    }
+    const raw = await api.post(server, '/api/v2/admin/invites', { token: adminToken, raw: '{"days":', contentType: 'application/json' });
+    expect(raw.status).toBe(400);
+    // A page form without its CSRF token changes nothing.
+    const victim = (await server.server.accounts.ensureUser('csrf-victim@example.com')).user;
+    const forged = await adminBrowser.post('/admin/users/lock', { id: victim.id });
+    expect(forged.status).toBe(403);
+    expect((await server.server.store.getUser(victim.id))?.lockedAt ?? null).toBeNull();
+    const bad = await adminBrowser.submit('/admin/invites', '/admin/invites', { email: '', days: '0' });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('must be a whole number of days from 1 to 90');
+  });
+});
+
 describe('the admin log', () => {
   it('has an entry for every kind of admin action, and no route edits or deletes one', async () => {
     const logged = new Set((await server.server.store.listAdminLog(0, 10_000)).map((e) => e.action));
