@@ -267,6 +267,18 @@ describe('instance-wide audit', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes every admin API route', async () => {
+    const doc = (await api.get(server, '/api/v2/openapi.json')).body;
+    const routes = adminApiRoutes(server.server.admin, server.server.invites, 1024).routes.filter((r) => r.method !== 'ALL');
+    for (const r of routes) {
+      const path = '/admin' + r.path.replace(':id', '{id}');
+      expect(doc.paths[path]?.[r.method.toLowerCase()], `${r.method} ${path}`).toBeDefined();
+    }
+    expect(Object.keys(doc.paths['/admin/audit'].get.responses[200].content)).toEqual(['text/csv', 'application/x-ndjson']);
+  });
+});
+
 describe('bad input', () => {
   it('clear errors with the right status, never a 500, and nothing changed', async () => {
     const cases: [string, string, unknown, number][] = [

@@ -62,7 +62,8 @@ describe('GET /api/v2/openapi.json', () => {
     const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
       Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
     );
-    expect(ops.sort()).toEqual(
+    // The administration's paths have their own check against their route table (test/server/admin/admin-area.test.ts).
+    expect(ops.filter((op) => !op.includes(' /admin/')).sort()).toEqual(
       [
         'GET /version',
         'POST /pushes',
