@@ -39,7 +39,7 @@ export interface PushServiceDeps {
   store: Store;
   keys: KeyRing;
   vault: FileVault;
-  config: Pick<Config, 'features' | 'limits' | 'purgeExpiredAfterDays'>;
+  config: Pick<Config, 'features' | 'limits' | 'purgeExpiredAfterDays'> & Partial<Pick<Config, 'brand'>>;
   logger: Logger;
   clock?: () => Date;
   /** Files of a push whose last view was just used stay this long for that viewer. */
@@ -135,6 +135,7 @@ export class PushService {
         requests: { enabled: false },
       },
       secret_push_version: SECRET_PUSH_VERSION,
+      ...(this.deps.config.brand?.name ? { secret_push_name: this.deps.config.brand.name } : {}),
     };
   }
 

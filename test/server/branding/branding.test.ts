@@ -48,6 +48,10 @@ describe('branding', () => {
     expect(await (await fetch(server.url + '/?lang=de')).text()).toContain('>Impressum</a>');
   });
 
+  it('the version document names the instance for a client to show after connecting (absent when unbranded)', async () => {
+    expect((await api.get(server, '/api/v2/version')).body.secret_push_name).toBe('Acme Vault');
+  });
+
   it('serves the stylesheet (colour for both themes, then BRAND_CSS) and the logo from our origin; the page CSP stays self-only', async () => {
     const css = await fetch(server.url + '/assets/brand.css');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
@@ -90,6 +94,7 @@ describe('branding', () => {
       expect(html).toContain('<title>Send a secret · Secret Push</title>');
       expect(html).not.toContain('/assets/brand.css');
       expect((await api.get(other, '/assets/brand.css')).status).toBe(404);
+      expect((await api.get(other, '/api/v2/version')).body).not.toHaveProperty('secret_push_name');
     } finally {
       await other.stop();
     }

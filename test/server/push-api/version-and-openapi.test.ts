@@ -124,7 +124,7 @@ describe('GET /api/v2/openapi.json', () => {
     expect(Object.keys(rec.properties)).toEqual(
       expect.arrayContaining(['expire_after_views', 'expired', 'url_token', 'passphrase', 'views_remaining', 'json_url', 'html_url', 'payload', 'files']),
     );
-    expect(Object.keys(doc.components.schemas.Version.properties)).toEqual(['application_version', 'api_version', 'edition', 'features', 'secret_push_version']);
+    expect(Object.keys(doc.components.schemas.Version.properties)).toEqual(['application_version', 'api_version', 'edition', 'features', 'secret_push_version', 'secret_push_name']);
     // The owner's records: Password Pusher's keys, then file_names (optional: file pushes only).
     const owner = doc.components.schemas.OwnerPushRecord;
     expect(owner.properties.file_names).toMatchObject({ type: 'array', items: { type: 'string' } });
