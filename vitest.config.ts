@@ -13,6 +13,7 @@ const embeddedOnly = [
   'test/server/storage/embedded/**',
   'test/server/storage/durability.test.ts',
   'test/server/storage/cli-password.test.ts',
+  'test/server/storage/cli-admin.test.ts',
   'test/server/push-api/durability.test.ts',
   'test/server/faults/kill-during-burst.test.ts',
   'test/server/faults/full-disk.test.ts',

@@ -89,6 +89,21 @@ const envSchema = z
     SHUTDOWN_TIMEOUT_S: z.coerce.number().int().min(0).max(3600).optional(),
     /** On SIGTERM, /readyz answers 503 this long before the server stops accepting (the balancer's time to notice). */
     SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(3600).optional().default(5),
+    /** Comma-separated emails whose accounts are administrators (besides `npm run users -- admin`). */
+    ADMIN_EMAILS: z.string().optional(),
+    /** Anonymous creation off: only signed-in accounts create (retrieval stays open). */
+    CREATE_REQUIRES_ACCOUNT: bool(false),
+    /** open: anyone signs up; invite: only with an admin's invite link; closed: nobody. Unset: ALLOW_SIGNUP decides. */
+    SIGN_UP: z.enum(['open', 'invite', 'closed']).optional(),
+    BRAND_NAME: z.string().trim().min(1).max(60).optional(),
+    BRAND_LOGO_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** #rrggbb; refused when it cannot reach 4.5:1 contrast against white text or the page. */
+    BRAND_PRIMARY_COLOR: z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'must be a colour as #rrggbb' }).optional(),
+    /** A stylesheet file, served from our own origin as /assets/brand.css (the CSP stays strict). */
+    BRAND_CSS: z.string().min(1).optional(),
+    BRAND_PRIVACY_URL: z.url({ protocol: /^https?$/ }).optional(),
+    BRAND_TERMS_URL: z.url({ protocol: /^https?$/ }).optional(),
+    BRAND_IMPRINT_URL: z.url({ protocol: /^https?$/ }).optional(),
   })
   .refine((e) => e.MIN_EXPIRE_DAYS <= e.DEFAULT_EXPIRE_DAYS && e.DEFAULT_EXPIRE_DAYS <= e.MAX_EXPIRE_DAYS, {
     message: 'DEFAULT_EXPIRE_DAYS must lie between MIN_EXPIRE_DAYS and MAX_EXPIRE_DAYS',
@@ -145,6 +160,8 @@ export interface SignInLimits {
 
 export interface Features {
   anonymousAccess: boolean;
+  /** CREATE_REQUIRES_ACCOUNT: only accounts create; anyone with a link still retrieves. */
+  createRequiresAccount: boolean;
   signup: boolean;
   filePushes: boolean;
   filesRequireAuth: boolean;
@@ -197,6 +214,32 @@ export interface Config {
   features: Features;
   limits: Limits;
   webhooks: WebhookSettings;
+  admin: AdminSettings;
+  brand: BrandSettings;
+  /** Every setting as it took effect, with its source (secrets unmasked: mask before showing). */
+  settings: Record<string, SettingSource>;
+}
+
+/** Where a setting's value came from (the admin's configuration page shows it). */
+export interface SettingSource {
+  value: string;
+  source: 'environment' | 'default';
+}
+
+export interface AdminSettings {
+  emails: string[];
+  createRequiresAccount: boolean;
+  signUp: 'open' | 'invite' | 'closed';
+}
+
+export interface BrandSettings {
+  name: string | undefined;
+  logoUrl: string | undefined;
+  primaryColor: string | undefined;
+  cssFile: string | undefined;
+  privacyUrl: string | undefined;
+  termsUrl: string | undefined;
+  imprintUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -217,7 +260,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const settings = Object.fromEntries(
+    Object.keys(envSchema.shape).map((k) => {
+      const v = (e as Record<string, unknown>)[k];
+      return [k, { value: v === undefined ? '' : String(v), source: given[k] !== undefined ? 'environment' : 'default' } satisfies SettingSource];
+    }),
+  );
   return {
+    settings,
+    admin: {
+      emails: (e.ADMIN_EMAILS ?? '').split(',').map((m) => m.trim().toLowerCase()).filter(Boolean),
+      createRequiresAccount: e.CREATE_REQUIRES_ACCOUNT,
+      signUp: e.SIGN_UP ?? (e.ALLOW_SIGNUP ? 'open' : 'closed'),
+    },
+    brand: {
+      name: e.BRAND_NAME,
+      logoUrl: e.BRAND_LOGO_URL,
+      primaryColor: e.BRAND_PRIMARY_COLOR?.toLowerCase(),
+      cssFile: e.BRAND_CSS,
+      privacyUrl: e.BRAND_PRIVACY_URL,
+      termsUrl: e.BRAND_TERMS_URL,
+      imprintUrl: e.BRAND_IMPRINT_URL,
+    },
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
@@ -251,7 +315,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
     features: {
       anonymousAccess: e.ALLOW_ANONYMOUS,
-      signup: e.ALLOW_SIGNUP,
+      createRequiresAccount: e.CREATE_REQUIRES_ACCOUNT,
+      signup: (e.SIGN_UP ?? (e.ALLOW_SIGNUP ? 'open' : 'closed')) !== 'closed',
       filePushes: e.ENABLE_FILE_PUSHES,
       filesRequireAuth: e.FILES_REQUIRE_AUTH,
       urlPushes: e.ENABLE_URL_PUSHES,

@@ -27,6 +27,9 @@ import { RequestService } from './requests/request-service.js';
 import { SecondFactorService } from './accounts/second-factor/second-factor-service.js';
 import { TicketSigner } from './accounts/second-factor/signed-ticket.js';
 import { PasskeyService } from './accounts/passkeys/passkey-service.js';
+import { AdminService } from './admin/admin-service.js';
+import { productName } from './branding/brand.js';
+import { InviteService } from './admin/invite-service.js';
 
 export interface RunningServer {
   url: string;
@@ -37,6 +40,8 @@ export interface RunningServer {
   passkeys: PasskeyService;
   webhooks: WebhookService;
   requests: RequestService;
+  admin: AdminService;
+  invites: InviteService;
   store: Store;
   /**
    * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503 and, for
@@ -69,14 +74,18 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
-    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa, admins: { adminEmails: new Set(config.admin.emails) } });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
     const tickets = new TicketSigner(keys.deriveKey('sign-in tickets'), () => Date.now());
-    const siteName = config.baseUrl ? `Secret Push (${new URL(config.baseUrl).host})` : 'Secret Push';
+    // What authenticator apps and passkey prompts show: the instance's brand name.
+    const brandName = productName(config.brand);
+    const siteName = config.baseUrl ? `${brandName} (${new URL(config.baseUrl).host})` : brandName;
     const secondFactor = new SecondFactorService({ store, keys, signInGuesses: accounts.secondStepGuesses, requireMfa: config.requireMfa, issuer: siteName, logger });
     const passkeys = new PasskeyService({ store, tickets, counters: store.counters, rpName: siteName, logger });
-    return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, close: () => store.close() };
+    const admin = new AdminService({ store, accounts, pushes, config });
+    const invites = new InviteService({ store, admin, accounts });
+    return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, admin, invites, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -116,6 +125,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       signInSteps: { secondFactor: services.secondFactor, passkeys: services.passkeys, tickets: services.tickets },
       webhooks: services.webhooks,
       requests: services.requests,
+      admin: services.admin,
+      invites: services.invites,
       catalogue,
       counters: services.store.counters,
       logger,
@@ -154,6 +165,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       passkeys: services.passkeys,
       webhooks: services.webhooks,
       requests: services.requests,
+      admin: services.admin,
+      invites: services.invites,
       store: services.store,
       close({ graceMs = 0, delayMs = 0 } = {}) {
         closing ??= (async () => {

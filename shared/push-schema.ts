@@ -183,6 +183,8 @@ export const versionDocumentSchema = z.object({
    * servers older than this field, so readers must not require it.
    */
   secret_push_version: z.string().optional(),
+  /** The name the operator gave the instance (BRAND_NAME), for a client to show once connected; absent when unbranded. */
+  secret_push_name: z.string().optional(),
 });
 export type VersionDocument = z.infer<typeof versionDocumentSchema>;
 

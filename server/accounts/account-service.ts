@@ -12,6 +12,7 @@ import type { StoredApiToken, StoredUser } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { isStorableText, storableKey } from '../storage/storable-text.js';
 import type { User } from './user.js';
+import { isAdministrator, noAdminSources, type AdminSources } from '../admin/admin-role.js';
 
 const SESSION_DAYS = 14;
 const SESSION_SWEEP_BATCH = 500;
@@ -42,10 +43,14 @@ export interface AccountServiceDeps {
    * its browser signs in again and sets one up first (sessions made before it was turned on).
    */
   requireMfa?: boolean;
+  /** Who is an administrator besides the accounts marked so (ADMIN_EMAILS; the SSO group later). */
+  admins?: AdminSources;
 }
 
 /** Wrong second-step codes per account per minute, from all addresses together. */
 export const SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE = 10;
+
+export const ACCOUNT_LOCKED_MESSAGE = 'This account is locked. Ask an administrator.';
 
 export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from your address. Please wait, then try again.';
 
@@ -98,8 +103,8 @@ export class AccountService {
     return parsed.data;
   }
 
-  private toUser(u: { id: string; email: string; createdAt: string }): User {
-    return { id: u.id, email: u.email, createdAt: u.createdAt };
+  private toUser(u: { id: string; email: string; createdAt: string; admin?: boolean }): User {
+    return { id: u.id, email: u.email, createdAt: u.createdAt, admin: isAdministrator(u, this.deps.admins ?? noAdminSources) };
   }
 
   /** The password rules, for sign-up and for setting a password alike. */
@@ -117,7 +122,13 @@ export class AccountService {
    * "Invalid email or password." and counts as a failed sign-in, under the same guess limits).
    * Accounts made per client address are limited per hour (SIGN_UPS_PER_IP_PER_HOUR).
    */
-  async signUp(rawEmail: unknown, rawPassword: unknown, clientIp: string): Promise<{ user: User; created: boolean }> {
+  async signUp(
+    rawEmail: unknown,
+    rawPassword: unknown,
+    clientIp: string,
+    /** Runs just before a new account is stored (an invite is used up there); throwing refuses it. */
+    beforeCreate?: (email: string) => Promise<void>,
+  ): Promise<{ user: User; created: boolean }> {
     const email = this.normaliseEmail(rawEmail);
     const password = this.checkPassword(rawPassword);
     if (await this.deps.store.getUserByEmail(email)) return { user: await this.verifyPassword(email, password, clientIp), created: false };
@@ -128,6 +139,7 @@ export class AccountService {
     }
     const user = { id: randomUUID(), email, passwordHash: await this.hashing.hash(password), createdAt: this.now().toISOString() };
     try {
+      await beforeCreate?.(email);
       await this.deps.store.insertUser(user);
     } catch (e) {
       await this.deps.store.counters.forgive(claim.ids);
@@ -204,6 +216,8 @@ export class AccountService {
       return user?.passwordHash ? this.hashing.verify(password, user.passwordHash) : (await this.hashing.hash(password), false);
     });
     if (!ok || !user) throw new ServiceError('unauthorized', 'Invalid email or password.');
+    // Only told to whoever knew the password: a locked account's existence is no secret to them.
+    if (user.lockedAt) throw new ServiceError('forbidden', ACCOUNT_LOCKED_MESSAGE);
     return this.toUser(user);
   }
 
@@ -230,8 +244,9 @@ export class AccountService {
     if (!cookieValue) return null;
     const session = await this.deps.store.getSession(digest(cookieValue));
     if (!session || session.expiresAt <= this.now().toISOString()) return null;
+    // Read from the store on every request: a lock made on any instance applies at once.
     const user = await this.deps.store.getUser(session.userId);
-    if (!user) return null;
+    if (!user || user.lockedAt) return null;
     if (this.deps.requireMfa && user.passwordHash && !user.secondFactor?.totpSecret && !user.passkeys?.length) return null;
     return this.toUser(user);
   }
@@ -293,7 +308,7 @@ export class AccountService {
     const record = await this.deps.store.getApiTokenByHash(digest(token));
     if (!record) return null;
     const user = await this.deps.store.getUser(record.userId);
-    if (!user) return null;
+    if (!user || user.lockedAt) return null;
     if (email !== undefined && !safeEqual(user.email, email.trim().toLowerCase())) return null;
     return this.toUser(user);
   }

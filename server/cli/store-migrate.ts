@@ -96,10 +96,15 @@ async function run(argv: string[]): Promise<number> {
     }
     // After the pushes: an answered request refers to its answer's push.
     for (const r of records.requests) counts.requests += Number(await target.importRequest(r));
+    // The admin log in its order (oldest first), and the invites.
+    let adminLog = 0;
+    let invites = 0;
+    for (const e of records.adminLog) adminLog += Number(await target.importAdminLogEntry(e));
+    for (const i of records.invites) invites += Number(await target.importInvite(i));
     say(
       `Copied ${counts.pushes} pushes (${counts.audit} audit entries, ${counts.files} files, ${counts.fileBytes} bytes), ` +
         `${counts.users} accounts, ${counts.apiTokens} API tokens, ${counts.sessions} sessions, ${counts.webhooks} webhooks (${counts.deliveries} deliveries), ` +
-        `${counts.requests} secret requests; ${counts.skipped} pushes were already there.`,
+        `${counts.requests} secret requests, ${adminLog} admin-log entries, ${invites} invites; ${counts.skipped} pushes were already there.`,
     );
 
     // Verify: every record of the source is in the target as it was.

@@ -42,6 +42,11 @@ import { streamDownload } from './stream-download.js';
 import { createAppRouter } from './trpc/app-router.js';
 
 import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
+import type { AdminService } from '../admin/admin-service.js';
+import type { InviteService } from '../admin/invite-service.js';
+import { adminApiRoutes } from './rest/admin-routes.js';
+import { loadBrand } from '../branding/brand.js';
+import { brandRoutes } from './brand-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -54,6 +59,8 @@ export interface AppDeps {
   webhooks: WebhookService;
   requests: RequestService;
   catalogue: CatalogueService;
+  admin: AdminService;
+  invites: InviteService;
   /** Where the rate limit counts (shared by every instance on a shared store). */
   counters: LimitCounters;
   logger: Logger;
@@ -66,9 +73,14 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config, pushes, accounts, logger } = deps;
   const app = new Hono<AppEnv>({ getPath: routingPath });
+  const brand = loadBrand(config.brand, config.dataDir);
 
   app.route('/', healthRoutes(deps.readiness, deps.metrics && config.metricsToken ? { metrics: deps.metrics, token: config.metricsToken } : undefined));
   app.use(requestFrame(logger, deps.readiness));
+  app.use(async (c, next) => {
+    c.set('brand', brand);
+    await next();
+  });
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy, allowedHosts: new Set(config.allowedHosts) }));
   if (config.rateLimitPerMinute > 0) app.use(rateLimit(config.rateLimitPerMinute, deps.counters, () => deps.metrics?.rateLimited.inc()));
@@ -95,6 +107,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
   app.route('/api/v2/secret-requests', requestRoutes(deps.requests, pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
+  app.route('/api/v2/admin', adminApiRoutes(deps.admin, deps.invites, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
 
   const appRouter = createAppRouter(pushes, deps.catalogue, deps.webhooks, deps.requests);
@@ -135,10 +148,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     return streamDownload(c, file.stream, headers, logger, file.range ? 206 : 200);
   });
 
+  app.route('/', brandRoutes(brand));
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, signInSteps: deps.signInSteps, webhooks: deps.webhooks, requests: deps.requests, logger }));
+  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, signInSteps: deps.signInSteps, webhooks: deps.webhooks, requests: deps.requests, admin: deps.admin, invites: deps.invites, logger }));
   return app;
 }
 

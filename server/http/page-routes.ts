@@ -17,6 +17,9 @@ import { pageErrorResponse } from './pages/page-errors.js';
 import { previewRoutes } from './pages/preview-routes.js';
 import { recipientRoutes } from './pages/recipient-routes.js';
 import { uploadPageRoutes } from './pages/upload-page-routes.js';
+import type { AdminService } from '../admin/admin-service.js';
+import type { InviteService } from '../admin/invite-service.js';
+import { adminPageRoutes } from './pages/admin/admin-routes.js';
 
 export interface PageDeps {
   config: Config;
@@ -26,6 +29,8 @@ export interface PageDeps {
   signInSteps: SignInSteps;
   webhooks: WebhookService;
   requests: RequestService;
+  admin: AdminService;
+  invites: InviteService;
   /** For unexpected errors (optional: without it only the error's name reaches stderr). */
   logger?: Logger;
 }
@@ -44,8 +49,9 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', recipientRoutes(pushes, accounts));
   app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
   app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));
-  app.route('/', accountRoutes(config, pushes, accounts, deps.signInSteps));
+  app.route('/', accountRoutes(config, pushes, accounts, deps.signInSteps, deps.invites));
   app.route('/', signInStepRoutes(accounts, deps.signInSteps));
+  app.route('/', adminPageRoutes(config, accounts, deps.admin, deps.invites));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
   app.route('/', requestPageRoutes(config, accounts, deps.requests, pushes));
   return app;

@@ -31,13 +31,15 @@ const FIELD_MAX = 255;
 const DOWNLOAD_TICKET_MS = 15 * 60_000;
 
 /** The caller as the push rules see it; adapters build it from the request. */
+export const CREATE_REQUIRES_ACCOUNT_MESSAGE = 'Sign in to create a push: this instance does not allow anonymous creation.';
+
 export type Actor = Pick<RequestContext, 'user' | 'client' | 'baseUrl'>;
 
 export interface PushServiceDeps {
   store: Store;
   keys: KeyRing;
   vault: FileVault;
-  config: Pick<Config, 'features' | 'limits' | 'purgeExpiredAfterDays'>;
+  config: Pick<Config, 'features' | 'limits' | 'purgeExpiredAfterDays'> & Partial<Pick<Config, 'brand'>>;
   logger: Logger;
   clock?: () => Date;
   /** Files of a push whose last view was just used stay this long for that viewer. */
@@ -133,6 +135,7 @@ export class PushService {
         requests: { enabled: false },
       },
       secret_push_version: SECRET_PUSH_VERSION,
+      ...(this.deps.config.brand?.name ? { secret_push_name: this.deps.config.brand.name } : {}),
     };
   }
 
@@ -205,6 +208,13 @@ export class PushService {
     return this.newUpload();
   }
 
+  /** CREATE_REQUIRES_ACCOUNT: anonymous creation is off (retrieval is not affected). */
+  assertMayCreate(actor: Actor) {
+    if (this.features.createRequiresAccount && !actor.user) {
+      throw new ServiceError('unauthorized', CREATE_REQUIRES_ACCOUNT_MESSAGE);
+    }
+  }
+
   assertMayAttachFiles(actor: Actor) {
     if (this.features.filesRequireAuth && !actor.user) {
       throw new ServiceError('unauthorized', 'You must be signed in to attach files.');
@@ -223,6 +233,7 @@ export class PushService {
       const wantsFiles = Boolean(upload) || Boolean(options.fileFieldPresent) || input?.kind === 'file' || (input !== null && Object.hasOwn(input, 'files'));
       if (wantsFiles) this.assertMayAttachFiles(actor);
       this.assertApiAccess(actor);
+      this.assertMayCreate(actor);
 
       const fields = validatePushInput(rawInput, {
         limits: this.deps.config.limits,
@@ -594,6 +605,24 @@ export class PushService {
     });
     await this.deps.vault.removeAll(push.token);
     return baseRecord(withUrlToken(after ?? push, token), this.now(), actor.baseUrl);
+  }
+
+  /**
+   * An administrator expires any push, named by its storage id (the admin's list has no URL
+   * tokens): the same change and audit entry as an owner's Expire now, files removed alike.
+   */
+  async expireAsAdministrator(actor: Actor, storageId: string): Promise<StoredPush> {
+    if (!actor.user?.admin) throw new ServiceError('forbidden', 'Administrators only.');
+    const push = await this.store.getPush(storageId);
+    if (!push) throw new ServiceError('not_found', 'not-found');
+    const after = await this.store.updatePush(push.token, (p) => {
+      const at = this.now();
+      if (p.expiredAt && p.deleted) return { result: p };
+      const e = expired(p, at, { deleted: true });
+      return { next: e, audit: this.auditRecord('expire', actor, at), events: p.expiredAt ? [] : pushEvents(this.keys, e, at, 'push.expired'), result: e };
+    });
+    await this.deps.vault.removeAll(push.token);
+    return after ?? push;
   }
 
   async list(actor: Actor, state: 'active' | 'expired', page: number): Promise<OwnerPushRecord[]> {

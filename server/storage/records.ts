@@ -107,6 +107,10 @@ export const storedUserSchema = z.object({
   /** Absent on accounts that never enrolled. */
   secondFactor: storedSecondFactorSchema.optional(),
   passkeys: z.array(storedPasskeySchema).optional(),
+  /** Made an administrator on the command line (ADMIN_EMAILS grants it without being stored). */
+  admin: z.boolean().optional(),
+  /** Locked by an administrator: no sign-in, no session, no API token works until unlocked. */
+  lockedAt: z.string().nullable().optional(),
 });
 export type StoredUser = z.infer<typeof storedUserSchema>;
 

@@ -11,6 +11,7 @@ import type {
   StoredWebhook,
   WebhookEvent,
 } from './records.js';
+import type { AdminLogEntry, InstanceAuditEntry, InstanceAuditFilter, StoredInvite } from './admin-records.js';
 
 /** The result of a read-modify-write on one push (see Store.updatePush). */
 export interface PushChange<T> {
@@ -251,6 +252,34 @@ export interface Store {
    */
   changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined>;
   getUserByEmail(email: string): Promise<StoredUser | undefined>;
+
+  /** Accounts whose email contains `query` (every account when it is empty), by email. */
+  listUsers(query: string, offset: number, limit: number): Promise<StoredUser[]>;
+  /**
+   * Deletes an account with its API tokens, sessions, webhooks (and their deliveries) and secret
+   * requests; its pushes stay (the caller expires them first when asked to). False when unknown.
+   */
+  deleteUser(id: string): Promise<boolean>;
+  /** Every push, newest first (the administration's list; callers show metadata only). */
+  listAllPushes(offset: number, limit: number): Promise<StoredPush[]>;
+  /**
+   * Every push's audit entries matching `filter`, read a bounded batch at a time (an export of
+   * millions of entries never holds them all), oldest first per push (pushes may interleave).
+   */
+  streamInstanceAudit(filter: InstanceAuditFilter): AsyncIterable<InstanceAuditEntry>;
+  /** Appends to the admin log. There is deliberately no method to change or delete an entry. */
+  appendAdminLog(entry: AdminLogEntry): Promise<void>;
+  /** The admin log, newest first. */
+  listAdminLog(offset: number, limit: number): Promise<AdminLogEntry[]>;
+  insertInvite(invite: StoredInvite): Promise<void>;
+  /**
+   * Marks the invite used at `now` unless it is used already, expired by then, or bound to an
+   * address other than `email`, atomically on every instance (an invite makes one account);
+   * resolves with it as used, or undefined.
+   */
+  useInvite(id: string, now: Date, email: string): Promise<StoredInvite | undefined>;
+  /** Invites newest first. */
+  listInvites(limit: number): Promise<StoredInvite[]>;
 
   insertApiToken(token: StoredApiToken): Promise<void>;
   getApiTokenByHash(hash: string): Promise<StoredApiToken | undefined>;

@@ -14,6 +14,8 @@ export interface CredentialsFormProps {
   signupEnabled: boolean;
   /** Other ways to sign in, below the password form (a passkey). */
   children?: ComponentChildren;
+  /** SIGN_UP=invite: the invite link's secret, carried by the sign-up form. */
+  invite?: string;
 }
 
 function ReturnTo({ path }: { path: string | null }) {
@@ -48,7 +50,7 @@ export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabl
   );
 }
 
-export function SignUpPage({ csrfToken, returnTo, email = '', errors, error }: CredentialsFormProps) {
+export function SignUpPage({ csrfToken, returnTo, email = '', errors, error, invite }: CredentialsFormProps) {
   const { t } = useLanguage();
   return (
     <section class="card narrow">
@@ -57,6 +59,8 @@ export function SignUpPage({ csrfToken, returnTo, email = '', errors, error }: C
       <form method="post" action="/users/sign_up" class="stack">
         <CsrfField token={csrfToken} />
         <ReturnTo path={returnTo} />
+        {invite && <input type="hidden" name="invite" value={invite} />}
+        <FieldErrors errors={errors} field="invite" />
         <label for="email">{t('account.email')}</label>
         <input type="email" id="email" name="email" value={email} autocomplete="username" required autofocus />
         <FieldErrors errors={errors} field="email" />

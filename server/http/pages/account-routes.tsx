@@ -19,9 +19,10 @@ import { CsrfField } from './components.js';
 import { translateServiceMessage } from './i18n/service-messages.js';
 import { continueAfterPassword, relyingParty, type SignInSteps } from './sign-in-steps/sign-in-steps.js';
 import { PasskeySignIn } from './sign-in-steps/sign-in-step-pages.js';
+import type { InviteService } from '../../admin/invite-service.js';
 
 /** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
-export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService, steps: SignInSteps): Hono<AppEnv> {
+export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService, steps: SignInSteps, invites?: InviteService): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
 
@@ -44,13 +45,16 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     );
   };
 
-  const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string) =>
+  const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string, invite?: string) =>
     sendPage(
       c,
       status,
       'title.signUp',
-      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={config.features.signup} />,
+      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={config.features.signup} invite={invite} />,
     );
+  /** SIGN_UP=invite: sign-up only with an invite link (whether it is still good is checked on submit). */
+  const inviteOnly = config.admin.signUp === 'invite';
+  const inviteOf = (raw: string | null | undefined) => (typeof raw === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(raw) ? raw : undefined);
 
   const passwordForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, notice?: { kind: 'ok' | 'error'; text: string }, errors?: Record<string, string[]>) =>
     sendPage(c, status, 'title.changePassword', <PasswordPage csrfToken={getPageSession(c).csrfToken} notice={notice} errors={errors} />);
@@ -90,7 +94,9 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     if (!config.features.signup) return signUpClosed(c);
     const returnTo = safeReturnPath(c.req.query('return_to'));
     if (getPageSession(c).user) return c.redirect(returnTo ?? '/dashboard', 303);
-    return signUpForm(c, 200, returnTo);
+    const invite = inviteOf(c.req.query('invite'));
+    if (inviteOnly && !invite) return signUpClosed(c);
+    return signUpForm(c, 200, returnTo, undefined, undefined, undefined, invite);
   });
 
   app.post('/users/sign_up', session, async (c) => {
@@ -99,11 +105,14 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
     const returnTo = safeReturnPath(form.get('return_to'));
     const email = form.get('email') ?? '';
+    const invite = inviteOf(form.get('invite'));
+    if (inviteOnly && (!invite || !invites)) return signUpClosed(c);
     let user: User;
     try {
-      ({ user } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip));
+      const redeem = inviteOnly ? (address: string) => invites!.redeem(invite, address) : undefined;
+      ({ user } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip, redeem));
     } catch (e) {
-      if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors);
+      if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors, undefined, invite);
       // An existing email with another password: what sign-in would answer, on the sign-up form.
       if (e instanceof ServiceError && e.kind === 'unauthorized') return signUpForm(c, 401, returnTo, email, undefined, translateServiceMessage(languageOf(c).t, e.message));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {

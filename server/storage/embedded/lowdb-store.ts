@@ -28,6 +28,15 @@ import {
   type WebhookEvent,
 } from '../records.js';
 import { auditList, deliveriesFor } from '../outbox.js';
+import {
+  adminLogEntrySchema,
+  matchesAuditFilter,
+  storedInviteSchema,
+  type AdminLogEntry,
+  type InstanceAuditEntry,
+  type InstanceAuditFilter,
+  type StoredInvite,
+} from '../admin-records.js';
 import { SharedStrings, shareRepeatedStrings } from './shared-strings.js';
 import { StoreNotReady, type BlobStore, type DueWork, type EndpointShare, type LimitCounters, type PushChange, type RequestChange, type Store } from '../store.js';
 
@@ -46,10 +55,13 @@ const dataSchema = z.object({
   webhooks: z.record(z.string(), storedWebhookSchema),
   deliveries: z.record(z.string(), storedDeliverySchema),
   requests: z.record(z.string(), storedRequestSchema),
+  // Absent from data files written before the administration area (issue 32).
+  adminLog: z.record(z.string(), adminLogEntrySchema).optional(),
+  invites: z.record(z.string(), storedInviteSchema).optional(),
 });
 type DbData = z.infer<typeof dataSchema>;
 
-const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {} });
+const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, adminLog: {}, invites: {} });
 
 export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
   /** Told when the directory's lock was left by a process that is gone (it did not stop cleanly). */
@@ -523,6 +535,80 @@ export class LowdbStore implements Store {
     return id ? this.db.users[id] : undefined;
   }
 
+  async listUsers(query: string, offset: number, limit: number): Promise<StoredUser[]> {
+    const users = Object.values(this.db.users).filter((u) => u.email.includes(query));
+    users.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+    return users.slice(offset, offset + limit);
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    const user = Object.hasOwn(this.db.users, id) ? this.db.users[id]! : undefined;
+    if (!user) return false;
+    for (const w of [...(this.webhooksByUser.get(id) ?? [])]) await this.deleteWebhook(id, w.id);
+    const tokens = Object.values(this.db.apiTokens).filter((t) => t.userId === id);
+    const changes: Change[] = [
+      { c: 'users', k: id, v: null },
+      ...tokens.map((t): Change => ({ c: 'apiTokens', k: t.id, v: null })),
+      ...Object.values(this.db.sessions).filter((x) => x.userId === id).map((x): Change => ({ c: 'sessions', k: x.id, v: null })),
+      ...Object.values(this.db.requests).filter((r) => r.ownerId === id).map((r): Change => ({ c: 'requests', k: r.id, v: null })),
+    ];
+    await this.withLock(`email:${user.email}`, () => this.journal.commit(changes));
+    this.emailIndex.delete(user.email);
+    for (const t of tokens) this.tokenHashIndex.delete(t.hash);
+    return true;
+  }
+
+  async listAllPushes(offset: number, limit: number): Promise<StoredPush[]> {
+    const tokens = Object.keys(this.db.pushes);
+    const out: StoredPush[] = [];
+    for (let i = tokens.length - 1 - offset; i >= 0 && out.length < limit; i--) out.push(this.db.pushes[tokens[i]!]!);
+    return out;
+  }
+
+  /** The trails are in memory already: the export's bound is on what it holds beside them. */
+  async *streamInstanceAudit(filter: InstanceAuditFilter): AsyncIterable<InstanceAuditEntry> {
+    const tokens = filter.push !== undefined ? [filter.push] : Object.keys(this.db.audit);
+    for (const token of tokens) {
+      const trail = Object.hasOwn(this.db.audit, token) ? this.db.audit[token]! : [];
+      const owner = Object.hasOwn(this.db.pushes, token) ? this.db.pushes[token]!.ownerId : null;
+      if (filter.owner !== undefined && owner !== filter.owner) continue;
+      for (const e of trail) {
+        const entry: InstanceAuditEntry = { push: token, owner, kind: e.kind, ip: e.ip, userAgent: e.userAgent, at: e.at };
+        if (matchesAuditFilter(filter, entry)) yield entry;
+      }
+    }
+  }
+
+  async appendAdminLog(entry: AdminLogEntry): Promise<void> {
+    await this.journal.commit([{ c: 'adminLog', k: entry.id, v: entry }]);
+  }
+
+  async listAdminLog(offset: number, limit: number): Promise<AdminLogEntry[]> {
+    const entries = Object.values(this.db.adminLog ?? {});
+    const out: AdminLogEntry[] = [];
+    for (let i = entries.length - 1 - offset; i >= 0 && out.length < limit; i--) out.push(entries[i]!);
+    return out;
+  }
+
+  async insertInvite(invite: StoredInvite): Promise<void> {
+    await this.journal.commit([{ c: 'invites', k: invite.id, v: invite }]);
+  }
+
+  useInvite(id: string, now: Date, email: string): Promise<StoredInvite | undefined> {
+    return this.withLock(`invite:${id}`, async () => {
+      const invites = this.db.invites ?? {};
+      const invite = Object.hasOwn(invites, id) ? invites[id]! : undefined;
+      if (!invite || invite.usedAt !== null || invite.expiresAt <= now.toISOString() || (invite.email !== null && invite.email !== email)) return undefined;
+      const used = { ...invite, usedAt: now.toISOString() };
+      await this.journal.commit([{ c: 'invites', k: id, v: used }]);
+      return used;
+    });
+  }
+
+  async listInvites(limit: number): Promise<StoredInvite[]> {
+    return Object.values(this.db.invites ?? {}).reverse().slice(0, limit);
+  }
+
   async insertApiToken(token: StoredApiToken): Promise<void> {
     await this.journal.commit([{ c: 'apiTokens', k: token.id, v: token }]);
     this.tokenHashIndex.set(token.hash, token.id);
@@ -588,6 +674,8 @@ export class LowdbStore implements Store {
       webhooks: Object.values(d.webhooks),
       deliveries: Object.values(d.deliveries),
       requests: Object.values(d.requests),
+      adminLog: Object.values(d.adminLog ?? {}),
+      invites: Object.values(d.invites ?? {}),
     };
   }
 

@@ -21,6 +21,7 @@ import {
   type WebhookEvent,
 } from '../records.js';
 import { auditList } from '../outbox.js';
+import { adminLogEntrySchema, storedInviteSchema, type AdminLogEntry, type InstanceAuditEntry, type InstanceAuditFilter, type StoredInvite } from '../admin-records.js';
 import { StorageUnavailableError, StoreNotReady, type DueWork, type EndpointShare, type PushChange, type RequestChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
@@ -45,6 +46,9 @@ const WAIT_LOG_INTERVAL_MS = 30_000;
 /** The rows' whole records, validated on the way out like the embedded store's file. */
 const parse = <T>(schema: { parse(v: unknown): T }) => (row: { record: unknown }) => schema.parse(row.record);
 const parsePush = parse(storedPushSchema);
+
+/** Audit entries read per query by an instance-wide listing or export. */
+const AUDIT_BATCH = 1000;
 
 /** Optimistic writes of one push before taking its row lock instead (see updatePush). */
 const OPTIMISTIC_ATTEMPTS = 3;
@@ -525,6 +529,82 @@ export class PostgresStore implements Store {
     return rows[0] ? parse(storedUserSchema)(rows[0]) : undefined;
   }
 
+  async listUsers(query: string, offset: number, limit: number): Promise<StoredUser[]> {
+    const pattern = '%' + query.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+    const { rows } = await this.db.query('SELECT record FROM users WHERE email LIKE $1 ORDER BY email OFFSET $2 LIMIT $3', [pattern, offset, limit]);
+    return rows.map(parse(storedUserSchema));
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    // Tokens, sessions, webhooks (with their deliveries) and requests go with it (ON DELETE CASCADE).
+    const { rowCount } = await this.db.query('DELETE FROM users WHERE id = $1', [id]);
+    return Boolean(rowCount);
+  }
+
+  async listAllPushes(offset: number, limit: number): Promise<StoredPush[]> {
+    const { rows } = await this.db.query('SELECT record FROM pushes ORDER BY seq DESC OFFSET $1 LIMIT $2', [offset, limit]);
+    return rows.map(parsePush);
+  }
+
+  /** Keyset pages over the audit table's id: each batch is one short query, whatever the total. */
+  async *streamInstanceAudit(filter: InstanceAuditFilter): AsyncIterable<InstanceAuditEntry> {
+    const conditions: string[] = ['a.id > $1'];
+    const params: unknown[] = [0];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      conditions.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.from !== undefined) add("(a.entry->>'at') >= ?", filter.from);
+    if (filter.to !== undefined) add("(a.entry->>'at') < ?", filter.to);
+    if (filter.owner !== undefined) add('p.owner_id = ?', filter.owner);
+    if (filter.push !== undefined) add('a.token = ?', filter.push);
+    if (filter.kind !== undefined) add("(a.entry->>'kind') = ?", filter.kind);
+    if (filter.ip !== undefined) add("(a.entry->>'ip') = ?", filter.ip);
+    const sql = `SELECT a.id, a.token, p.owner_id, a.entry FROM audit a LEFT JOIN pushes p ON p.token = a.token
+                 WHERE ${conditions.join(' AND ')} ORDER BY a.id LIMIT ${AUDIT_BATCH}`;
+    for (;;) {
+      const { rows } = await this.db.query(sql, params);
+      for (const r of rows) {
+        const e = auditRecordSchema.parse(r.entry);
+        yield { push: r.token, owner: r.owner_id ?? null, kind: e.kind, ip: e.ip, userAgent: e.userAgent, at: e.at };
+      }
+      if (rows.length < AUDIT_BATCH) return;
+      params[0] = rows[rows.length - 1].id;
+    }
+  }
+
+  async appendAdminLog(entry: AdminLogEntry): Promise<void> {
+    await this.db.query('INSERT INTO admin_log (entry) VALUES ($1)', [entry]);
+  }
+
+  async listAdminLog(offset: number, limit: number): Promise<AdminLogEntry[]> {
+    const { rows } = await this.db.query('SELECT entry FROM admin_log ORDER BY seq DESC OFFSET $1 LIMIT $2', [offset, limit]);
+    return rows.map((r) => adminLogEntrySchema.parse(r.entry));
+  }
+
+  async insertInvite(invite: StoredInvite): Promise<void> {
+    await this.db.query('INSERT INTO invites (id, created_at, expires_at, used_at, record) VALUES ($1, $2, $3, $4, $5)', [
+      invite.id,
+      invite.createdAt,
+      invite.expiresAt,
+      invite.usedAt,
+      invite,
+    ]);
+  }
+
+  async useInvite(id: string, now: Date, email: string): Promise<StoredInvite | undefined> {
+    const { rows } = await this.db.query(
+      'UPDATE invites SET used_at = $2, record = record::jsonb || jsonb_build_object(\'usedAt\', $3::text) WHERE id = $1 AND used_at IS NULL AND expires_at > $2 AND coalesce(record->>\'email\', $4) = $4 RETURNING record',
+      [id, now, now.toISOString(), email],
+    );
+    return rows[0] ? { ...parse(storedInviteSchema)(rows[0]), usedAt: now.toISOString() } : undefined;
+  }
+
+  async listInvites(limit: number): Promise<StoredInvite[]> {
+    const { rows } = await this.db.query('SELECT record FROM invites ORDER BY created_at DESC LIMIT $1', [limit]);
+    return rows.map(parse(storedInviteSchema));
+  }
+
   async insertApiToken(token: StoredApiToken): Promise<void> {
     await this.db.query('INSERT INTO api_tokens (id, user_id, hash, created_at, record) VALUES ($1, $2, $3, $4, $5)', [
       token.id,
@@ -607,6 +687,23 @@ export class PostgresStore implements Store {
       if (trail.length) await tx.query('INSERT INTO audit (token, entry) SELECT $1, e FROM unnest($2::json[]) WITH ORDINALITY AS t(e, n) ORDER BY n', [push.token, trail.map((a) => JSON.stringify(a))]);
       return true;
     });
+  }
+
+  /** For store-migrate: an admin-log entry, unless one with its id is there already (a second run). */
+  async importAdminLogEntry(entry: AdminLogEntry): Promise<boolean> {
+    const { rowCount } = await this.db.query("INSERT INTO admin_log (entry) SELECT $1::json WHERE NOT EXISTS (SELECT 1 FROM admin_log WHERE entry->>'id' = $2)", [entry, entry.id]);
+    return Boolean(rowCount);
+  }
+
+  async importInvite(invite: StoredInvite): Promise<boolean> {
+    const { rowCount } = await this.db.query('INSERT INTO invites (id, created_at, expires_at, used_at, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+      invite.id,
+      invite.createdAt,
+      invite.expiresAt,
+      invite.usedAt,
+      invite,
+    ]);
+    return Boolean(rowCount);
   }
 
   async importUser(user: StoredUser): Promise<boolean> {

@@ -683,6 +683,81 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     }
   });
 
+  it('administration: accounts searched by email and deleted with their tokens, sessions, webhooks and requests (their pushes stay)', async () => {
+    const now = iso(T0);
+    for (const email of ['adm-b@example.com', 'adm-a@example.com', 'other@example.org', '100%_sure@example.com']) {
+      await store.insertUser({ id: `id-${email}`, email, passwordHash: '', createdAt: now, lockedAt: null, admin: email === 'adm-a@example.com' });
+    }
+    expect((await store.listUsers('adm-', 0, 10)).map((u) => u.email)).toEqual(['adm-a@example.com', 'adm-b@example.com']);
+    expect((await store.listUsers('adm-', 1, 10)).map((u) => u.email)).toEqual(['adm-b@example.com']);
+    // LIKE's wildcards are plain characters in a search.
+    expect((await store.listUsers('%_', 0, 10)).map((u) => u.email)).toEqual(['100%_sure@example.com']);
+    expect((await store.getUserByEmail('adm-a@example.com'))?.admin).toBe(true);
+    const id = 'id-adm-b@example.com';
+    await store.insertApiToken({ id: 'tok-adm-b', userId: id, hash: 'hash-adm-b', label: 'x', createdAt: now });
+    await store.insertSession({ id: 'sess-adm-b', userId: id, createdAt: now, expiresAt: iso(T0 + 86_400_000) });
+    const owned = push({ ownerId: id });
+    await store.insertPush(owned, audit('creation'));
+    expect(await store.deleteUser(id)).toBe(true);
+    expect(await store.deleteUser(id)).toBe(false);
+    expect(await store.getUser(id)).toBeUndefined();
+    expect(await store.getUserByEmail('adm-b@example.com')).toBeUndefined();
+    expect(await store.getApiTokenByHash('hash-adm-b')).toBeUndefined();
+    expect(await store.getSession('sess-adm-b')).toBeUndefined();
+    expect(await store.getPush(owned.token)).toEqual(owned);
+    // The address is free again.
+    await store.insertUser({ id: 'id-again', email: 'adm-b@example.com', passwordHash: '', createdAt: now });
+  });
+
+  it('administration: every push newest first, and the instance-wide audit filtered and streamed', async () => {
+    const a = push({ ownerId: 'aud-owner' });
+    const b = push();
+    await store.insertPush(a, { ...audit('creation'), ip: '198.51.100.1', at: '2031-01-01T00:00:00.000Z' });
+    await store.insertPush(b, { ...audit('creation'), ip: '198.51.100.2', at: '2031-01-02T00:00:00.000Z' });
+    await store.appendAudit(a.token, { ...audit('view'), ip: '198.51.100.2', at: '2031-01-03T00:00:00.000Z' });
+    const newest = await store.listAllPushes(0, 2);
+    expect(newest.map((p) => p.token)).toEqual([b.token, a.token]);
+    expect((await store.listAllPushes(1, 1)).map((p) => p.token)).toEqual([a.token]);
+    const collect = async (filter: Parameters<Store['streamInstanceAudit']>[0]) => {
+      const out = [];
+      for await (const e of store.streamInstanceAudit(filter)) if (e.push === a.token || e.push === b.token) out.push(`${e.push === a.token ? 'a' : 'b'}:${e.kind}:${e.owner}`);
+      // Oldest first per push; pushes may interleave (PostgreSQL: in order of writing) or not (embedded).
+      return out.sort();
+    };
+    expect(await collect({ from: '2031-01-01T00:00:00.000Z' })).toEqual(['a:creation:aud-owner', 'a:view:aud-owner', 'b:creation:null']);
+    expect(await collect({ owner: 'aud-owner' })).toEqual(['a:creation:aud-owner', 'a:view:aud-owner']);
+    expect(await collect({ ip: '198.51.100.2' })).toEqual(['a:view:aud-owner', 'b:creation:null']);
+    expect(await collect({ kind: 'view', push: a.token })).toEqual(['a:view:aud-owner']);
+    expect(await collect({ from: '2031-01-02T00:00:00.000Z', to: '2031-01-03T00:00:00.000Z' })).toEqual(['b:creation:null']);
+  });
+
+  it('administration: the admin log is appended and listed newest first; an invite is used once, across two handles, never after expiry or by another address', async () => {
+    const entry = (n: number) => ({ id: `log-${n}-${randomBytes(4).toString('hex')}`, at: iso(T0 + n), actorId: null, actorEmail: 'command line', action: 'user.lock', target: `t${n}`, ip: '::1', userAgent: 'ua' });
+    const written = [entry(1), entry(2), entry(3)];
+    for (const e of written) await store.appendAdminLog(e);
+    expect(await store.listAdminLog(0, 3)).toEqual([...written].reverse());
+    expect(await store.listAdminLog(1, 1)).toEqual([written[1]]);
+
+    const invite = (id: string, email: string | null) => ({ id, email, createdBy: 'a@example.com', createdAt: iso(T0), expiresAt: iso(T0 + 60_000), usedAt: null });
+    await store.insertInvite(invite('inv-any', null));
+    await store.insertInvite(invite('inv-bound', 'bound@example.com'));
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const at = new Date(T0 + 1000);
+      const uses = await Promise.all([store.useInvite('inv-any', at, 'x@example.com'), peer.useInvite('inv-any', at, 'y@example.com'), store.useInvite('inv-any', at, 'z@example.com')]);
+      expect(uses.filter(Boolean)).toHaveLength(1);
+      expect(uses.find(Boolean)!.usedAt).toBe(at.toISOString());
+      expect(await store.useInvite('inv-bound', at, 'other@example.com')).toBeUndefined();
+      expect(await store.useInvite('inv-bound', new Date(T0 + 60_000), 'bound@example.com')).toBeUndefined();
+      expect((await peer.useInvite('inv-bound', at, 'bound@example.com'))?.email).toBe('bound@example.com');
+      expect(await store.useInvite('nope', at, 'bound@example.com')).toBeUndefined();
+      const listed = await store.listInvites(10);
+      expect(listed.filter((i) => i.id.startsWith('inv-')).every((i) => i.usedAt === at.toISOString())).toBe(true);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
   it('keeps everything across a close and reopen', async () => {
     const p = push({ ownerId: 'reopen-owner' });
     await store.insertPush(p, audit('creation'));

@@ -1,7 +1,9 @@
 import type { Catalogue } from '../translator.js';
+import { adminDe } from './admin/de.js';
 
 /** German (Deutsch): the keys of en.ts, in the same order. */
 export const de: Catalogue = {
+  ...adminDe,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meine Pushes',

@@ -2,7 +2,10 @@
  * English: the source of every key. The other languages must have each key (their type says
  * so); placeholders in braces are filled by t(); `{ one, other }` messages pick a form by `count`.
  */
+import { adminEn } from './admin/en.js';
+
 export const en = {
+  ...adminEn,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'My pushes',

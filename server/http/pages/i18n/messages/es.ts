@@ -1,7 +1,9 @@
 import type { Catalogue } from '../translator.js';
+import { adminEs } from './admin/es.js';
 
 /** Spanish (español): the keys of en.ts, in the same order. */
 export const es: Catalogue = {
+  ...adminEs,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mis envíos',

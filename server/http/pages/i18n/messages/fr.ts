@@ -1,7 +1,9 @@
 import type { Catalogue } from '../translator.js';
+import { adminFr } from './admin/fr.js';
 
 /** French (français): the keys of en.ts, in the same order. */
 export const fr: Catalogue = {
+  ...adminFr,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mes envois',

@@ -1,7 +1,9 @@
 import type { Catalogue } from '../translator.js';
+import { adminJa } from './admin/ja.js';
 
 /** Japanese (日本語): the keys of en.ts, in the same order. */
 export const ja: Catalogue = {
+  ...adminJa,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'マイプッシュ',

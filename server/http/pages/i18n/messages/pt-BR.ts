@@ -1,7 +1,9 @@
 import type { Catalogue } from '../translator.js';
+import { adminPtBR } from './admin/pt-BR.js';
 
 /** Brazilian Portuguese (português do Brasil): the keys of en.ts, in the same order. */
 export const ptBR: Catalogue = {
+  ...adminPtBR,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meus envios',
