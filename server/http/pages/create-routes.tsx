@@ -33,7 +33,7 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
     const files = doc.pushes.file_attachments;
     if (files.enabled && (!files.requires_authentication || signedIn)) kinds.push('file');
     else if (files.enabled) notes.push(languageOf(c).t('create.signInForFiles'));
-    return { kinds, notes, signedIn, anonymousAllowed: doc.anonymous_access };
+    return { kinds, notes, signedIn, anonymousAllowed: doc.anonymous_access && !config.features.createRequiresAccount };
   };
 
   const form = (c: Context<AppEnv>, status: 200 | 400 | 401 | 403 | 413 | 422 | 429 | 507, values: CreateFormValues, errors?: Record<string, string[]>, formError?: string) => {

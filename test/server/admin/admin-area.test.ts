@@ -257,6 +257,7 @@ describe('instance-wide audit', () => {
     expect(bad.status).toBe(422);
     const page = await adminBrowser.get(`/admin/audit?push=${storageId}&event=view`);
     expect(page.status).toBe(200);
+    expect(page.text).toContain('<td>audited@example.com</td>');
     expect(page.text).toContain('/admin/audit/export?push=');
     const badPage = await adminBrowser.get('/admin/audit?to=soon');
     expect(badPage.status).toBe(422);

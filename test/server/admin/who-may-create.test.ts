@@ -23,17 +23,31 @@ describe('CREATE_REQUIRES_ACCOUNT', () => {
     expect(trpc.status).toBe(401);
     const made = await createPush(server, { payload: 'for anyone with the link' }, adminToken);
     expect((await api.get(server, `/p/${made.url_token}.json`)).body.payload).toBe('for anyone with the link');
+    // The create page asks a signed-out visitor to sign in instead of showing a form it would refuse.
+    const home = await new Browser(server).get('/');
+    expect(home.text).toContain('href="/users/sign_in?return_to=%2F"');
+    expect(home.text).not.toContain('id="payload"');
     const b = new Browser(server);
-    const page = await b.submit('/', '/', { payload: 'x', kind: 'text' });
-    expect(page.status).toBe(401);
-    expect(page.text).toContain('does not allow anonymous creation');
+    const page = await b.post('/', { csrf_token: 'x', payload: 'x', kind: 'text' });
+    expect(page.status).toBe(403); // a forged form: refused before anything else
+    // With this browser's own form token (as a create page loaded before the setting changed would post): the rule's sentence.
+    const stale = await b.submit('/users/sign_in', '/', { payload: 'x', kind: 'text' });
+    expect(stale.status).toBe(401);
+    expect(stale.text).toContain('does not allow anonymous creation');
+    // Signed in, the form is there.
+    const { user } = await server.server.accounts.ensureUser('boss@example.com');
+    const signedIn = new Browser(server);
+    await server.server.accounts.setPassword('boss@example.com', 'correct horse battery');
+    await signedIn.submit('/users/sign_in', '/users/sign_in', { email: user.email, password: 'correct horse battery' });
+    expect((await signedIn.get('/')).text).toContain('id="payload"');
   });
 });
 
 describe('in the page’s language', () => {
   it('the refused create form and a refused invite read in German', async () => {
     const b = new Browser(server, { 'accept-language': 'de' });
-    const page = await b.submit('/', '/', { payload: 'x', kind: 'text' });
+    // The form token of another of this browser's pages: the create page itself offers no form (see above).
+    const page = await b.submit('/users/sign_in', '/', { payload: 'x', kind: 'text' });
     expect(page.status).toBe(401);
     expect(page.text).toContain('Melden Sie sich an, um einen Push zu erstellen');
     const made = await api.post(server, '/api/v2/admin/invites', { token: adminToken, json: { email: 'only@example.com' } });

@@ -192,7 +192,7 @@ export function AdminPushesPage({ pushes, page, more, csrfToken, notice }: { pus
   );
 }
 
-export function AdminAuditPage({ entries, query, limit, errors }: { entries: InstanceAuditEntry[]; query: Record<string, string>; limit: number; errors?: Record<string, string[]> }) {
+export function AdminAuditPage({ entries, owners, query, limit, errors }: { entries: InstanceAuditEntry[]; owners: string[]; query: Record<string, string>; limit: number; errors?: Record<string, string[]> }) {
   const { t, date } = useLanguage();
   const exportHref = (format: string) => `/admin/audit/export?${new URLSearchParams({ ...query, format })}`;
   const field = (name: string, key: MessageKey) => (
@@ -245,18 +245,20 @@ export function AdminAuditPage({ entries, query, limit, errors }: { entries: Ins
                 <th>{t('admin.audit.at')}</th>
                 <th>{t('admin.audit.event')}</th>
                 <th>{t('admin.pushes.id')}</th>
+                <th>{t('admin.pushes.owner')}</th>
                 <th>{t('admin.audit.ip')}</th>
                 <th>{t('admin.audit.userAgent')}</th>
               </tr>
             </thead>
             <tbody>
-              {entries.map((e) => (
+              {entries.map((e, i) => (
                 <tr>
                   <td>{date(e.at)}</td>
                   <td>{e.kind}</td>
                   <td>
                     <code>{e.push.slice(0, 12)}</code>
                   </td>
+                  <td>{owners[i] || <span class="muted">{t('admin.pushes.anonymous')}</span>}</td>
                   <td>{e.ip}</td>
                   <td>{e.userAgent}</td>
                 </tr>

@@ -101,9 +101,11 @@ export function adminPageRoutes(config: Config, accounts: AccountService, admin:
     try {
       const { filter } = await auditFilterFrom(admin.store, query);
       const entries = await admin.auditPage(pageActor(c), filter);
-      return sendPage(c, 200, 'title.adminAudit', <AdminAuditPage entries={entries} query={query} limit={ADMIN_PAGE_SIZE} />);
+      const emailOf = admin.emailLookup();
+      const owners = await Promise.all(entries.map((e) => emailOf(e.owner)));
+      return sendPage(c, 200, 'title.adminAudit', <AdminAuditPage entries={entries} owners={owners} query={query} limit={ADMIN_PAGE_SIZE} />);
     } catch (e) {
-      if (e instanceof ServiceError && e.kind === 'validation') return sendPage(c, 422, 'title.adminAudit', <AdminAuditPage entries={[]} query={query} limit={ADMIN_PAGE_SIZE} errors={e.fieldErrors} />);
+      if (e instanceof ServiceError && e.kind === 'validation') return sendPage(c, 422, 'title.adminAudit', <AdminAuditPage entries={[]} owners={[]} query={query} limit={ADMIN_PAGE_SIZE} errors={e.fieldErrors} />);
       throw e;
     }
   });
