@@ -83,7 +83,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const siteName = config.baseUrl ? `${brandName} (${new URL(config.baseUrl).host})` : brandName;
     const secondFactor = new SecondFactorService({ store, keys, signInGuesses: accounts.secondStepGuesses, requireMfa: config.requireMfa, issuer: siteName, logger });
     const passkeys = new PasskeyService({ store, tickets, counters: store.counters, rpName: siteName, logger });
-    const admin = new AdminService({ store, accounts, pushes, config });
+    const admin = new AdminService({ store, accounts, pushes, config, secondFactor });
     const invites = new InviteService({ store, admin, accounts });
     return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, admin, invites, close: () => store.close() };
   } catch (e) {

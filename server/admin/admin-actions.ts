@@ -6,6 +6,7 @@ export const adminActions = [
   'user.unlock',
   'user.end-sessions',
   'user.revoke-tokens',
+  'user.reset-second-factor',
   'user.delete',
   'user.delete-with-pushes',
   'push.expire',

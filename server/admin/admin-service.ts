@@ -8,6 +8,7 @@ import type { AdminLogEntry, InstanceAuditEntry, InstanceAuditFilter } from '../
 import type { StoredPush, StoredUser } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import type { AdminAction } from './admin-actions.js';
+import type { SecondFactorService } from '../accounts/second-factor/second-factor-service.js';
 import { maskedSettings } from './mask-settings.js';
 import { auditFilterQuerySchema } from '../../shared/admin-schema.js';
 
@@ -57,6 +58,8 @@ export interface AdminServiceDeps {
   accounts: AccountService;
   pushes: PushService;
   config: Pick<Config, 'settings' | 'storage' | 'admin'>;
+  /** Removes an account's authenticator app, recovery codes and passkeys, and ends its sessions. */
+  secondFactor: Pick<SecondFactorService, 'reset'>;
   clock?: () => Date;
 }
 
@@ -157,7 +160,9 @@ export class AdminService {
     this.require(actor);
     const user = await this.accountRecord(userId);
     if (actor.user && user.id === actor.user.id) throw new ServiceError('bad_request', 'You cannot lock your own account.');
-    if (!user.lockedAt) await this.deps.store.updateUser({ ...user, lockedAt: this.now().toISOString() });
+    // One atomic change of the account: a second factor enrolled meanwhile is not overwritten.
+    const lockedAt = this.now().toISOString();
+    await this.deps.store.changeUser(user.id, (u) => ({ next: u.lockedAt ? undefined : { ...u, lockedAt }, result: undefined }));
     await this.deps.store.deleteSessionsOfUser(user.id);
     await this.log(actor, 'user.lock', user.email);
   }
@@ -165,7 +170,7 @@ export class AdminService {
   async unlock(actor: AdminActor, userId: string): Promise<void> {
     this.require(actor);
     const user = await this.accountRecord(userId);
-    if (user.lockedAt) await this.deps.store.updateUser({ ...user, lockedAt: null });
+    await this.deps.store.changeUser(user.id, (u) => ({ next: u.lockedAt ? { ...u, lockedAt: null } : undefined, result: undefined }));
     await this.log(actor, 'user.unlock', user.email);
   }
 
@@ -175,6 +180,18 @@ export class AdminService {
     const ended = await this.deps.store.deleteSessionsOfUser(user.id);
     await this.log(actor, 'user.end-sessions', user.email);
     return ended;
+  }
+
+  /**
+   * For someone who lost their phone: the account signs in with its password alone again (or,
+   * with REQUIRE_MFA, sets up a new app first). Its API tokens stay.
+   */
+  async resetSecondFactor(actor: AdminActor, userId: string): Promise<{ totp: boolean; passkeys: number; sessions: number }> {
+    this.require(actor);
+    const user = await this.accountRecord(userId);
+    const removed = await this.deps.secondFactor.reset(user.id);
+    await this.log(actor, 'user.reset-second-factor', user.email);
+    return removed;
   }
 
   async revokeTokens(actor: AdminActor, userId: string): Promise<number> {

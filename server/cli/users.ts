@@ -66,7 +66,8 @@ async function run(argv: string[]): Promise<number> {
       // Looked up, not ensured: a mistyped email must not make an account.
       const user = await services.store.getUserByEmail(email);
       if (!user) throw new ServiceError('not_found', `no account ${email}`);
-      const removed = await services.secondFactor.reset(user.id);
+      // Through the administration, so that the reset is in the admin log.
+      const removed = await services.admin.resetSecondFactor(commandLineActor(), user.id);
       const what = [removed.totp ? 'the authenticator app and its recovery codes' : null, removed.passkeys ? `${removed.passkeys} passkey(s)` : null].filter(Boolean).join(' and ') || 'no second factor (there was none)';
       process.stdout.write(`Removed ${what} from ${user.email}; ended ${removed.sessions} browser session(s). API tokens are kept.\n`);
       if (services.secondFactor.requireMfa) process.stdout.write('REQUIRE_MFA is on: the account sets up a new authenticator app at its next sign-in.\n');

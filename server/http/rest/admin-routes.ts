@@ -41,6 +41,7 @@ export function adminApiRoutes(admin: AdminService, invites: InviteService, maxB
   app.get('/users', async (c) => c.json(await admin.listUsers(c.get('ctx'), c.req.query('q'), page(c.req.query('page')))));
   app.post('/users/:id/lock', async (c) => (await admin.lock(c.get('ctx'), c.req.param('id')), c.body(null, 204)));
   app.post('/users/:id/unlock', async (c) => (await admin.unlock(c.get('ctx'), c.req.param('id')), c.body(null, 204)));
+  app.post('/users/:id/reset-second-factor', async (c) => c.json(await admin.resetSecondFactor(c.get('ctx'), c.req.param('id'))));
   app.post('/users/:id/end-sessions', async (c) => c.json({ ended: await admin.endSessions(c.get('ctx'), c.req.param('id')) }));
   app.post('/users/:id/revoke-tokens', async (c) => c.json({ revoked: await admin.revokeTokens(c.get('ctx'), c.req.param('id')) }));
   app.delete('/users/:id', async (c) => {

@@ -48,6 +48,7 @@ export const adminPaths = {
   '/admin/users': { get: { summary: 'Accounts by email, 50 a page', parameters: [query('q', 'Part of the email'), pageParam], responses: { 200: jsonOf('Accounts', { type: 'array', items: user }), ...common } } },
   '/admin/users/{id}/lock': { post: { summary: 'Lock: sessions end; sign-in, sessions and API tokens refused on every instance', parameters: [idParam], responses: done } },
   '/admin/users/{id}/unlock': { post: { summary: 'Unlock', parameters: [idParam], responses: done } },
+  '/admin/users/{id}/reset-second-factor': { post: { summary: "Remove the account's authenticator app, recovery codes and passkeys, and end its sessions (its API tokens stay)", parameters: [idParam], responses: { 200: jsonOf('What was removed', { type: 'object', properties: { totp: { type: 'boolean' }, passkeys: { type: 'integer' }, sessions: { type: 'integer' } } }), 404: err('No such account'), ...common } } },
   '/admin/users/{id}/end-sessions': { post: { summary: 'End every browser session', parameters: [idParam], responses: { 200: jsonOf('How many', { type: 'object', properties: { ended: { type: 'integer' } } }), 404: err('No such account'), ...common } } },
   '/admin/users/{id}/revoke-tokens': { post: { summary: 'Revoke every API token', parameters: [idParam], responses: { 200: jsonOf('How many', { type: 'object', properties: { revoked: { type: 'integer' } } }), 404: err('No such account'), ...common } } },
   '/admin/users/{id}': {

@@ -6,6 +6,7 @@ import { adminApiRoutes } from '../../../server/http/rest/admin-routes.js';
 import { api, createPush } from '../../support/http.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { Browser, csrfFrom } from '../pages/browser.js';
+import { enrolled, PASSWORD } from '../sign-in/totp-enrolment.js';
 
 /**
  * The administration area over real HTTP: the role (ADMIN_EMAILS and the stored flag), the
@@ -148,6 +149,30 @@ describe('accounts', () => {
     const me = (await server.server.store.getUserByEmail(ADMIN))!;
     expect((await api.post(server, `/api/v2/admin/users/${me.id}/lock`, { token: adminToken })).status).toBe(400);
     expect((await api.delete(server, `/api/v2/admin/users/${me.id}`, { token: adminToken })).status).toBe(400);
+  });
+
+  it('resets a lost second factor from the users page: the password alone signs in again, the tokens stay, the admin log says so', async () => {
+    await enrolled(server, 'lost-phone@example.com');
+    const token = await tokenFor('lost-phone@example.com');
+    const id = (await server.server.store.getUserByEmail('lost-phone@example.com'))!.id;
+    const before = new Browser(server);
+    const asked = await before.submit('/users/sign_in', '/users/sign_in', { email: 'lost-phone@example.com', password: PASSWORD });
+    expect(asked.headers.get('location') ?? asked.url).toContain('/users/two_factor');
+
+    const page = await adminBrowser.get('/admin/users?q=lost-phone');
+    expect(page.text).toContain('/admin/users/reset-second-factor');
+    const done = await adminBrowser.submit('/admin/users?q=lost-phone', '/admin/users/reset-second-factor', { id });
+    expect(done.status).toBeLessThan(400);
+    expect((await server.server.store.getUser(id))?.secondFactor).toBeUndefined();
+    const after = new Browser(server);
+    const signedIn = await after.submit('/users/sign_in', '/users/sign_in', { email: 'lost-phone@example.com', password: PASSWORD });
+    expect(signedIn.headers.get('location') ?? signedIn.url).not.toContain('/users/two_factor');
+    expect((await after.get('/dashboard')).status).toBe(200);
+    expect((await api.get(server, '/api/v2/pushes/active', { token })).status).toBe(200);
+    // Again over the API: nothing left to remove.
+    expect((await api.post(server, `/api/v2/admin/users/${id}/reset-second-factor`, { token: adminToken })).body).toMatchObject({ totp: false, passkeys: 0 });
+    const log = await server.server.store.listAdminLog(0, 10);
+    expect(log.filter((e) => e.action === 'user.reset-second-factor' && e.target === 'lost-phone@example.com').length).toBe(2);
   });
 
   it('search, end sessions, revoke tokens, delete without and with pushes', async () => {

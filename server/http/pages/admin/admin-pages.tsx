@@ -120,6 +120,7 @@ export function AdminUsersPage({ users, query, page, more, csrfToken, notice }: 
                     )}
                     <RowAction action="/admin/users/end-sessions" csrfToken={csrfToken} name="id" value={u.id} label={t('admin.users.endSessions')} />
                     <RowAction action="/admin/users/revoke-tokens" csrfToken={csrfToken} name="id" value={u.id} label={t('admin.users.revokeTokens')} />
+                    <RowAction action="/admin/users/reset-second-factor" csrfToken={csrfToken} name="id" value={u.id} label={t('admin.users.resetSecondFactor')} />
                     {/* Deleting asks first, on a page of its own (no script needed). */}
                     <a class="button danger small" href={`/admin/users/delete?id=${encodeURIComponent(u.id)}`}>
                       {t('admin.users.delete')}

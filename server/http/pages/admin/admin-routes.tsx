@@ -73,6 +73,7 @@ export function adminPageRoutes(config: Config, accounts: AccountService, admin:
   userAction('lock', (c, id) => admin.lock(pageActor(c), id));
   userAction('unlock', (c, id) => admin.unlock(pageActor(c), id));
   userAction('end-sessions', (c, id) => admin.endSessions(pageActor(c), id));
+  userAction('reset-second-factor', (c, id) => admin.resetSecondFactor(pageActor(c), id));
   userAction('revoke-tokens', (c, id) => admin.revokeTokens(pageActor(c), id));
   userAction('delete', (c, id) => admin.deleteUser(pageActor(c), id, false));
   userAction('delete-with-pushes', (c, id) => admin.deleteUser(pageActor(c), id, true));

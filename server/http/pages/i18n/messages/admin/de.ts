@@ -30,6 +30,7 @@ export const adminDe: Record<keyof typeof adminEn, string> = {
   "admin.users.lock": "Sperren",
   "admin.users.unlock": "Entsperren",
   "admin.users.endSessions": "Sitzungen beenden",
+  "admin.users.resetSecondFactor": "Zweiten Faktor zurücksetzen",
   "admin.users.revokeTokens": "Token widerrufen",
   "admin.users.delete": "Konto löschen",
   "admin.users.deleteWithPushes": "Mit seinen Pushes löschen",

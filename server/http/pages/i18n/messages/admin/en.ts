@@ -28,6 +28,7 @@ export const adminEn = {
   'admin.users.lock': 'Lock',
   'admin.users.unlock': 'Unlock',
   'admin.users.endSessions': 'End sessions',
+  'admin.users.resetSecondFactor': 'Reset second factor',
   'admin.users.revokeTokens': 'Revoke tokens',
   'admin.users.delete': 'Delete account',
   'admin.users.deleteWithPushes': 'Delete with its pushes',

@@ -30,6 +30,7 @@ export const adminEs: Record<keyof typeof adminEn, string> = {
   "admin.users.lock": "Bloquear",
   "admin.users.unlock": "Desbloquear",
   "admin.users.endSessions": "Cerrar sesiones",
+  "admin.users.resetSecondFactor": "Restablecer el segundo factor",
   "admin.users.revokeTokens": "Revocar tokens",
   "admin.users.delete": "Eliminar cuenta",
   "admin.users.deleteWithPushes": "Eliminar con sus pushes",

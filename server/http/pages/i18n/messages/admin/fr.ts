@@ -30,6 +30,7 @@ export const adminFr: Record<keyof typeof adminEn, string> = {
   "admin.users.lock": "Verrouiller",
   "admin.users.unlock": "Déverrouiller",
   "admin.users.endSessions": "Terminer les sessions",
+  "admin.users.resetSecondFactor": "Réinitialiser le second facteur",
   "admin.users.revokeTokens": "Révoquer les jetons",
   "admin.users.delete": "Supprimer le compte",
   "admin.users.deleteWithPushes": "Supprimer avec ses pushes",

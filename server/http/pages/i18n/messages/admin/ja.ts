@@ -30,6 +30,7 @@ export const adminJa: Record<keyof typeof adminEn, string> = {
   "admin.users.lock": "ロック",
   "admin.users.unlock": "ロック解除",
   "admin.users.endSessions": "セッションを終了",
+  "admin.users.resetSecondFactor": "2 段階目の認証をリセット",
   "admin.users.revokeTokens": "トークンを失効",
   "admin.users.delete": "アカウントを削除",
   "admin.users.deleteWithPushes": "プッシュごと削除",

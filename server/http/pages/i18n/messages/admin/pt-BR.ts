@@ -30,6 +30,7 @@ export const adminPtBR: Record<keyof typeof adminEn, string> = {
   "admin.users.lock": "Bloquear",
   "admin.users.unlock": "Desbloquear",
   "admin.users.endSessions": "Encerrar sessões",
+  "admin.users.resetSecondFactor": "Redefinir o segundo fator",
   "admin.users.revokeTokens": "Revogar tokens",
   "admin.users.delete": "Excluir conta",
   "admin.users.deleteWithPushes": "Excluir com seus pushes",

@@ -30,6 +30,7 @@ export const adminZhCN: Record<keyof typeof adminEn, string> = {
   "admin.users.lock": "锁定",
   "admin.users.unlock": "解锁",
   "admin.users.endSessions": "结束会话",
+  "admin.users.resetSecondFactor": "重置第二因素",
   "admin.users.revokeTokens": "吊销令牌",
   "admin.users.delete": "删除账户",
   "admin.users.deleteWithPushes": "连同推送一起删除",
