@@ -24,6 +24,7 @@ import { Readiness } from './observability/readiness.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import { RequestService } from './requests/request-service.js';
+import { ExtensionConnectService } from './accounts/extension-connect/connect-service.js';
 
 export interface RunningServer {
   url: string;
@@ -32,6 +33,7 @@ export interface RunningServer {
   accounts: AccountService;
   webhooks: WebhookService;
   requests: RequestService;
+  connect: ExtensionConnectService;
   store: Store;
   /**
    * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503 and, for
@@ -67,7 +69,8 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
-    return { keys, store, pushes, uploads, accounts, webhooks, requests, close: () => store.close() };
+    const connect = new ExtensionConnectService({ store, accounts });
+    return { keys, store, pushes, uploads, accounts, webhooks, requests, connect, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -106,6 +109,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       accounts: services.accounts,
       webhooks: services.webhooks,
       requests: services.requests,
+      connect: services.connect,
       catalogue,
       counters: services.store.counters,
       logger,
@@ -132,7 +136,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
-    const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests);
+    const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests, services.connect);
     const deliveries = new DeliveryWorker({ store: services.store, keys: services.keys, settings: config.webhooks, logger }).start();
     let closing: Promise<void> | undefined;
     return {
@@ -142,6 +146,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       accounts: services.accounts,
       webhooks: services.webhooks,
       requests: services.requests,
+      connect: services.connect,
       store: services.store,
       close({ graceMs = 0, delayMs = 0 } = {}) {
         closing ??= (async () => {
