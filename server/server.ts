@@ -30,6 +30,7 @@ import { PasskeyService } from './accounts/passkeys/passkey-service.js';
 import { AdminService } from './admin/admin-service.js';
 import { productName } from './branding/brand.js';
 import { InviteService } from './admin/invite-service.js';
+import { ExtensionConnectService } from './accounts/extension-connect/connect-service.js';
 
 export interface RunningServer {
   url: string;
@@ -42,6 +43,7 @@ export interface RunningServer {
   requests: RequestService;
   admin: AdminService;
   invites: InviteService;
+  connect: ExtensionConnectService;
   store: Store;
   /**
    * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503 and, for
@@ -85,7 +87,8 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const passkeys = new PasskeyService({ store, tickets, counters: store.counters, rpName: siteName, logger });
     const admin = new AdminService({ store, accounts, pushes, config, secondFactor });
     const invites = new InviteService({ store, admin, accounts });
-    return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, admin, invites, close: () => store.close() };
+    const connect = new ExtensionConnectService({ store, accounts });
+    return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, admin, invites, connect, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -127,6 +130,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       requests: services.requests,
       admin: services.admin,
       invites: services.invites,
+      connect: services.connect,
       catalogue,
       counters: services.store.counters,
       logger,
@@ -153,7 +157,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
-    const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests);
+    const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests, services.connect);
     const deliveries = new DeliveryWorker({ store: services.store, keys: services.keys, settings: config.webhooks, logger }).start();
     let closing: Promise<void> | undefined;
     return {
@@ -167,6 +171,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       requests: services.requests,
       admin: services.admin,
       invites: services.invites,
+      connect: services.connect,
       store: services.store,
       close({ graceMs = 0, delayMs = 0 } = {}) {
         closing ??= (async () => {

@@ -276,10 +276,10 @@ export class AccountService {
   }
 
   /** Makes an API token; the returned plaintext is the only copy there will ever be. */
-  async createApiToken(user: User, label = 'API token'): Promise<{ token: string; info: ApiTokenInfo }> {
+  async createApiToken(user: User, label = 'API token', id: string = randomUUID()): Promise<{ token: string; info: ApiTokenInfo }> {
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const record: StoredApiToken = {
-      id: randomUUID(),
+      id,
       userId: user.id,
       hash: digest(token),
       label: label.trim().slice(0, 100) || 'API token',

@@ -40,6 +40,9 @@ import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
 import { streamDownload } from './stream-download.js';
 import { createAppRouter } from './trpc/app-router.js';
+import type { ExtensionConnectService } from '../accounts/extension-connect/connect-service.js';
+import { extensionConnectRoutes } from './pages/extension-connect-routes.js';
+import { extensionTokenRoute } from './rest/extension-token-route.js';
 
 import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
 import type { AdminService } from '../admin/admin-service.js';
@@ -58,6 +61,8 @@ export interface AppDeps {
   signInSteps: SignInSteps;
   webhooks: WebhookService;
   requests: RequestService;
+  /** The extension's connect-by-signing-in (accounts/extension-connect/). */
+  connect: ExtensionConnectService;
   catalogue: CatalogueService;
   admin: AdminService;
   invites: InviteService;
@@ -149,6 +154,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.route('/', brandRoutes(brand));
+  app.route('/', extensionTokenRoute(deps.connect));
+  app.route('/', extensionConnectRoutes(accounts, deps.connect));
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));

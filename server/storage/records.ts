@@ -133,6 +133,28 @@ export const storedSessionSchema = z.object({
 });
 export type StoredSession = z.infer<typeof storedSessionSchema>;
 
+/**
+ * A one-time code the browser extension exchanges for an API token (accounts/extension-connect/):
+ * made when the user approves the extension, bound to the PKCE challenge and redirect URI the
+ * extension asked with. Marked used (with the id its token got) by the first exchange.
+ */
+export const storedConnectCodeSchema = z.object({
+  /** SHA-256 of the code (codes carry 256 bits of entropy). */
+  hash: z.string(),
+  userId: z.string(),
+  /** base64url(SHA-256(code_verifier)): PKCE S256. */
+  challenge: z.string(),
+  redirectUri: z.string(),
+  /** The label the token gets (browser and date, in the approving page's language). */
+  label: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  usedAt: z.string().optional(),
+  /** The id of the token the first exchange made (or meant to make): revoked if the code is replayed. */
+  tokenId: z.string().optional(),
+});
+export type StoredConnectCode = z.infer<typeof storedConnectCodeSchema>;
+
 
 /** An account's webhook endpoint. */
 export const storedWebhookSchema = z.object({

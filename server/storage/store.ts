@@ -3,6 +3,7 @@ import type {
   AuditRecord,
   DeliveryOutcome,
   StoredApiToken,
+  StoredConnectCode,
   StoredDelivery,
   StoredPush,
   StoredRequest,
@@ -285,6 +286,18 @@ export interface Store {
   getApiTokenByHash(hash: string): Promise<StoredApiToken | undefined>;
   listApiTokens(userId: string): Promise<StoredApiToken[]>;
   deleteApiToken(id: string): Promise<void>;
+
+  /** Stores a new extension connect code (accounts/extension-connect/). */
+  insertConnectCode(code: StoredConnectCode): Promise<void>;
+  /**
+   * Marks the code with this hash used at `usedAt` for the token `tokenId`, unless it is used
+   * already: atomic, so of several exchanges at once, on any instances, exactly one is `first`.
+   * Resolves with the code as now stored (for a replay: as the first exchange left it), or
+   * undefined when there is no such code.
+   */
+  redeemConnectCode(hash: string, usedAt: string, tokenId: string): Promise<{ first: boolean; code: StoredConnectCode } | undefined>;
+  /** Deletes up to `limit` connect codes that expired before `before`; resolves with how many. */
+  deleteExpiredConnectCodes(before: Date, limit: number): Promise<number>;
 
   insertSession(session: StoredSession): Promise<void>;
   getSession(id: string): Promise<StoredSession | undefined>;

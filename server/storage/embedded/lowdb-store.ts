@@ -10,6 +10,7 @@ import { MemoryLimitCounters } from './memory-limit-counters.js';
 import {
   auditRecordSchema,
   storedApiTokenSchema,
+  storedConnectCodeSchema,
   storedDeliverySchema,
   storedPushSchema,
   storedRequestSchema,
@@ -19,6 +20,7 @@ import {
   type AuditRecord,
   type DeliveryOutcome,
   type StoredApiToken,
+  type StoredConnectCode,
   type StoredDelivery,
   type StoredPush,
   type StoredRequest,
@@ -58,10 +60,12 @@ const dataSchema = z.object({
   // Absent from data files written before the administration area (issue 32).
   adminLog: z.record(z.string(), adminLogEntrySchema).optional(),
   invites: z.record(z.string(), storedInviteSchema).optional(),
+  /** Extension connect codes by hash (short-lived; a data file from before them has none). */
+  connectCodes: z.record(z.string(), storedConnectCodeSchema).default({}),
 });
 type DbData = z.infer<typeof dataSchema>;
 
-const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, adminLog: {}, invites: {} });
+const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, adminLog: {}, invites: {}, connectCodes: {} });
 
 export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
   /** Told when the directory's lock was left by a process that is gone (it did not stop cleanly). */
@@ -630,6 +634,34 @@ export class LowdbStore implements Store {
     if (!existing) return;
     await this.journal.commit([{ c: 'apiTokens', k: id, v: null }]);
     this.tokenHashIndex.delete(existing.hash);
+  }
+
+  async insertConnectCode(code: StoredConnectCode): Promise<void> {
+    await this.journal.commit([{ c: 'connectCodes', k: code.hash, v: code }]);
+  }
+
+  redeemConnectCode(hash: string, usedAt: string, tokenId: string): Promise<{ first: boolean; code: StoredConnectCode } | undefined> {
+    // Serialised per code: two exchanges at once must not both find it unused before either commits.
+    return this.withLock(`connect-code:${hash}`, async () => {
+      const codes = this.db.connectCodes;
+      const code = Object.hasOwn(codes, hash) ? codes[hash]! : undefined;
+      if (!code) return undefined;
+      if (code.usedAt) return { first: false, code };
+      const used = { ...code, usedAt, tokenId };
+      await this.journal.commit([{ c: 'connectCodes', k: hash, v: used }]);
+      return { first: true, code: used };
+    });
+  }
+
+  async deleteExpiredConnectCodes(before: Date, limit: number): Promise<number> {
+    const iso = before.toISOString();
+    const hashes: string[] = [];
+    for (const hash in this.db.connectCodes) {
+      if (hashes.length >= limit) break;
+      if (this.db.connectCodes[hash]!.expiresAt < iso) hashes.push(hash);
+    }
+    if (hashes.length) await this.journal.commit(hashes.map((k) => ({ c: 'connectCodes', k, v: null })));
+    return hashes.length;
   }
 
   async insertSession(session: StoredSession): Promise<void> {

@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import {
   auditRecordSchema,
   storedApiTokenSchema,
+  storedConnectCodeSchema,
   storedDeliverySchema,
   storedPushSchema,
   storedRequestSchema,
@@ -12,6 +13,7 @@ import {
   type AuditRecord,
   type DeliveryOutcome,
   type StoredApiToken,
+  type StoredConnectCode,
   type StoredDelivery,
   type StoredPush,
   type StoredRequest,
@@ -627,6 +629,32 @@ export class PostgresStore implements Store {
 
   async deleteApiToken(id: string): Promise<void> {
     await this.db.query('DELETE FROM api_tokens WHERE id = $1', [id]);
+  }
+
+  async insertConnectCode(code: StoredConnectCode): Promise<void> {
+    await this.db.query('INSERT INTO extension_connect_codes (hash, user_id, expires_at, record) VALUES ($1, $2, $3, $4)', [code.hash, code.userId, code.expiresAt, code]);
+  }
+
+  async redeemConnectCode(hash: string, usedAt: string, tokenId: string): Promise<{ first: boolean; code: StoredConnectCode } | undefined> {
+    // A concurrent exchange holding the row makes this one wait, then re-check `used_at IS NULL`
+    // on the row it left: it matches nothing, and reads the code as that exchange marked it.
+    const won = await this.db.query(
+      'UPDATE extension_connect_codes SET used_at = $2, token_id = $3 WHERE hash = $1 AND used_at IS NULL RETURNING record',
+      [hash, usedAt, tokenId],
+    );
+    if (won.rows[0]) return { first: true, code: { ...parse(storedConnectCodeSchema)(won.rows[0]), usedAt, tokenId } };
+    const { rows } = await this.db.query('SELECT record, used_at, token_id FROM extension_connect_codes WHERE hash = $1', [hash]);
+    if (!rows[0]) return undefined;
+    const code = parse(storedConnectCodeSchema)(rows[0]);
+    return { first: false, code: { ...code, usedAt: (rows[0].used_at as Date).toISOString(), tokenId: rows[0].token_id as string } };
+  }
+
+  async deleteExpiredConnectCodes(before: Date, limit: number): Promise<number> {
+    const { rowCount } = await this.db.query(
+      'DELETE FROM extension_connect_codes WHERE hash IN (SELECT hash FROM extension_connect_codes WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)',
+      [before.toISOString(), limit],
+    );
+    return rowCount ?? 0;
   }
 
   async insertSession(session: StoredSession): Promise<void> {

@@ -51,6 +51,11 @@ export interface ExtensionHarness {
   revokeOrigin?(originPattern: string): Promise<void>;
   /** Changes the keyboard shortcut as the browser's shortcut settings do. */
   setShortcut(shortcut: string): Promise<void>;
+  /**
+   * A page the browser opened by itself whose address matches `url` (the identity window of
+   * launchWebAuthFlow), up to 20 s: driven like any page.
+   */
+  waitForWindow?(url: RegExp): Promise<DrivenPage>;
   /** Closes the browser and starts it again on the same profile (where the browser keeps it). */
   restart?(): Promise<void>;
   close(): Promise<void>;

@@ -545,6 +545,46 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.getSession(`live-${id}`)).toBeDefined();
   });
 
+  it('extension connect codes: redeemed once, also by exchanges at once on two handles; a replay reads the first redemption; expired ones swept in batches', async () => {
+    const id = `connect-user-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id, email: `${id}@example.com`, passwordHash: '', createdAt: iso(T0) });
+    const code = (n: number, expiresAt: number) => ({
+      hash: `code-${id}-${n}`,
+      userId: id,
+      challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      redirectUri: 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/',
+      label: 'Secret Push extension — Chromium, 2026-11-28',
+      createdAt: iso(T0),
+      expiresAt: iso(expiresAt),
+    });
+    await store.insertConnectCode(code(1, T0 + 60_000));
+    expect(await store.redeemConnectCode('no-such-code', iso(T0 + 1), 'tok-x')).toBeUndefined();
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const tries = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 ? peer : store).redeemConnectCode(`code-${id}-1`, iso(T0 + 1000 + i), `tok-${i}`)),
+      );
+      const winners = tries.filter((t) => t!.first);
+      expect(winners).toHaveLength(1);
+      const won = winners[0]!.code;
+      expect(won).toMatchObject({ ...code(1, T0 + 60_000), usedAt: expect.any(String), tokenId: expect.stringMatching(/^tok-/) });
+      // Every other exchange sees the code as the winner marked it: the token a replay must revoke.
+      for (const t of tries.filter((t) => !t!.first)) expect(t!.code).toMatchObject({ tokenId: won.tokenId, usedAt: won.usedAt });
+      expect((await store.redeemConnectCode(`code-${id}-1`, iso(T0 + 5000), 'tok-late'))!).toMatchObject({ first: false, code: { tokenId: won.tokenId } });
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+    for (let i = 2; i < 7; i++) await store.insertConnectCode(code(i, T0 + 1000));
+    await store.insertConnectCode(code(9, T0 + 10 * 60_000));
+    const sweepAt = new Date(T0 + 5 * 60_000);
+    // Codes 1 to 6 expired before the sweep: three, then three, then none.
+    expect(await store.deleteExpiredConnectCodes(sweepAt, 3)).toBe(3);
+    expect(await store.deleteExpiredConnectCodes(sweepAt, 3)).toBe(3);
+    expect(await store.deleteExpiredConnectCodes(sweepAt, 3)).toBe(0);
+    for (let i = 1; i < 7; i++) expect(await store.redeemConnectCode(`code-${id}-${i}`, iso(T0 + 6_000_000), 'tok-gone')).toBeUndefined();
+    expect((await store.redeemConnectCode(`code-${id}-9`, iso(T0 + 6_000_000), 'tok-9'))!.first).toBe(true);
+  });
+
   it('settings: the first value stored wins, putSetting replaces it', async () => {
     const name = `probe-${randomBytes(3).toString('hex').replace(/[0-9]/g, 'x')}`;
     expect(await store.settingOrInit(name, 'first')).toBe('first');
