@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notBeforeSchema } from './release-schema.js';
 
 /**
  * The Password Pusher API v2 shapes, defined once. The server validates with them, the tRPC
@@ -58,6 +59,8 @@ export const pushInputSchema = z.object({
    * with a key the server never sees (docs/end-to-end-encryption.md).
    */
   end_to_end: lenientBooleanSchema.optional(),
+  /** Secret Push only: scheduled release (shared/release-schema.ts). */
+  not_before: notBeforeSchema.optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;
@@ -89,6 +92,8 @@ export const pushRecordBaseSchema = z.object({
   html_url: z.string(),
   /** Secret Push only, and only on end-to-end pushes: the payload and files are envelopes. */
   end_to_end: z.literal(true).optional(),
+  /** Secret Push only, and only on pushes with a scheduled release: when the push opens. */
+  not_before: z.string().optional(),
 });
 export type PushRecordBase = z.infer<typeof pushRecordBaseSchema>;
 

@@ -10,6 +10,7 @@ import {
   validationErrorBodySchema,
   versionDocumentSchema,
 } from '../../../shared/push-schema.js';
+import { tooEarlyBodySchema } from '../../../shared/release-schema.js';
 import { SECRET_PUSH_VERSION } from '../../version.js';
 import { accountFeatureInputs, accountFeaturePaths, accountFeatureSchemas } from './openapi-account-features.js';
 
@@ -27,6 +28,7 @@ const schemas = {
   Version: versionDocumentSchema,
   Error: errorBodySchema,
   ValidationErrors: validationErrorBodySchema,
+  TooEarly: tooEarlyBodySchema,
   ...accountFeatureSchemas,
 };
 
@@ -81,7 +83,15 @@ export function buildOpenApiDocument(baseUrl: string) {
         get: {
           summary: 'Retrieve a push (counts a view)',
           parameters: [tokenParam, { name: 'passphrase', in: 'query', required: false, schema: { type: 'string' } }],
-          responses: { 200: json('RetrievedPush', 'The push, with its payload unless expired'), 404: err('Unknown token'), ...common },
+          responses: {
+            200: json('RetrievedPush', 'The push, with its payload unless expired'),
+            404: err('Unknown token'),
+            425: {
+              ...json('TooEarly', 'A scheduled release (not_before) not reached yet: no view counted; Retry-After gives the seconds until it opens'),
+              headers: { 'Retry-After': { description: 'Seconds until the push opens', schema: { type: 'integer', minimum: 1 } } },
+            },
+            ...common,
+          },
         },
         delete: {
           summary: 'Expire a push now',
