@@ -422,9 +422,11 @@ export class PushService {
     if (at) throw ServiceError.tooEarly(at, secondsUntil(at, now));
   }
 
-  /** When the push opens to `actor`, if not yet (its owner may always open it); else null. */
-  opensLaterFor(push: StoredPush, actor: Actor): string | null {
-    return this.isOwner(push, actor) ? null : opensAt(push, this.now());
+  /** When the push opens to `actor` and in how many seconds, if not yet (its owner may always open it); else null. */
+  opensLaterFor(push: StoredPush, actor: Actor): { opensAt: string; retryAfterSeconds: number } | null {
+    const now = this.now();
+    const at = this.isOwner(push, actor) ? null : opensAt(push, now);
+    return at ? { opensAt: at, retryAfterSeconds: secondsUntil(at, now) } : null;
   }
 
   /**
