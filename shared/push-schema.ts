@@ -210,5 +210,7 @@ export const pushLimitsSchema = z.object({
   max_file_bytes: z.number().optional(),
   /** The server takes end-to-end pushes (docs/end-to-end-encryption.md); absent from older servers. */
   end_to_end: z.boolean().optional(),
+  /** The server takes `not_before` (scheduled release); absent from older servers, which would ignore it and open the push at once. */
+  scheduled_release: z.boolean().optional(),
 });
 export type PushLimits = z.infer<typeof pushLimitsSchema>;

@@ -149,6 +149,7 @@ export class PushService {
       max_failed_passphrase_attempts: l.maxFailedPassphraseAttempts,
       max_file_bytes: l.maxFileBytes,
       end_to_end: true,
+      scheduled_release: true,
     };
   }
 

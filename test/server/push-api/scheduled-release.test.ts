@@ -128,6 +128,8 @@ describe('scheduled release over tRPC', () => {
     await trpc().pushes.retrieve.mutate({ url_token: (created as any).url_token }).catch((e) => (error = e));
     expect(error).toBeInstanceOf(TRPCClientError);
     advance(2 * HOUR);
+    // The extension learns from `limits` that this server takes not_before (older servers would ignore it).
+    expect(await trpc().limits.query()).toMatchObject({ scheduled_release: true });
     expect(await trpc().pushes.retrieve.mutate({ url_token: (created as any).url_token })).toMatchObject({ payload: 'trpc later', views_remaining: 4 });
   });
 });
