@@ -61,6 +61,8 @@ export const pushInputSchema = z.object({
   end_to_end: lenientBooleanSchema.optional(),
   /** Secret Push only: scheduled release (shared/release-schema.ts). */
   not_before: notBeforeSchema.optional(),
+  /** Secret Push only, with not_before: the expiry days count from the release instead of from creation. */
+  expire_from_release: lenientBooleanSchema.optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;

@@ -4,7 +4,7 @@ import type { Features, Limits } from '../config.js';
 import { ServiceError } from '../service-error.js';
 import { endToEndFileProblem, endToEndPayloadProblem, type UploadedFileFacts } from './end-to-end.js';
 import { DURATION_CODES_MINUTES } from './expiry.js';
-import { releaseTime } from './release.js';
+import { releaseOf } from './release.js';
 
 /** A create request after every rule about its fields has been applied. */
 export interface NewPushFields {
@@ -24,6 +24,8 @@ export interface NewPushFields {
   endToEnd: boolean;
   /** Scheduled release: the push opens from this time (ISO); null: at once. */
   notBefore: string | null;
+  /** Where the push's lifetime starts: creation, or its release (`expire_from_release`). */
+  lifetimeFrom: Date;
 }
 
 const MAX_NAME_CHARS = 255;
@@ -154,7 +156,7 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
   } else if (passphrase && limits.maxFailedPassphraseAttempts > 0) {
     maxFailedPassphraseAttempts = limits.maxFailedPassphraseAttempts;
   }
-  const notBefore = releaseTime(input.not_before, ctx.now ?? new Date(), lifetimeMinutes, add);
+  const release = releaseOf({ notBefore: input.not_before, fromRelease: input.expire_from_release === true }, ctx.now ?? new Date(), lifetimeMinutes, limits.days.max, add);
   for (const [field, value] of [['passphrase', passphrase], ['name', name], ['note', note]] as const) {
     if (value && hasLoneSurrogate(value)) add(field, 'contains invalid Unicode (a lone surrogate)');
   }
@@ -174,6 +176,7 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
     note,
     maxFailedPassphraseAttempts,
     endToEnd,
-    notBefore,
+    notBefore: release.notBefore,
+    lifetimeFrom: release.lifetimeFrom,
   };
 }

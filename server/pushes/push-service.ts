@@ -270,7 +270,7 @@ export class PushService {
       filesPurgeAt: null,
       expireAfterDays: fields.expireAfterDays,
       expireAfterViews: fields.expireAfterViews,
-      expiresAt: expiresAt(now, fields.lifetimeMinutes),
+      expiresAt: expiresAt(fields.lifetimeFrom, fields.lifetimeMinutes),
       deletableByViewer: fields.deletableByViewer,
       retrievalStep: fields.retrievalStep,
       views: 0,
@@ -283,6 +283,7 @@ export class PushService {
       deleted: false,
       ...(fields.endToEnd ? { endToEnd: true } : {}),
       ...(fields.notBefore ? { notBefore: fields.notBefore } : {}),
+      ...(fields.lifetimeFrom.getTime() !== now.getTime() ? { lifetimeFrom: fields.lifetimeFrom.toISOString() } : {}),
     };
   }
 

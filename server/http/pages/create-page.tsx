@@ -22,6 +22,8 @@ export interface CreateFormValues {
   note: string;
   /** Scheduled release: the form's local date and time (release-pages.tsx), or empty. */
   release_at: string;
+  /** Its days count from the release (`expire_from_release`). */
+  expire_from_release: boolean;
 }
 
 export interface CreateFormProps {
@@ -51,6 +53,7 @@ export function defaultValues(limits: PushLimits): CreateFormValues {
     name: '',
     note: '',
     release_at: '',
+    expire_from_release: false,
   };
 }
 
@@ -64,7 +67,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
   const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note', 'not_before'];
   // "More options" is open when one of them was set, differs from the server's default or needs fixing.
   const moreOpen = Boolean(
-    values.name || values.note || values.max_failed_passphrase_attempts || values.release_at || errors?.name || errors?.note || errors?.max_failed_passphrase_attempts || errors?.not_before,
+    values.name || values.note || values.max_failed_passphrase_attempts || values.release_at || values.expire_from_release || errors?.name || errors?.note || errors?.max_failed_passphrase_attempts || errors?.not_before,
   ) || values.retrieval_step !== limits.retrieval_step || values.deletable_by_viewer !== limits.deletable_by_viewer;
   return (
     <section class="card">
@@ -184,7 +187,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
             {t('create.deletableHint')}
           </p>
 
-          <ReleaseField value={values.release_at} errors={errors} />
+          <ReleaseField value={values.release_at} fromRelease={values.expire_from_release} errors={errors} />
 
           <p class="muted small">{t(signedIn ? 'create.nameAndNoteSignedIn' : 'create.nameAndNote')}</p>
           <label for="name">{t('create.name')}</label>

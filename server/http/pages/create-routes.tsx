@@ -134,5 +134,6 @@ function valuesFrom(input: Params, pushes: PushService, releaseAt: Params[string
     name: text('name'),
     note: text('note'),
     release_at: typeof releaseAt === 'string' ? releaseAt : '',
+    expire_from_release: flag('expire_from_release', false),
   };
 }

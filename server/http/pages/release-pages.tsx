@@ -34,7 +34,7 @@ export function NotYetOpenPage({ opensAt }: { opensAt: string }) {
  * fills `push[not_before]` with the moment it means in the sender's time zone. Without scripts
  * that stays empty and the page reads the input as UTC (releaseFromForm), which the hint says.
  */
-export function ReleaseField({ value, errors }: { value: string; errors?: Record<string, string[]> }) {
+export function ReleaseField({ value, fromRelease, errors }: { value: string; fromRelease: boolean; errors?: Record<string, string[]> }) {
   const { t } = useLanguage();
   const invalid = errors?.not_before?.length ? { 'aria-invalid': true as const, 'aria-describedby': 'not_before-error release-hint' } : { 'aria-describedby': 'release-hint' };
   return (
@@ -43,6 +43,11 @@ export function ReleaseField({ value, errors }: { value: string; errors?: Record
       <input type="datetime-local" id="release_at" name="release_at" value={value} {...invalid} />
       <input type="hidden" name="push[not_before]" value="" data-local-time-of="release_at" />
       <FieldErrors errors={errors} field="not_before" />
+      <input type="hidden" name="push[expire_from_release]" value="false" />
+      <label class="choice">
+        <input type="checkbox" name="push[expire_from_release]" value="true" checked={fromRelease} />
+        {t('create.expireFromRelease')}
+      </label>
       <p class="muted small hint" id="release-hint">
         {t('create.releaseHint')}{' '}
         <span data-time-zone data-time-zone-template={t('create.timeZone', { zone: '{zone}' })}>

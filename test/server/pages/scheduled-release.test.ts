@@ -93,6 +93,12 @@ describe('the create form’s release time', () => {
     const scripted = await submit(visitor, { 'push[payload]': 'scripted', release_at: '2027-03-01T09:30', 'push[not_before]': '2027-03-01T08:30:00.000Z' });
     const t2 = /\/p\/([a-z0-9_-]+)/i.exec(textOf(scripted.text, 'secret-link')!)![1]!;
     expect((await server.server.store.getPush(server.server.pushes.storageId(t2)))!.notBefore).toBe('2027-03-01T08:30:00.000Z');
+
+    // Days from the release: the checkbox sends expire_from_release.
+    const later = await submit(visitor, { 'push[payload]': 'days later', 'push[expire_after_days]': '1', release_at: '2027-03-20T09:30', 'push[expire_from_release]': 'true' });
+    expect(later.status).toBe(200);
+    const t3 = /\/p\/([a-z0-9_-]+)/i.exec(textOf(later.text, 'secret-link')!)![1]!;
+    expect((await server.server.store.getPush(server.server.pushes.storageId(t3)))!.expiresAt).toBe('2027-03-21T09:30:00.000Z');
   });
 
   it('a release after the expiry is refused next to the field, the value kept', async () => {
@@ -100,6 +106,7 @@ describe('the create form’s release time', () => {
     expect(res.status).toBe(422);
     expect(res.text).toMatch(/id="not_before-error"[^>]*>Opens from must be before the push expires/);
     expect(res.text).toContain('value="2027-04-01T09:30"');
+    expect(res.text).toContain('Count the days from when it opens, not from now');
     expect(res.text).toMatch(/<details class="more-options" open/);
   });
 });

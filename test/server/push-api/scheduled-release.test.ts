@@ -99,6 +99,23 @@ describe('scheduled release on the REST API', () => {
     expect(await createPush(server, { payload: 'empty', not_before: '' })).not.toHaveProperty('not_before');
   });
 
+  it('expire_from_release: the days count from the release (all remain before it), so a release beyond the days is allowed, up to the longest lifetime ahead', async () => {
+    const p = await createPush(server, { payload: 'far', expire_after_days: 2, not_before: inFuture(10 * DAY), expire_from_release: true }, owner);
+    expect(p.days_remaining).toBe(2);
+    advance(10 * DAY);
+    expect((await api.get(server, `/api/v2/pushes/${p.url_token}`)).body).toMatchObject({ payload: 'far', days_remaining: 2, expired: false });
+    advance(2 * DAY - MINUTE);
+    expect((await api.get(server, `/api/v2/pushes/${p.url_token}`)).body).toMatchObject({ payload: 'far', days_remaining: 1, expired: false });
+    advance(2 * MINUTE);
+    expect((await api.get(server, `/api/v2/pushes/${p.url_token}`)).body).toMatchObject({ payload: null, expired: true });
+    // Without a schedule it changes nothing.
+    expect((await createPush(server, { payload: 'now', expire_after_days: 1, expire_from_release: true })).days_remaining).toBe(1);
+    // At most the instance's longest lifetime (90 days here) ahead.
+    const tooFar = await api.post(server, '/api/v2/pushes', { json: { push: { payload: 'x', not_before: inFuture(91 * DAY), expire_from_release: true } } });
+    expect(tooFar.status).toBe(422);
+    expect(tooFar.body.not_before[0]).toBe('must be at most 90 days ahead');
+  });
+
   it('bad not_before values: 422 with the field named, nothing stored', async () => {
     const refused = async (push: Record<string, unknown>) => {
       const res = await api.post(server, '/api/v2/pushes', { json: { push } });

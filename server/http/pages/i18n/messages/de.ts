@@ -70,6 +70,7 @@ export const de: Catalogue = {
   'field.not_before': 'Freigabe ab',
   'create.releaseAt': 'Freigabe ab (optional)',
   'create.releaseHint': 'Vor diesem Zeitpunkt zeigt der Link nur, wann er sich öffnet, und verbraucht keinen Abruf. Die Tage zählen trotzdem ab jetzt.',
+  'create.expireFromRelease': 'Die Tage ab der Freigabe zählen, nicht ab jetzt',
   'create.timeZone': 'Zeitzone: {zone}',
   'recipient.expired.heading': 'Dieser geheime Link ist abgelaufen',
   'recipient.expired.body':

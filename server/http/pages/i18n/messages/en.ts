@@ -71,6 +71,7 @@ export const en = {
   'field.not_before': 'Opens from',
   'create.releaseAt': 'Opens from (optional)',
   'create.releaseHint': 'Before this time the link shows only when it opens and uses up no view. The days still count from now.',
+  'create.expireFromRelease': 'Count the days from when it opens, not from now',
   'create.timeZone': 'Time zone: {zone}',
   'recipient.expired.heading': 'This secret link has expired',
   'recipient.expired.body':

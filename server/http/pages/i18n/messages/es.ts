@@ -74,6 +74,7 @@ export const es: Catalogue = {
   'field.not_before': 'Se abre a partir de',
   'create.releaseAt': 'Se abre a partir de (opcional)',
   'create.releaseHint': 'Antes de esta hora el enlace solo muestra cuándo se abre y no gasta ninguna visualización. Los días se cuentan igualmente desde ahora.',
+  'create.expireFromRelease': 'Contar los días desde que se abre, no desde ahora',
   'create.timeZone': 'Zona horaria: {zone}',
   'recipient.expired.heading': 'Este enlace secreto ha caducado',
   'recipient.expired.body':

@@ -74,6 +74,7 @@ export const fr: Catalogue = {
   'field.not_before': 'Ouvert à partir de',
   'create.releaseAt': 'Ouvert à partir de (facultatif)',
   'create.releaseHint': 'Avant cette heure, le lien indique seulement quand il s’ouvre et ne consomme aucune consultation. Les jours comptent quand même à partir de maintenant.',
+  'create.expireFromRelease': 'Compter les jours à partir de l’ouverture, pas de maintenant',
   'create.timeZone': 'Fuseau horaire : {zone}',
   'recipient.expired.heading': 'Ce lien secret a expiré',
   'recipient.expired.body':

@@ -70,6 +70,7 @@ export const ja: Catalogue = {
   'field.not_before': '公開開始日時',
   'create.releaseAt': '公開開始日時（任意）',
   'create.releaseHint': 'この時刻より前は、リンクは公開日時だけを表示し、閲覧回数を消費しません。日数は今から数えます。',
+  'create.expireFromRelease': '日数を今からではなく公開時から数える',
   'create.timeZone': 'タイムゾーン: {zone}',
   'recipient.expired.heading': 'このシークレットリンクは有効期限が切れています',
   'recipient.expired.body':

@@ -74,6 +74,7 @@ export const ptBR: Catalogue = {
   'field.not_before': 'Liberado a partir de',
   'create.releaseAt': 'Liberado a partir de (opcional)',
   'create.releaseHint': 'Antes desse horário o link mostra apenas quando será liberado e não gasta nenhuma visualização. Os dias continuam contando a partir de agora.',
+  'create.expireFromRelease': 'Contar os dias a partir da liberação, não de agora',
   'create.timeZone': 'Fuso horário: {zone}',
   'recipient.expired.heading': 'Este link secreto expirou',
   'recipient.expired.body':

@@ -70,6 +70,7 @@ export const zhCN: Catalogue = {
   'field.not_before': '开放时间',
   'create.releaseAt': '开放时间（可选）',
   'create.releaseHint': '在此时间之前，链接只显示开放时间，不消耗查看次数。天数仍从现在开始计算。',
+  'create.expireFromRelease': '从开放时起计算天数，而不是从现在起',
   'create.timeZone': '时区：{zone}',
   'recipient.expired.heading': '此机密链接已过期',
   'recipient.expired.body':
