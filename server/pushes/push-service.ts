@@ -601,6 +601,8 @@ export class PushService {
       this.requireAccount(actor);
       throw new ServiceError('forbidden', "That push doesn't belong to you.");
     }
+    // A recipient deletes what they could open: before the release, not even their passphrase is judged.
+    if (!push.expiredAt && !this.isOwner(push, actor)) this.assertReleased(push);
     if (push.passphrase && !push.expiredAt && !this.isOwner(push, actor) && !this.validTicket(token, 'delete', proof.ticket?.exp, proof.ticket?.ticket)) {
       if (proof.passphrase === undefined || proof.passphrase === '') {
         throw new ServiceError('unauthorized', 'This push has a passphrase: give it (passphrase=…) to delete the push.');

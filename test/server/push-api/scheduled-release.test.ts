@@ -71,6 +71,16 @@ describe('scheduled release on the REST API', () => {
     expect((await api.get(server, `/api/v2/pushes/${p.url_token}?passphrase=right%20horse`)).body).toMatchObject({ payload: 'guarded' });
   });
 
+  it('a recipient cannot delete it before the release (425: its passphrase is not judged there either); the owner can', async () => {
+    const p = await createPush(server, { payload: 'not yet yours', passphrase: 'pass word', max_failed_passphrase_attempts: 1, deletable_by_viewer: true, not_before: inFuture(HOUR) }, owner);
+    const byRecipient = await api.delete(server, `/api/v2/pushes/${p.url_token}?passphrase=wrong`);
+    expect(byRecipient.status).toBe(425);
+    expect(byRecipient.headers.get('retry-after')).toBe('3600');
+    const stored = (await server.server.store.getPush(server.server.pushes.storageId(p.url_token)))!;
+    expect(stored).toMatchObject({ expiredAt: null, failedPassphraseAttempts: 0 });
+    expect((await api.delete(server, `/api/v2/pushes/${p.url_token}`, { token: owner })).status).toBe(200);
+  });
+
   it('the owner may read the push before its release (an owner view, not counted)', async () => {
     const p = await createPush(server, { payload: 'mine early', expire_after_views: 1, not_before: inFuture(DAY) }, owner);
     const mine = await api.get(server, `/api/v2/pushes/${p.url_token}`, { token: owner });
