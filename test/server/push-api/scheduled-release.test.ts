@@ -105,6 +105,11 @@ describe('scheduled release on the REST API', () => {
     const past = await createPush(server, { payload: 'past', not_before: inFuture(-MINUTE) });
     expect(past).not.toHaveProperty('not_before');
     expect((await api.get(server, `/api/v2/pushes/${past.url_token}`)).body).toMatchObject({ payload: 'past' });
+    // The v1 JSON API's body takes it through the same service.
+    const v1 = await api.post(server, '/p.json', { json: { password: { payload: 'v1 later', not_before: inFuture(HOUR) } } });
+    expect(v1.status).toBe(201);
+    expect(v1.body.not_before).toBe(inFuture(HOUR));
+    expect((await api.get(server, `/p/${v1.body.url_token}.json`)).status).toBe(425);
     // An empty form field means no schedule.
     expect(await createPush(server, { payload: 'empty', not_before: '' })).not.toHaveProperty('not_before');
   });
