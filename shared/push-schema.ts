@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notBeforeSchema } from './release-schema.js';
 
 /**
  * The Password Pusher API v2 shapes, defined once. The server validates with them, the tRPC
@@ -58,6 +59,10 @@ export const pushInputSchema = z.object({
    * with a key the server never sees (docs/end-to-end-encryption.md).
    */
   end_to_end: lenientBooleanSchema.optional(),
+  /** Secret Push only: scheduled release (shared/release-schema.ts). */
+  not_before: notBeforeSchema.optional(),
+  /** Secret Push only, with not_before: the expiry days count from the release instead of from creation. */
+  expire_from_release: lenientBooleanSchema.optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;
@@ -89,6 +94,8 @@ export const pushRecordBaseSchema = z.object({
   html_url: z.string(),
   /** Secret Push only, and only on end-to-end pushes: the payload and files are envelopes. */
   end_to_end: z.literal(true).optional(),
+  /** Secret Push only, and only on pushes with a scheduled release: when the push opens. */
+  not_before: z.string().optional(),
 });
 export type PushRecordBase = z.infer<typeof pushRecordBaseSchema>;
 
@@ -207,5 +214,7 @@ export const pushLimitsSchema = z.object({
   max_file_bytes: z.number().optional(),
   /** The server takes end-to-end pushes (docs/end-to-end-encryption.md); absent from older servers. */
   end_to_end: z.boolean().optional(),
+  /** The server takes `not_before` (scheduled release); absent from older servers, which would ignore it and open the push at once. */
+  scheduled_release: z.boolean().optional(),
 });
 export type PushLimits = z.infer<typeof pushLimitsSchema>;

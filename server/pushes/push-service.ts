@@ -12,6 +12,7 @@ import type { FileVault } from '../storage/file-vault.js';
 import type { AuditRecord, StoredPush } from '../storage/records.js';
 import type { DueWork, PushChange, Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
+import { opensAt, secondsUntil } from './release.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput, type NewPushFields } from './push-input.js';
@@ -151,6 +152,7 @@ export class PushService {
       max_failed_passphrase_attempts: l.maxFailedPassphraseAttempts,
       max_file_bytes: l.maxFileBytes,
       end_to_end: true,
+      scheduled_release: true,
     };
   }
 
@@ -235,13 +237,14 @@ export class PushService {
       this.assertApiAccess(actor);
       this.assertMayCreate(actor);
 
+      const now = this.now();
       const fields = validatePushInput(rawInput, {
         limits: this.deps.config.limits,
         features: this.features,
         hasFiles: (upload?.files.length ?? 0) > 0,
         files: upload?.fileFacts,
+        now,
       });
-      const now = this.now();
       const token = upload?.token ?? newUrlToken();
       const push = await this.newStoredPush(fields, token, actor.user?.id ?? null, now, upload?.files ?? []);
       // Stored bytes count against the quotas before anything is written (files already streamed
@@ -278,7 +281,7 @@ export class PushService {
       filesPurgeAt: null,
       expireAfterDays: fields.expireAfterDays,
       expireAfterViews: fields.expireAfterViews,
-      expiresAt: expiresAt(now, fields.lifetimeMinutes),
+      expiresAt: expiresAt(fields.lifetimeFrom, fields.lifetimeMinutes),
       deletableByViewer: fields.deletableByViewer,
       retrievalStep: fields.retrievalStep,
       views: 0,
@@ -290,6 +293,8 @@ export class PushService {
       expiredAt: null,
       deleted: false,
       ...(fields.endToEnd ? { endToEnd: true } : {}),
+      ...(fields.notBefore ? { notBefore: fields.notBefore } : {}),
+      ...(fields.lifetimeFrom.getTime() !== now.getTime() ? { lifetimeFrom: fields.lifetimeFrom.toISOString() } : {}),
     };
   }
 
@@ -306,8 +311,8 @@ export class PushService {
     upload?: FileUpload,
   ): Promise<{ push: StoredPush; token: string; creation: AuditRecord; release: () => Promise<void> }> {
     const files = upload?.files ?? [];
-    const fields = validatePushInput(rawInput, { limits: this.deps.config.limits, features: this.features, hasFiles: files.length > 0 });
     const now = this.now();
+    const fields = validatePushInput(rawInput, { limits: this.deps.config.limits, features: this.features, hasFiles: files.length > 0, now });
     const token = upload?.token ?? newUrlToken();
     const push = await this.newStoredPush(fields, token, ownerId, now, files);
     const reservation = await this.deps.quota?.reserve({ userId: ownerId, ip: sender.client.ip }, storedSize(push));
@@ -390,6 +395,8 @@ export class PushService {
       return retrievedRecord(withUrlToken(after ?? push, token), null, [], now(), actor.baseUrl);
     }
     const owner = this.isOwner(push, actor);
+    // Before its release nobody but the owner opens it: no view, no passphrase guess, no audit.
+    if (!owner) this.assertReleased(push);
     if (push.passphrase && !owner) await this.checkPassphrase(push, actor, passphrase);
 
     type Opened = { payload: string | null; files: AttachedFile[] };
@@ -419,6 +426,20 @@ export class PushService {
     const record = retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
     // The owner's own look also shows the read receipt (who else opened it, and how often).
     return owner ? addReadReceipt(record, after, push.token) : record;
+  }
+
+  /** Scheduled release: refuses (425, with when it opens) a push that does not open yet. */
+  assertReleased(push: StoredPush): void {
+    const now = this.now();
+    const at = opensAt(push, now);
+    if (at) throw ServiceError.tooEarly(at, secondsUntil(at, now));
+  }
+
+  /** When the push opens to `actor` and in how many seconds, if not yet (its owner may always open it); else null. */
+  opensLaterFor(push: StoredPush, actor: Actor): { opensAt: string; retryAfterSeconds: number } | null {
+    const now = this.now();
+    const at = this.isOwner(push, actor) ? null : opensAt(push, now);
+    return at ? { opensAt: at, retryAfterSeconds: secondsUntil(at, now) } : null;
   }
 
   /**
@@ -591,6 +612,8 @@ export class PushService {
       this.requireAccount(actor);
       throw new ServiceError('forbidden', "That push doesn't belong to you.");
     }
+    // A recipient deletes what they could open: before the release, not even their passphrase is judged.
+    if (!push.expiredAt && !this.isOwner(push, actor)) this.assertReleased(push);
     if (push.passphrase && !push.expiredAt && !this.isOwner(push, actor) && !this.validTicket(token, 'delete', proof.ticket?.exp, proof.ticket?.ticket)) {
       if (proof.passphrase === undefined || proof.passphrase === '') {
         throw new ServiceError('unauthorized', 'This push has a passphrase: give it (passphrase=…) to delete the push.');

@@ -58,6 +58,10 @@ export const storedPushSchema = z.object({
   deleted: z.boolean(),
   /** The payload and files are end-to-end envelopes (absent on records older than that). */
   endToEnd: z.boolean().optional(),
+  /** Scheduled release: nobody but the owner may open the push before this time (absent: at once). */
+  notBefore: z.string().nullable().optional(),
+  /** When the expiry days count from, if not from creation (a scheduled release's `expire_from_release`). */
+  lifetimeFrom: z.string().optional(),
 });
 export type StoredPush = z.infer<typeof storedPushSchema>;
 

@@ -112,11 +112,17 @@ describe('GET /api/v2/openapi.json', () => {
     const input = doc.components.schemas.PushInput;
     expect(input.type).toBe('object');
     expect(Object.keys(input.properties).sort()).toEqual(
-      ['payload', 'kind', 'expire_after_days', 'expire_after_views', 'expire_after_duration', 'deletable_by_viewer', 'retrieval_step', 'passphrase', 'name', 'note', 'end_to_end', 'max_failed_passphrase_attempts'].sort(),
+      ['payload', 'kind', 'expire_after_days', 'expire_after_views', 'expire_after_duration', 'deletable_by_viewer', 'retrieval_step', 'passphrase', 'name', 'note', 'end_to_end', 'max_failed_passphrase_attempts', 'not_before', 'expire_from_release'].sort(),
     );
     const create = doc.paths['/pushes'].post;
     expect(create.requestBody.content['application/json'].schema.properties.push.$ref).toBe('#/components/schemas/PushInput');
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '413', '422']));
+    // Scheduled release: the retrieval's 425, its body and its Retry-After.
+    const retrieve = doc.paths['/pushes/{url_token}'].get;
+    expect(retrieve.responses['425'].content['application/json'].schema.$ref).toBe('#/components/schemas/TooEarly');
+    expect(retrieve.responses['425'].headers['Retry-After']).toBeDefined();
+    expect(Object.keys(doc.components.schemas.TooEarly.properties)).toEqual(['error', 'not_before']);
+    expect(input.properties.not_before.type).toBe('string');
   });
 
   it('describes the record shapes with the reference keys', () => {

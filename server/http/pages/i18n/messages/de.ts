@@ -74,6 +74,16 @@ export const de: Catalogue = {
   'recipient.delete.button': 'Dieses Geheimnis jetzt löschen',
   'recipient.deleteRefused.heading': 'Dieses Geheimnis kann von Empfängern nicht gelöscht werden',
   'recipient.deleteRefused.body': 'Nur die Person, die es gesendet hat, kann es vor Ablauf löschen.',
+  // Scheduled release (issue 35)
+  'title.notYetOpen': 'Noch nicht geöffnet',
+  'recipient.notYet.heading': 'Dieses Geheimnis ist noch nicht freigegeben',
+  'recipient.notYet.opensAt': 'Es öffnet sich am',
+  'recipient.notYet.body': 'Öffnen Sie diesen Link dann erneut. Der jetzige Aufruf hat keinen Abruf verbraucht.',
+  'field.not_before': 'Freigabe ab',
+  'create.releaseAt': 'Freigabe ab (optional)',
+  'create.releaseHint': 'Vor diesem Zeitpunkt zeigt der Link nur, wann er sich öffnet, und verbraucht keinen Abruf. Die Tage zählen trotzdem ab jetzt.',
+  'create.expireFromRelease': 'Die Tage ab der Freigabe zählen, nicht ab jetzt',
+  'create.timeZone': 'Zeitzone: {zone}',
   'recipient.expired.heading': 'Dieser geheime Link ist abgelaufen',
   'recipient.expired.body':
     'Er wurde so oft wie erlaubt geöffnet, hat sein Zeitlimit erreicht, wurde gelöscht oder hat nie existiert. Bitten Sie den Absender um einen neuen Link.',

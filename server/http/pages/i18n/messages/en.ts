@@ -76,6 +76,16 @@ export const en = {
   'recipient.delete.button': 'Delete this secret now',
   'recipient.deleteRefused.heading': 'This secret cannot be deleted by its viewers',
   'recipient.deleteRefused.body': 'Only the person who sent it can delete it before it expires.',
+  // Scheduled release (issue 35)
+  'title.notYetOpen': 'Not open yet',
+  'recipient.notYet.heading': 'This secret is not open yet',
+  'recipient.notYet.opensAt': 'It opens on',
+  'recipient.notYet.body': 'Come back to this link then. Opening it now did not use up a view.',
+  'field.not_before': 'Opens from',
+  'create.releaseAt': 'Opens from (optional)',
+  'create.releaseHint': 'Before this time the link shows only when it opens and uses up no view. The days still count from now.',
+  'create.expireFromRelease': 'Count the days from when it opens, not from now',
+  'create.timeZone': 'Time zone: {zone}',
   'recipient.expired.heading': 'This secret link has expired',
   'recipient.expired.body':
     'It was opened the allowed number of times, reached its time limit, was deleted, or never existed. Ask the sender for a new link.',

@@ -78,6 +78,16 @@ export const es: Catalogue = {
   'recipient.delete.button': 'Eliminar este secreto ahora',
   'recipient.deleteRefused.heading': 'Los destinatarios no pueden eliminar este secreto',
   'recipient.deleteRefused.body': 'Solo la persona que lo envió puede eliminarlo antes de que caduque.',
+  // Scheduled release (issue 35)
+  'title.notYetOpen': 'Aún no está abierto',
+  'recipient.notYet.heading': 'Este secreto aún no está abierto',
+  'recipient.notYet.opensAt': 'Se abre el',
+  'recipient.notYet.body': 'Vuelve a este enlace entonces. Abrirlo ahora no ha gastado ninguna visualización.',
+  'field.not_before': 'Se abre a partir de',
+  'create.releaseAt': 'Se abre a partir de (opcional)',
+  'create.releaseHint': 'Antes de esta hora el enlace solo muestra cuándo se abre y no gasta ninguna visualización. Los días se cuentan igualmente desde ahora.',
+  'create.expireFromRelease': 'Contar los días desde que se abre, no desde ahora',
+  'create.timeZone': 'Zona horaria: {zone}',
   'recipient.expired.heading': 'Este enlace secreto ha caducado',
   'recipient.expired.body':
     'Se abrió el número de veces permitido, alcanzó su límite de tiempo, se eliminó o nunca existió. Pide un nuevo enlace al remitente.',

@@ -78,6 +78,16 @@ export const fr: Catalogue = {
   'recipient.delete.button': 'Supprimer ce secret maintenant',
   'recipient.deleteRefused.heading': 'Ce secret ne peut pas être supprimé par ses destinataires',
   'recipient.deleteRefused.body': 'Seule la personne qui l’a envoyé peut le supprimer avant son expiration.',
+  // Scheduled release (issue 35)
+  'title.notYetOpen': 'Pas encore ouvert',
+  'recipient.notYet.heading': 'Ce secret n’est pas encore ouvert',
+  'recipient.notYet.opensAt': 'Il s’ouvre le',
+  'recipient.notYet.body': 'Revenez à ce lien à ce moment-là. L’ouvrir maintenant n’a consommé aucune consultation.',
+  'field.not_before': 'Ouvert à partir de',
+  'create.releaseAt': 'Ouvert à partir de (facultatif)',
+  'create.releaseHint': 'Avant cette heure, le lien indique seulement quand il s’ouvre et ne consomme aucune consultation. Les jours comptent quand même à partir de maintenant.',
+  'create.expireFromRelease': 'Compter les jours à partir de l’ouverture, pas de maintenant',
+  'create.timeZone': 'Fuseau horaire : {zone}',
   'recipient.expired.heading': 'Ce lien secret a expiré',
   'recipient.expired.body':
     'Il a été ouvert le nombre de fois autorisé, a atteint sa limite de temps, a été supprimé ou n’a jamais existé. Demandez un nouveau lien à l’expéditeur.',

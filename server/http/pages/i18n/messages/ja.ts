@@ -74,6 +74,16 @@ export const ja: Catalogue = {
   'recipient.delete.button': 'このシークレットを今すぐ削除',
   'recipient.deleteRefused.heading': 'このシークレットは閲覧者が削除することはできません',
   'recipient.deleteRefused.body': '有効期限前にこのシークレットを削除できるのは送信者だけです。',
+  // Scheduled release (issue 35)
+  'title.notYetOpen': 'まだ公開されていません',
+  'recipient.notYet.heading': 'このシークレットはまだ公開されていません',
+  'recipient.notYet.opensAt': '公開日時',
+  'recipient.notYet.body': 'その時刻以降にこのリンクを開いてください。今回のアクセスで閲覧回数は消費されていません。',
+  'field.not_before': '公開開始日時',
+  'create.releaseAt': '公開開始日時（任意）',
+  'create.releaseHint': 'この時刻より前は、リンクは公開日時だけを表示し、閲覧回数を消費しません。日数は今から数えます。',
+  'create.expireFromRelease': '日数を今からではなく公開時から数える',
+  'create.timeZone': 'タイムゾーン: {zone}',
   'recipient.expired.heading': 'このシークレットリンクは有効期限が切れています',
   'recipient.expired.body':
     '許可された回数だけ開かれたか、期限に達したか、削除されたか、もともと存在しないリンクです。送信者に新しいリンクを依頼してください。',

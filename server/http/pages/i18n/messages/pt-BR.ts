@@ -78,6 +78,16 @@ export const ptBR: Catalogue = {
   'recipient.delete.button': 'Excluir este segredo agora',
   'recipient.deleteRefused.heading': 'Este segredo não pode ser excluído por quem o visualiza',
   'recipient.deleteRefused.body': 'Somente a pessoa que o enviou pode excluí-lo antes que expire.',
+  // Scheduled release (issue 35)
+  'title.notYetOpen': 'Ainda não liberado',
+  'recipient.notYet.heading': 'Este segredo ainda não foi liberado',
+  'recipient.notYet.opensAt': 'Ele será liberado em',
+  'recipient.notYet.body': 'Volte a este link nesse momento. Abri-lo agora não gastou nenhuma visualização.',
+  'field.not_before': 'Liberado a partir de',
+  'create.releaseAt': 'Liberado a partir de (opcional)',
+  'create.releaseHint': 'Antes desse horário o link mostra apenas quando será liberado e não gasta nenhuma visualização. Os dias continuam contando a partir de agora.',
+  'create.expireFromRelease': 'Contar os dias a partir da liberação, não de agora',
+  'create.timeZone': 'Fuso horário: {zone}',
   'recipient.expired.heading': 'Este link secreto expirou',
   'recipient.expired.body':
     'Ele foi aberto o número de vezes permitido, atingiu o limite de tempo, foi excluído ou nunca existiu. Peça um novo link ao remetente.',

@@ -74,6 +74,16 @@ export const zhCN: Catalogue = {
   'recipient.delete.button': '立即删除此机密信息',
   'recipient.deleteRefused.heading': '查看者无法删除此机密信息',
   'recipient.deleteRefused.body': '只有发送者才能在其过期前将其删除。',
+  // Scheduled release (issue 35)
+  'title.notYetOpen': '尚未开放',
+  'recipient.notYet.heading': '此机密信息尚未开放',
+  'recipient.notYet.opensAt': '开放时间',
+  'recipient.notYet.body': '请届时再打开此链接。本次打开未消耗查看次数。',
+  'field.not_before': '开放时间',
+  'create.releaseAt': '开放时间（可选）',
+  'create.releaseHint': '在此时间之前，链接只显示开放时间，不消耗查看次数。天数仍从现在开始计算。',
+  'create.expireFromRelease': '从开放时起计算天数，而不是从现在起',
+  'create.timeZone': '时区：{zone}',
   'recipient.expired.heading': '此机密链接已过期',
   'recipient.expired.body':
     '该链接已达到允许的打开次数或时间限制，已被删除，或者从未存在过。请向发送者索取新链接。',
