@@ -1,0 +1,74 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+
+/** Whether the suite runs with files in object storage (the vitest project `server-s3` sets it). */
+export const testFileStorage: 'store' | 's3' = process.env.TEST_FILE_STORAGE === 's3' ? 's3' : 'store';
+
+export interface TestObjectStore {
+  endpoint: string;
+  port: number;
+  /** Stops the server (its data stays until `remove`): the object store down. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and directory. */
+  restart(): Promise<void>;
+  remove(): Promise<void>;
+  /** A new empty bucket, and the environment that points a server at it. */
+  bucket(): Promise<{ bucket: string; env: Record<string, string>; client: S3Client }>;
+}
+
+const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/**
+ * A real S3-protocol server (s3rver, from the npm registry: pure JavaScript, no binary to
+ * download, runs on loopback with a directory for its data) on an ephemeral port.
+ */
+export async function startObjectStore(): Promise<TestObjectStore> {
+  // The server in this process finds its credentials where the SDK looks: the usual variables.
+  process.env.AWS_ACCESS_KEY_ID ??= CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY ??= CREDENTIALS.secretAccessKey;
+  const directory = mkdtempSync(join(tmpdir(), 'secret-push-s3-'));
+  let port = 0;
+  let server: S3rver | undefined;
+  const up = async () => {
+    server = new S3rver({ port, address: '127.0.0.1', silent: true, directory, allowMismatchedSignatures: true });
+    const address = (await server.run()) as { port: number };
+    port = address.port;
+  };
+  await up();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const clients: S3Client[] = [];
+  return {
+    endpoint,
+    port,
+    async stop() {
+      await server?.close();
+      server = undefined;
+    },
+    restart: up,
+    async remove() {
+      for (const c of clients) c.destroy();
+      await server?.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+    async bucket() {
+      const bucket = `b-${randomBytes(6).toString('hex')}`;
+      const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: CREDENTIALS });
+      clients.push(client);
+      await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      return {
+        bucket,
+        client,
+        env: {
+          FILE_STORAGE: 's3',
+          S3_ENDPOINT: endpoint,
+          S3_BUCKET: bucket,
+          S3_FORCE_PATH_STYLE: 'true',
+        },
+      };
+    },
+  };
+}
