@@ -61,6 +61,28 @@ export default defineConfig({
         oxc: jsx,
       },
       {
+        extends: false,
+        test: {
+          // The file tests a third time with files in object storage (FILE_STORAGE=s3 against a
+          // real S3-protocol server, s3rver, per test file): only the files' own suites.
+          name: 'server-s3',
+          environment: 'node',
+          include: [
+            'test/server/push-api/files.test.ts',
+            'test/server/push-api/file-ranges.test.ts',
+            'test/server/push-api/sliced-upload.test.ts',
+            'test/server/push-api/end-to-end.test.ts',
+            'test/server/object-store/**/*.test.ts',
+          ],
+          env: { TEST_FILE_STORAGE: 's3' },
+          globalSetup: ['test/support/postgres-global-setup.ts'],
+          testTimeout: 30_000,
+          retry: 1,
+          hookTimeout: 60_000,
+        },
+        oxc: jsx,
+      },
+      {
         plugins: [WxtVitest()],
         test: {
           name: 'extension',

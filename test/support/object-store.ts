@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import S3rver from 's3rver';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 /** Whether the suite runs with files in object storage (the vitest project `server-s3` sets it). */
 export const testFileStorage: 'store' | 's3' = process.env.TEST_FILE_STORAGE === 's3' ? 's3' : 'store';
@@ -11,7 +14,9 @@ export const testFileStorage: 'store' | 's3' = process.env.TEST_FILE_STORAGE ===
 export interface TestObjectStore {
   endpoint: string;
   port: number;
-  /** Stops the server (its data stays until `remove`): the object store down. */
+  /** Where s3rver keeps the buckets. */
+  directory: string;
+  /** Kills the server (its data stays until `remove`): the object store down. */
   stop(): Promise<void>;
   /** Starts it again on the same port and directory. */
   restart(): Promise<void>;
@@ -24,7 +29,8 @@ const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 /**
  * A real S3-protocol server (s3rver, from the npm registry: pure JavaScript, no binary to
- * download, runs on loopback with a directory for its data) on an ephemeral port.
+ * download, runs on loopback with a directory for its data) on an ephemeral port, in a child
+ * process: `stop` kills it (SIGKILL, the store gone at once), `restart` starts it again.
  */
 export async function startObjectStore(): Promise<TestObjectStore> {
   // The server in this process finds its credentials where the SDK looks: the usual variables.
@@ -32,26 +38,36 @@ export async function startObjectStore(): Promise<TestObjectStore> {
   process.env.AWS_SECRET_ACCESS_KEY ??= CREDENTIALS.secretAccessKey;
   const directory = mkdtempSync(join(tmpdir(), 'secret-push-s3-'));
   let port = 0;
-  let server: S3rver | undefined;
+  let child: ChildProcess | undefined;
   const up = async () => {
-    server = new S3rver({ port, address: '127.0.0.1', silent: true, directory, allowMismatchedSignatures: true });
-    const address = (await server.run()) as { port: number };
-    port = address.port;
+    const script = fileURLToPath(new URL('./s3rver-process.mjs', import.meta.url));
+    child = spawn(process.execPath, [script, directory, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    port = (JSON.parse(line) as { port: number }).port;
+    // The test process must not wait on it to exit (it is killed at exit).
+    child.unref();
+    (child.stdout as unknown as { unref?: () => void }).unref?.();
   };
+  const down = async () => {
+    const c = child;
+    child = undefined;
+    if (!c || c.exitCode !== null) return;
+    c.kill('SIGKILL');
+    await once(c, 'exit');
+  };
+  process.once('exit', () => child?.kill('SIGKILL'));
   await up();
   const endpoint = `http://127.0.0.1:${port}`;
   const clients: S3Client[] = [];
   return {
     endpoint,
     port,
-    async stop() {
-      await server?.close();
-      server = undefined;
-    },
+    directory,
+    stop: down,
     restart: up,
     async remove() {
       for (const c of clients) c.destroy();
-      await server?.close();
+      await down();
       rmSync(directory, { recursive: true, force: true });
     },
     async bucket() {
