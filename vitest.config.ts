@@ -16,6 +16,7 @@ const embeddedOnly = [
   'test/server/faults/kill-during-burst.test.ts',
   'test/server/faults/full-disk.test.ts',
   'test/server/object-store/kill-mid-upload.test.ts',
+  'test/server/object-store/shared-bucket.test.ts',
   'test/server/review/data-dir-lock.test.ts',
 ];
 
