@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { startObjectStore, testFileStorage, type TestObjectStore } from './object-store.js';
 
 /**
@@ -13,10 +12,8 @@ export async function objectStoreEnv(dataDir: string, env: Record<string, string
   if (testFileStorage !== 's3' || env.FILE_STORAGE) return {};
   let bucketEnv = buckets.get(dataDir);
   if (!bucketEnv) {
-    shared ??= startObjectStore().then((s3) => {
-      process.once('exit', () => rmSync(s3.directory, { recursive: true, force: true }));
-      return s3;
-    });
+    // Never stopped by a test: it removes its directory itself when this process ends.
+    shared ??= startObjectStore();
     bucketEnv = (await (await shared).bucket()).env;
     buckets.set(dataDir, bucketEnv);
   }

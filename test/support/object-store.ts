@@ -41,12 +41,12 @@ export async function startObjectStore(): Promise<TestObjectStore> {
   let child: ChildProcess | undefined;
   const up = async () => {
     const script = fileURLToPath(new URL('./s3rver-process.mjs', import.meta.url));
-    child = spawn(process.execPath, [script, directory, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, [script, directory, String(port)], { stdio: ['pipe', 'pipe', 'inherit'] });
     const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
     port = (JSON.parse(line) as { port: number }).port;
     // The test process must not wait on it to exit (it is killed at exit).
     child.unref();
-    (child.stdout as unknown as { unref?: () => void }).unref?.();
+    for (const pipe of [child.stdin, child.stdout]) (pipe as unknown as { unref?: () => void }).unref?.();
   };
   const down = async () => {
     const c = child;
