@@ -17,6 +17,8 @@ const embeddedOnly = [
   'test/server/push-api/durability.test.ts',
   'test/server/faults/kill-during-burst.test.ts',
   'test/server/faults/full-disk.test.ts',
+  'test/server/object-store/kill-mid-upload.test.ts',
+  'test/server/object-store/shared-bucket.test.ts',
   'test/server/review/data-dir-lock.test.ts',
 ];
 
@@ -62,6 +64,28 @@ export default defineConfig({
           // Real browsers, processes killed mid-write and databases stopped under load: a test that
           // failed once under CPU contention is run once more (vitest prints each retry). A real
           // failure fails twice.
+          retry: 1,
+          hookTimeout: 60_000,
+        },
+        oxc: jsx,
+      },
+      {
+        extends: false,
+        test: {
+          // The file tests a third time with files in object storage (FILE_STORAGE=s3 against a
+          // real S3-protocol server, s3rver, per test file): only the files' own suites.
+          name: 'server-s3',
+          environment: 'node',
+          include: [
+            'test/server/push-api/files.test.ts',
+            'test/server/push-api/file-ranges.test.ts',
+            'test/server/push-api/sliced-upload.test.ts',
+            'test/server/push-api/end-to-end.test.ts',
+            'test/server/object-store/**/*.test.ts',
+          ],
+          env: { TEST_FILE_STORAGE: 's3' },
+          globalSetup: ['test/support/postgres-global-setup.ts'],
+          testTimeout: 30_000,
           retry: 1,
           hookTimeout: 60_000,
         },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { HashingLimits } from './crypto/hashing-queue.js';
 import type { LogFormat, LogLevel } from './logger.js';
 import type { StorageLimits } from './security/storage-quota.js';
+import type { S3Settings } from './storage/object-store/s3-blob-store.js';
 
 /**
  * Every setting comes from the environment (documented in the README's configuration table).
@@ -79,6 +80,13 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, { message: 'must be a PostgreSQL connection URL (postgres://user:password@host:5432/database)' })
       .optional(),
     DATABASE_POOL_SIZE: int(10, 1, 1000),
+    /** Unset or `store`: files where the store keeps them (DATA_DIR or PostgreSQL); `s3`: in an S3-compatible bucket. */
+    FILE_STORAGE: z.enum(['store', 's3']).default('store'),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_BUCKET: z.string().min(3).max(63).optional(),
+    S3_PREFIX: z.string().max(512).default(''),
+    S3_FORCE_PATH_STYLE: bool(false),
     WIKI_BASE_URL: z.url().default('https://www.mediawiki.org/wiki'),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
@@ -111,6 +119,10 @@ const envSchema = z
   .refine((e) => !e.DATABASE_URL || e.MASTER_KEY, {
     message: 'MASTER_KEY must be set with DATABASE_URL: every instance on the database needs the same key (generate one with: openssl rand -hex 32)',
     path: ['MASTER_KEY'],
+  })
+  .refine((e) => e.FILE_STORAGE !== 's3' || e.S3_BUCKET, {
+    message: 'S3_BUCKET must be set with FILE_STORAGE=s3',
+    path: ['S3_BUCKET'],
   })
   .refine((e) => e.HEADERS_TIMEOUT_SECONDS <= e.REQUEST_TIMEOUT_SECONDS, {
     message: 'HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS',
@@ -189,6 +201,8 @@ export interface Config {
   purgeExpiredAfterDays: number;
   /** PostgreSQL instead of the embedded store, shared by every instance on it. */
   database: { url: string; poolSize: number } | undefined;
+  /** Files in an S3-compatible bucket instead of the store (FILE_STORAGE=s3); undefined: in the store. */
+  objectStorage: S3Settings | undefined;
   /** Slow clients: time to send the request headers, and the whole request. */
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
@@ -296,6 +310,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     purgeCompactionSeconds: e.PURGE_COMPACTION_SECONDS,
     purgeExpiredAfterDays: e.PURGE_EXPIRED_AFTER_DAYS,
     database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } : undefined,
+    objectStorage:
+      e.FILE_STORAGE === 's3'
+        ? {
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            bucket: e.S3_BUCKET!,
+            prefix: e.S3_PREFIX.replace(/^\/+/, '').replace(/\/*$/, e.S3_PREFIX.replace(/^\/+/, '') ? '/' : ''),
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : undefined,
     headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     signIn: {
