@@ -175,3 +175,31 @@ export const storedRequestSchema = z.object({
   closedAt: z.string().nullable(),
 });
 export type StoredRequest = z.infer<typeof storedRequestSchema>;
+
+/**
+ * One e-mail in the outbox: written in the same atomic step as its cause, sent by the mail
+ * worker (server/mail/mail-worker.ts) with retries, leased like a webhook delivery so that with
+ * several instances each is sent by one.
+ */
+export const storedMailSchema = z.object({
+  id: z.string(),
+  /** The account it concerns (its page lists what was sent), or null (an address without one). */
+  userId: z.string().nullable(),
+  /** What it is (password-reset, confirm-email, …): for the log and the account page. */
+  kind: z.string(),
+  /** The message (recipients, subject, both parts, headers) as JSON, sealed: it may hold a reset link. */
+  message: sealed,
+  createdAt: z.string(),
+  attempts: z.number().int().nonnegative(),
+  /** When the next attempt is due; null once sent or given up. */
+  nextAttemptAt: z.string().nullable(),
+  leaseUntil: z.string().nullable(),
+  state: z.enum(['pending', 'sent', 'failed']),
+  /** The SMTP server's last refusal (its reply code and text), or the connection error. */
+  lastError: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+});
+export type StoredMail = z.infer<typeof storedMailSchema>;
+
+/** What one attempt at a mail changed (see Store.finishMail). */
+export type MailOutcome = Pick<StoredMail, 'attempts' | 'nextAttemptAt' | 'state' | 'lastError' | 'lastAttemptAt'>;

@@ -2,7 +2,9 @@ import type { Readable } from 'node:stream';
 import type {
   AuditRecord,
   DeliveryOutcome,
+  MailOutcome,
   StoredApiToken,
+  StoredMail,
   StoredDelivery,
   StoredPush,
   StoredRequest,
@@ -217,6 +219,22 @@ export interface Store {
   listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]>;
   /** Deletes up to `limit` delivered or given-up deliveries last attempted before `before`; resolves with how many. */
   deleteFinishedDeliveries(before: Date, limit: number): Promise<number>;
+
+  /**
+   * Puts e-mails in the mail outbox, durably before it resolves, all or none. A mail whose id is
+   * already there is left as it is (a retried cause does not send twice).
+   */
+  insertMails(mails: StoredMail[]): Promise<void>;
+  /**
+   * Claims up to `limit` pending mails due at `now` whose lease (if any) has run out, oldest
+   * first, leasing each until `leaseUntil`: with several instances each mail is attempted by one
+   * at a time, and one whose instance died is taken up again after its lease.
+   */
+  claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]>;
+  /** Records an attempt's outcome and releases the lease. */
+  finishMail(id: string, outcome: MailOutcome): Promise<void>;
+  /** The mails about an account, newest first (its page shows what was given up). */
+  listMails(userId: string, limit: number): Promise<StoredMail[]>;
 
   insertRequest(request: StoredRequest): Promise<void>;
   getRequest(id: string): Promise<StoredRequest | undefined>;

@@ -11,6 +11,7 @@ import {
   auditRecordSchema,
   storedApiTokenSchema,
   storedDeliverySchema,
+  storedMailSchema,
   storedPushSchema,
   storedRequestSchema,
   storedSessionSchema,
@@ -18,7 +19,9 @@ import {
   storedWebhookSchema,
   type AuditRecord,
   type DeliveryOutcome,
+  type MailOutcome,
   type StoredApiToken,
+  type StoredMail,
   type StoredDelivery,
   type StoredPush,
   type StoredRequest,
@@ -46,10 +49,11 @@ const dataSchema = z.object({
   webhooks: z.record(z.string(), storedWebhookSchema),
   deliveries: z.record(z.string(), storedDeliverySchema),
   requests: z.record(z.string(), storedRequestSchema),
+  mails: z.record(z.string(), storedMailSchema),
 });
 type DbData = z.infer<typeof dataSchema>;
 
-const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {} });
+const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, mails: {} });
 
 export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
   /** Told when the directory's lock was left by a process that is gone (it did not stop cleanly). */
@@ -471,6 +475,37 @@ export class LowdbStore implements Store {
     if (!d) return;
     await this.journal.commit([{ c: 'deliveries', k: id, v: { ...d, ...outcome, leaseUntil: null } }]);
     if (outcome.state !== 'pending') this.pendingDeliveries.delete(id);
+  }
+
+  async insertMails(mails: StoredMail[]): Promise<void> {
+    const fresh = mails.filter((m) => !Object.hasOwn(this.db.mails, m.id));
+    if (!fresh.length) return;
+    await this.journal.commit(fresh.map((m): Change => ({ c: 'mails', k: m.id, v: m })));
+  }
+
+  async claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]> {
+    const iso = now.toISOString();
+    const due = Object.values(this.db.mails).filter(
+      (m) => m.state === 'pending' && (m.nextAttemptAt === null || m.nextAttemptAt <= iso) && (this.leases.get(`mail:${m.id}`) ?? 0) <= now.getTime(),
+    );
+    due.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    return due.slice(0, limit).map((m) => {
+      this.leases.set(`mail:${m.id}`, leaseUntil.getTime());
+      return { ...m, leaseUntil: leaseUntil.toISOString() };
+    });
+  }
+
+  async finishMail(id: string, outcome: MailOutcome): Promise<void> {
+    this.leases.delete(`mail:${id}`);
+    const m = Object.hasOwn(this.db.mails, id) ? this.db.mails[id] : undefined;
+    if (!m) return;
+    await this.journal.commit([{ c: 'mails', k: id, v: { ...m, ...outcome, leaseUntil: null } }]);
+  }
+
+  async listMails(userId: string, limit: number): Promise<StoredMail[]> {
+    const mine = Object.values(this.db.mails).filter((m) => m.userId === userId);
+    mine.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return mine.slice(0, limit);
   }
 
   async deleteFinishedDeliveries(before: Date, limit: number): Promise<number> {

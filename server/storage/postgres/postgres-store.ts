@@ -4,6 +4,7 @@ import {
   auditRecordSchema,
   storedApiTokenSchema,
   storedDeliverySchema,
+  storedMailSchema,
   storedPushSchema,
   storedRequestSchema,
   storedSessionSchema,
@@ -11,6 +12,8 @@ import {
   storedWebhookSchema,
   type AuditRecord,
   type DeliveryOutcome,
+  type MailOutcome,
+  type StoredMail,
   type StoredApiToken,
   type StoredDelivery,
   type StoredPush,
@@ -388,6 +391,35 @@ export class PostgresStore implements Store {
     return rows.map(deliveryFromRow);
   }
 
+  async insertMails(mails: StoredMail[]): Promise<void> {
+    if (!mails.length) return;
+    await insertMailRows(this.db, mails);
+  }
+
+  async claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]> {
+    const { rows } = await this.db.query(
+      `UPDATE mail_outbox SET lease_until = $2 WHERE id IN (
+         SELECT id FROM mail_outbox
+         WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+         ORDER BY next_attempt_at, seq LIMIT $3 FOR UPDATE SKIP LOCKED
+       ) RETURNING ${MAIL_COLUMNS}`,
+      [now.toISOString(), leaseUntil.toISOString(), limit],
+    );
+    return rows.map(mailFromRow);
+  }
+
+  async finishMail(id: string, o: MailOutcome): Promise<void> {
+    await this.db.query(
+      `UPDATE mail_outbox SET attempts = $2, next_attempt_at = $3, state = $4, last_error = $5, last_attempt_at = $6, lease_until = NULL WHERE id = $1`,
+      [id, o.attempts, o.nextAttemptAt, o.state, o.lastError, o.lastAttemptAt],
+    );
+  }
+
+  async listMails(userId: string, limit: number): Promise<StoredMail[]> {
+    const { rows } = await this.db.query(`SELECT ${MAIL_COLUMNS} FROM mail_outbox WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [userId, limit]);
+    return rows.map(mailFromRow);
+  }
+
   async appendAudit(token: string, entry: AuditRecord): Promise<void> {
     // A push deleted by retention meanwhile has no trail to append to: nothing to record. The
     // row lock makes a retention delete running now wait for this entry and delete it too.
@@ -721,6 +753,35 @@ const DELIVERY_COLUMNS = `id, webhook_id, user_id, type, body, created_at, attem
   last_status, last_error, last_attempt_at`;
 
 const iso = (v: Date | null) => (v ? v.toISOString() : null);
+
+const MAIL_COLUMNS = 'id, user_id, kind, message, created_at, attempts, next_attempt_at, lease_until, state, last_error, last_attempt_at';
+
+/** The outbox rows of `mails`, in the caller's transaction (or alone); an id already there is kept. */
+async function insertMailRows(tx: Queryable, mails: StoredMail[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO mail_outbox (id, user_id, kind, message, created_at, attempts, next_attempt_at, state)
+     SELECT m.id, m."userId", m.kind, m.message, m."createdAt"::timestamptz, 0, m."nextAttemptAt"::timestamptz, 'pending'
+     FROM json_to_recordset($1::json) AS m(id text, "userId" text, kind text, message text, "createdAt" text, "nextAttemptAt" text)
+     ON CONFLICT (id) DO NOTHING`,
+    [JSON.stringify(mails)],
+  );
+}
+
+function mailFromRow(r: Record<string, never>): StoredMail {
+  return storedMailSchema.parse({
+    id: r.id,
+    userId: r.user_id,
+    kind: r.kind,
+    message: r.message,
+    createdAt: iso(r.created_at),
+    attempts: r.attempts,
+    nextAttemptAt: iso(r.next_attempt_at),
+    leaseUntil: iso(r.lease_until),
+    state: r.state,
+    lastError: r.last_error,
+    lastAttemptAt: iso(r.last_attempt_at),
+  });
+}
 
 function deliveryFromRow(r: Record<string, never>): StoredDelivery {
   return storedDeliverySchema.parse({
