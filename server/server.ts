@@ -22,6 +22,7 @@ import { Metrics } from './observability/metrics.js';
 import { observedStore } from './observability/observed-store.js';
 import { Readiness } from './observability/readiness.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
+import { MailWorker } from './mail/mail-worker.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import { RequestService } from './requests/request-service.js';
 
@@ -134,6 +135,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
     const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests);
     const deliveries = new DeliveryWorker({ store: services.store, keys: services.keys, settings: config.webhooks, logger }).start();
+    const mailer = config.mail ? new MailWorker({ store: services.store, keys: services.keys, settings: config.mail, logger }).start() : undefined;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -147,7 +149,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         closing ??= (async () => {
           readiness.drain();
           sweeper.stop();
-          const stopped = deliveries.stop();
+          const stopped = Promise.all([deliveries.stop(), mailer?.stop()]);
           if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
           await stopped;
           const inFlight = await connections.drain(graceMs);
