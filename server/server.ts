@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccountService } from './accounts/account-service.js';
+import { AccountMail } from './accounts/account-mail.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
@@ -66,9 +67,10 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
+    const accountMail = new AccountMail({ store, keys, accounts, hashing, mail: config.mail });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
-    return { keys, store, pushes, uploads, accounts, webhooks, requests, close: () => store.close() };
+    return { keys, store, pushes, uploads, accounts, accountMail, webhooks, requests, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -107,6 +109,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       accounts: services.accounts,
       webhooks: services.webhooks,
       requests: services.requests,
+      accountMail: services.accountMail,
       catalogue,
       counters: services.store.counters,
       logger,

@@ -38,6 +38,7 @@ import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
 import { streamDownload } from './stream-download.js';
 import { createAppRouter } from './trpc/app-router.js';
+import type { AccountMail } from '../accounts/account-mail.js';
 
 import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
 
@@ -49,6 +50,8 @@ export interface AppDeps {
   accounts: AccountService;
   webhooks: WebhookService;
   requests: RequestService;
+  /** Account e-mails; absent or disabled without SMTP_URL. */
+  accountMail?: AccountMail;
   catalogue: CatalogueService;
   /** Where the rate limit counts (shared by every instance on a shared store). */
   counters: LimitCounters;
@@ -132,7 +135,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, logger }));
+  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, accountMail: deps.accountMail, logger }));
   return app;
 }
 

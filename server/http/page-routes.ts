@@ -10,6 +10,8 @@ import type { RequestService } from '../requests/request-service.js';
 import { requestPageRoutes } from './pages/request-routes.js';
 import type { AppEnv } from './app-env.js';
 import { accountRoutes } from './pages/account-routes.js';
+import { accountEmailRoutes } from './pages/account-email-routes.js';
+import type { AccountMail } from '../accounts/account-mail.js';
 import { createRoutes } from './pages/create-routes.js';
 import { pageErrorResponse } from './pages/page-errors.js';
 import { previewRoutes } from './pages/preview-routes.js';
@@ -23,6 +25,8 @@ export interface PageDeps {
   accounts: AccountService;
   webhooks: WebhookService;
   requests: RequestService;
+  /** Account e-mails (reset, confirmation); absent or disabled without SMTP_URL. */
+  accountMail?: AccountMail;
   /** For unexpected errors (optional: without it only the error's name reaches stderr). */
   logger?: Logger;
 }
@@ -41,7 +45,8 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', recipientRoutes(pushes, accounts));
   app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
   app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));
-  app.route('/', accountRoutes(config, pushes, accounts));
+  app.route('/', accountRoutes(config, pushes, accounts, deps.accountMail));
+  if (deps.accountMail?.enabled) app.route('/', accountEmailRoutes(accounts, deps.accountMail));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
   app.route('/', requestPageRoutes(config, accounts, deps.requests, pushes));
   return app;

@@ -75,6 +75,11 @@ export const storedUserSchema = z.object({
   email: z.string(),
   passwordHash: z.string(),
   createdAt: z.string(),
+  /**
+   * When the address was confirmed by a link in an e-mail. null: not yet (REQUIRE_EMAIL_CONFIRMATION
+   * keeps it from signing in); absent: made before confirmation existed, or without it.
+   */
+  emailConfirmedAt: z.string().nullable().optional(),
 });
 export type StoredUser = z.infer<typeof storedUserSchema>;
 

@@ -255,11 +255,12 @@ export interface Store {
 
   /**
    * Adds an account; refuses (rejects) one whose email already has an account, also when both
-   * are inserted at once: one email, one account.
+   * are inserted at once: one email, one account. `mails` (a confirmation) go to the mail outbox
+   * in the same atomic step.
    */
-  insertUser(user: StoredUser): Promise<void>;
-  /** Replaces an existing account (same id and email). */
-  updateUser(user: StoredUser): Promise<void>;
+  insertUser(user: StoredUser, mails?: StoredMail[]): Promise<void>;
+  /** Replaces an existing account (same id), with `mails` (a notice of the change) in the same atomic step. */
+  updateUser(user: StoredUser, mails?: StoredMail[]): Promise<void>;
   getUser(id: string): Promise<StoredUser | undefined>;
   getUserByEmail(email: string): Promise<StoredUser | undefined>;
 

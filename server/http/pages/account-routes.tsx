@@ -2,7 +2,9 @@
 /** @jsxImportSource preact */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { AccountService } from '../../accounts/account-service.js';
+import type { AccountMail } from '../../accounts/account-mail.js';
+import { CONFIRM_FIRST_MESSAGE, type AccountService } from '../../accounts/account-service.js';
+import { mailContext } from './account-email-routes.js';
 import type { User } from '../../accounts/user.js';
 import type { Config } from '../../config.js';
 import { PAGE_SIZE, type PushService } from '../../pushes/push-service.js';
@@ -19,7 +21,8 @@ import { CsrfField } from './components.js';
 import { translateServiceMessage } from './i18n/service-messages.js';
 
 /** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
-export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService): Hono<AppEnv> {
+export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService, accountMail?: AccountMail): Hono<AppEnv> {
+  const mailOn = accountMail?.enabled ? accountMail : undefined;
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
 
@@ -34,7 +37,15 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       c,
       status,
       'title.signIn',
-      <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup} />,
+      <SignInPage
+        csrfToken={getPageSession(c).csrfToken}
+        returnTo={returnTo}
+        email={email}
+        error={error}
+        signupEnabled={config.features.signup}
+        forgotLink={Boolean(mailOn)}
+        notice={c.req.query('reset') === '1' ? languageOf(c).t('account.reset.done') : undefined}
+      />,
     );
 
   const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string) =>
@@ -66,6 +77,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       user = await accounts.verifyPassword(email, form.get('password') ?? '', c.get('ctx').client.ip);
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'unauthorized') return signInForm(c, 401, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
+      if (e instanceof ServiceError && e.kind === 'forbidden' && e.message === CONFIRM_FIRST_MESSAGE) return signInForm(c, 401, returnTo, email, languageOf(c).t('account.confirm.first'));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
         c.header('Retry-After', String(e.retryAfter ?? 60));
         return signInForm(c, 429, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
@@ -91,7 +103,13 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const email = form.get('email') ?? '';
     let user: User;
     try {
-      ({ user } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip));
+      let confirmationSent: boolean | undefined;
+      ({ user, confirmationSent } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip, mailOn?.signUpConfirmation(mailContext(c))));
+      // With confirmation, the same page for a new address and a taken one: the e-mail says which.
+      if (confirmationSent) {
+        const { t } = languageOf(c);
+        return sendPage(c, 200, 'title.checkEmail', <ErrorPage title={t('title.checkEmail')} message={t('account.signUp.checkEmail', { email: user.email })} />);
+      }
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors);
       // An existing email with another password: what sign-in would answer, on the sign-up form.
@@ -141,7 +159,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const { user, sessionSecret } = getPageSession(c);
     if (!user) return signInFirst(c);
     try {
-      const ended = await accounts.changePassword(user, form.get('current_password') ?? '', form.get('password') ?? '', c.get('ctx').client.ip, sessionSecret);
+      const ended = await accounts.changePassword(user, form.get('current_password') ?? '', form.get('password') ?? '', c.get('ctx').client.ip, sessionSecret, mailOn?.passwordChangedNotice(mailContext(c)));
       return passwordForm(c, 200, { kind: 'ok', text: languageOf(c).t('account.password.changed', { count: ended }) });
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return passwordForm(c, 422, undefined, e.fieldErrors);

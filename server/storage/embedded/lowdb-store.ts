@@ -478,9 +478,8 @@ export class LowdbStore implements Store {
   }
 
   async insertMails(mails: StoredMail[]): Promise<void> {
-    const fresh = mails.filter((m) => !Object.hasOwn(this.db.mails, m.id));
-    if (!fresh.length) return;
-    await this.journal.commit(fresh.map((m): Change => ({ c: 'mails', k: m.id, v: m })));
+    const fresh = this.newMails(mails);
+    if (fresh.length) await this.journal.commit(fresh);
   }
 
   async claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]> {
@@ -526,18 +525,23 @@ export class LowdbStore implements Store {
     return mine.slice(0, limit);
   }
 
-  insertUser(user: StoredUser): Promise<void> {
+  insertUser(user: StoredUser, mails: StoredMail[] = []): Promise<void> {
     // Under the email's lock: a second insert of the same email waits for the first and is refused.
     return this.withLock(`email:${user.email}`, async () => {
       if (this.emailIndex.has(user.email)) throw new Error(`an account with the email ${user.email} exists`);
-      await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
+      await this.journal.commit([{ c: 'users', k: user.id, v: user }, ...this.newMails(mails)]);
       this.emailIndex.set(user.email, user.id);
     });
   }
 
-  async updateUser(user: StoredUser): Promise<void> {
+  async updateUser(user: StoredUser, mails: StoredMail[] = []): Promise<void> {
     if (!Object.hasOwn(this.db.users, user.id)) throw new Error(`no user ${user.id}`);
-    await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
+    await this.journal.commit([{ c: 'users', k: user.id, v: user }, ...this.newMails(mails)]);
+  }
+
+  /** The journal changes that add `mails` to the outbox (an id already there is kept). */
+  private newMails(mails: StoredMail[]): Change[] {
+    return mails.filter((m) => !Object.hasOwn(this.db.mails, m.id)).map((m): Change => ({ c: 'mails', k: m.id, v: m }));
   }
 
   async getUser(id: string) {

@@ -528,13 +528,28 @@ export class PostgresStore implements Store {
     return { active: Number(rows[0].active), total: Number(rows[0].total) };
   }
 
-  async insertUser(user: StoredUser): Promise<void> {
-    await this.db.query('INSERT INTO users (id, email, record) VALUES ($1, $2, $3)', [user.id, user.email, user]);
+  async insertUser(user: StoredUser, mails?: StoredMail[]): Promise<void> {
+    const insert = (db: Queryable) => db.query('INSERT INTO users (id, email, record) VALUES ($1, $2, $3)', [user.id, user.email, user]);
+    if (!mails?.length) {
+      await insert(this.db);
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      await insert(tx);
+      await insertMailRows(tx, mails);
+    });
   }
 
-  async updateUser(user: StoredUser): Promise<void> {
-    const { rowCount } = await this.db.query('UPDATE users SET email = $2, record = $3 WHERE id = $1', [user.id, user.email, user]);
-    if (!rowCount) throw new Error(`no user ${user.id}`);
+  async updateUser(user: StoredUser, mails?: StoredMail[]): Promise<void> {
+    const update = async (db: Queryable) => {
+      const { rowCount } = await db.query('UPDATE users SET email = $2, record = $3 WHERE id = $1', [user.id, user.email, user]);
+      if (!rowCount) throw new Error(`no user ${user.id}`);
+    };
+    if (!mails?.length) return update(this.db);
+    await this.db.transaction(async (tx) => {
+      await update(tx);
+      await insertMailRows(tx, mails);
+    });
   }
 
   async getUser(id: string) {
