@@ -22,6 +22,8 @@ export interface PushChange<T> {
   audit?: AuditRecord | AuditRecord[];
   /** Webhook events written to the outbox in the same atomic step (see Store.insertPush). */
   events?: WebhookEvent[];
+  /** E-mails (receipts) put in the mail outbox in the same atomic step (see Store.insertMails). */
+  mails?: StoredMail[];
   result: T;
 }
 
@@ -39,6 +41,7 @@ export interface RequestChange<T> {
   /** A push created in the same atomic step (the answer), with its creation entry. */
   push?: { push: StoredPush; creation: AuditRecord };
   events?: WebhookEvent[];
+  mails?: StoredMail[];
   result: T;
 }
 

@@ -218,13 +218,14 @@ export class LowdbStore implements Store {
     return this.withLock(token, async () => {
       const current = await this.getPush(token);
       if (!current) return undefined;
-      const { next, audit, events, result } = change(editableCopy(current));
+      const { next, audit, events, mails, result } = change(editableCopy(current));
       const changes: Change[] = [];
       const written = next && recordChange('pushes', token, current, next);
       if (written) changes.push(written);
       for (const a of auditList(audit)) changes.push({ c: 'audit', k: token, a, max: UNBOUNDED });
       const outbox = this.outbox(events);
       for (const x of outbox) changes.push({ c: 'deliveries', k: x.id, v: x });
+      changes.push(...this.newMails(mails ?? []));
       if (changes.length) await this.journal.commit(changes);
       await this.settleOutbox(outbox);
       if (next) {
@@ -392,9 +393,9 @@ export class LowdbStore implements Store {
     return this.withLock(`request:${id}`, async () => {
       const current = await this.getRequest(id);
       if (!current) return undefined;
-      const { next, push, events, result } = change(editableCopy(current));
+      const { next, push, events, mails, result } = change(editableCopy(current));
       const outbox = this.outbox(events);
-      const changes: Change[] = [];
+      const changes: Change[] = [...this.newMails(mails ?? [])];
       if (next) changes.push({ c: 'requests', k: id, v: next });
       if (push) {
         changes.push({ c: 'pushes', k: push.push.token, v: push.push });

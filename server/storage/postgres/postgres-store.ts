@@ -185,9 +185,9 @@ export class PostgresStore implements Store {
   }
 
   /** Writes a change unless the row has moved on from `version`; false when it has (or is gone). */
-  private async writeIfUnchanged(token: string, version: string, { next, audit: audits, events }: PushChange<unknown>): Promise<boolean> {
+  private async writeIfUnchanged(token: string, version: string, { next, audit: audits, events, mails }: PushChange<unknown>): Promise<boolean> {
     const entries = auditList(audits);
-    if (entries.length > 1 || events?.length) return this.writeAllIfUnchanged(token, version, next, entries, events ?? []);
+    if (entries.length > 1 || events?.length || mails?.length) return this.writeAllIfUnchanged(token, version, next, entries, events ?? [], mails ?? []);
     const audit = entries[0];
     if (next) {
       const { rowCount } = await this.db.query(
@@ -219,12 +219,13 @@ export class PostgresStore implements Store {
    * The general optimistic write: the record (if changed), every audit entry in order and the
    * outbox rows of the events, in one statement that does nothing unless the row is unchanged.
    */
-  private async writeAllIfUnchanged(token: string, version: string, next: StoredPush | undefined, entries: AuditRecord[], events: WebhookEvent[]): Promise<boolean> {
+  private async writeAllIfUnchanged(token: string, version: string, next: StoredPush | undefined, entries: AuditRecord[], events: WebhookEvent[], mails: StoredMail[] = []): Promise<boolean> {
     const rest = (a: number, e: number) => `,
        a AS (INSERT INTO audit (token, entry) SELECT p.token, t.e FROM p CROSS JOIN unnest($${a}::json[]) WITH ORDINALITY AS t(e, n) ORDER BY t.n),
-       o AS (${outboxInsert(`$${e}`, 'CROSS JOIN p')})
+       o AS (${outboxInsert(`$${e}`, 'CROSS JOIN p')}),
+       ml AS (${mailInsert(`$${e + 1}`, 'CROSS JOIN p')})
        SELECT 1 FROM p`;
-    const list = [entries.map((a) => JSON.stringify(a)), JSON.stringify(events)];
+    const list = [entries.map((a) => JSON.stringify(a)), JSON.stringify(events), JSON.stringify(mails)];
     const { rowCount } = next
       ? await this.db.query(
           `WITH p AS (
@@ -238,7 +239,7 @@ export class PostgresStore implements Store {
   }
 
   private async applyChange<T>(tx: Queryable, current: StoredPush, change: (push: StoredPush) => PushChange<T>): Promise<T> {
-    const { next, audit: audits, events, result } = change(current);
+    const { next, audit: audits, events, mails, result } = change(current);
     const [audit, ...moreAudit] = auditList(audits);
     if (next && audit) {
       await tx.query(
@@ -265,6 +266,7 @@ export class PostgresStore implements Store {
       ]);
     }
     if (events?.length) await writeOutbox(tx, events);
+    if (mails?.length) await insertMailRows(tx, mails);
     return result;
   }
 
@@ -298,7 +300,8 @@ export class PostgresStore implements Store {
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query('SELECT record FROM secret_requests WHERE id = $1 FOR UPDATE', [id]);
       if (!rows[0]) return undefined;
-      const { next, push, events, result } = change(parse(storedRequestSchema)(rows[0]));
+      const { next, push, events, mails, result } = change(parse(storedRequestSchema)(rows[0]));
+      if (mails?.length) await insertMailRows(tx, mails);
       if (push) {
         await tx.query(
           `WITH p AS (
@@ -773,13 +776,15 @@ const MAIL_COLUMNS = 'id, user_id, kind, message, created_at, attempts, next_att
 
 /** The outbox rows of `mails`, in the caller's transaction (or alone); an id already there is kept. */
 async function insertMailRows(tx: Queryable, mails: StoredMail[]): Promise<void> {
-  await tx.query(
-    `INSERT INTO mail_outbox (id, user_id, kind, message, created_at, attempts, next_attempt_at, state)
+  await tx.query(mailInsert('$1'), [JSON.stringify(mails)]);
+}
+
+/** The mail outbox INSERT for the mails (a JSON array) in `param`; `join` may tie it to a CTE's row. */
+function mailInsert(param: string, join = ''): string {
+  return `INSERT INTO mail_outbox (id, user_id, kind, message, created_at, attempts, next_attempt_at, state)
      SELECT m.id, m."userId", m.kind, m.message, m."createdAt"::timestamptz, 0, m."nextAttemptAt"::timestamptz, 'pending'
-     FROM json_to_recordset($1::json) AS m(id text, "userId" text, kind text, message text, "createdAt" text, "nextAttemptAt" text)
-     ON CONFLICT (id) DO NOTHING`,
-    [JSON.stringify(mails)],
-  );
+     FROM json_to_recordset(${param}::json) AS m(id text, "userId" text, kind text, message text, "createdAt" text, "nextAttemptAt" text) ${join}
+     ON CONFLICT (id) DO NOTHING`;
 }
 
 function mailFromRow(r: Record<string, never>): StoredMail {

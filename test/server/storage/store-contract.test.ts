@@ -617,6 +617,15 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
       const listed = await store.listMails(userId, 10);
       expect(listed.map((m) => [m.id, m.state])).toEqual([[`${userId}-m3`, 'pending'], [`${userId}-m2`, 'failed'], [`${userId}-m1`, 'sent']]);
       expect(await store.listMails('nobody', 10)).toEqual([]);
+
+      // Receipts: written with a push's change (with the record, with audit entries only, or alone); an id already there is kept.
+      const p = push({ ownerId: userId });
+      await store.insertPush(p, audit('creation'));
+      await store.updatePush(p.token, (cur) => ({ next: { ...cur, views: 1 }, audit: audit('view', 1), mails: [mail('r1', 4)], result: null }));
+      await store.updatePush(p.token, () => ({ audit: [audit('view', 2), audit('view', 3)], mails: [mail('r2', 5), mail('r1', 4)], result: null }), p);
+      await store.updatePush(p.token, () => ({ mails: [mail('r3', 6)], result: null }));
+      expect((await store.listMails(userId, 10)).map((m) => m.id).slice(0, 3).sort()).toEqual([`${userId}-r1`, `${userId}-r2`, `${userId}-r3`]);
+      expect((await store.listAudit(p.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view', 'view', 'view']);
     } finally {
       if (peer !== store) await peer.close();
     }
