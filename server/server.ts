@@ -64,7 +64,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const vault = new FileVault(store.blobs, keys);
     const hashing = new HashingQueue(config.hashing);
     const quota = new StorageQuota(store, store.counters, config.storage);
-    const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
+    const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota, mailEnabled: config.mail !== undefined });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing });
     const accountMail = new AccountMail({ store, keys, accounts, hashing, mail: config.mail });

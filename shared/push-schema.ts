@@ -58,6 +58,10 @@ export const pushInputSchema = z.object({
    * with a key the server never sees (docs/end-to-end-encryption.md).
    */
   end_to_end: lenientBooleanSchema.optional(),
+  /** Secret Push only, signed in and with e-mail set up: e-mail the owner when the push is first opened. */
+  email_on_open: lenientBooleanSchema.optional(),
+  /** …or when it expires without having been opened. */
+  email_on_expired_unopened: lenientBooleanSchema.optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;

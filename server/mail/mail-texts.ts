@@ -5,7 +5,7 @@ import { PRODUCT_NAME } from './product-name.js';
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN'] as const;
 type Language = (typeof LANGUAGES)[number];
 
-export type MailKind = 'password-reset' | 'password-reset-no-account' | 'password-changed' | 'confirm-email' | 'sign-up-existing';
+export type MailKind = 'password-reset' | 'password-reset-no-account' | 'password-changed' | 'confirm-email' | 'sign-up-existing' | 'receipt-opened' | 'receipt-expired-unopened';
 
 interface Template {
   subject: string;
@@ -50,6 +50,24 @@ const T: Record<MailKind, Record<Language, Template>> = {
     ja: { subject: '{product} のメールアドレスの確認', body: ['{product} へようこそ。24 時間以内に次のリンクからこのアドレスを確認して、アカウントの作成を完了してください: {link}', '登録した覚えがない場合は、このメールを無視してください。確認されないアカウントは使えません。'] },
     'zh-CN': { subject: '确认您在 {product} 的邮箱地址', body: ['欢迎使用 {product}。请在 24 小时内通过此链接确认此地址，以完成账户创建：{link}', '如果您没有注册，请忽略此邮件：未经确认的账户无法使用。'] },
   },
+  'receipt-opened': {
+    en: { subject: 'Your push “{name}” was opened', body: ['Your push “{name}” was opened for the first time.', 'Who opened it and when: {link}', 'You asked for this e-mail when you made the push.'] },
+    de: { subject: 'Ihr Push „{name}“ wurde geöffnet', body: ['Ihr Push „{name}“ wurde zum ersten Mal geöffnet.', 'Wer ihn wann geöffnet hat: {link}', 'Sie haben diese E-Mail beim Erstellen des Pushs angefordert.'] },
+    fr: { subject: 'Votre push « {name} » a été ouvert', body: ['Votre push « {name} » a été ouvert pour la première fois.', 'Qui l’a ouvert et quand : {link}', 'Vous avez demandé cet e-mail en créant le push.'] },
+    es: { subject: 'Se abrió su push «{name}»', body: ['Su push «{name}» se abrió por primera vez.', 'Quién lo abrió y cuándo: {link}', 'Pidió este correo al crear el push.'] },
+    'pt-BR': { subject: 'Seu push “{name}” foi aberto', body: ['Seu push “{name}” foi aberto pela primeira vez.', 'Quem abriu e quando: {link}', 'Você pediu este e-mail ao criar o push.'] },
+    ja: { subject: 'プッシュ「{name}」が開かれました', body: ['プッシュ「{name}」が初めて開かれました。', '誰がいつ開いたか: {link}', 'このメールはプッシュ作成時のご指定により送信しています。'] },
+    'zh-CN': { subject: '您的推送“{name}”已被打开', body: ['您的推送“{name}”首次被打开。', '谁在何时打开：{link}', '这封邮件是您在创建推送时要求的。'] },
+  },
+  'receipt-expired-unopened': {
+    en: { subject: 'Your push “{name}” expired unopened', body: ['Your push “{name}” expired without being opened. Nobody saw the secret; it is deleted.', 'Its history: {link}', 'You asked for this e-mail when you made the push.'] },
+    de: { subject: 'Ihr Push „{name}“ ist ungeöffnet abgelaufen', body: ['Ihr Push „{name}“ ist abgelaufen, ohne geöffnet zu werden. Niemand hat das Geheimnis gesehen; es ist gelöscht.', 'Sein Verlauf: {link}', 'Sie haben diese E-Mail beim Erstellen des Pushs angefordert.'] },
+    fr: { subject: 'Votre push « {name} » a expiré sans être ouvert', body: ['Votre push « {name} » a expiré sans avoir été ouvert. Personne n’a vu le secret ; il est supprimé.', 'Son historique : {link}', 'Vous avez demandé cet e-mail en créant le push.'] },
+    es: { subject: 'Su push «{name}» caducó sin abrirse', body: ['Su push «{name}» caducó sin que nadie lo abriera. Nadie vio el secreto; se ha borrado.', 'Su historial: {link}', 'Pidió este correo al crear el push.'] },
+    'pt-BR': { subject: 'Seu push “{name}” expirou sem ser aberto', body: ['Seu push “{name}” expirou sem ser aberto. Ninguém viu o segredo; ele foi apagado.', 'O histórico: {link}', 'Você pediu este e-mail ao criar o push.'] },
+    ja: { subject: 'プッシュ「{name}」は開かれないまま期限切れになりました', body: ['プッシュ「{name}」は一度も開かれずに期限切れになりました。秘密は誰にも見られずに削除されました。', '履歴: {link}', 'このメールはプッシュ作成時のご指定により送信しています。'] },
+    'zh-CN': { subject: '您的推送“{name}”未被打开即已过期', body: ['您的推送“{name}”在未被打开的情况下已过期。没有人看到该秘密；它已被删除。', '历史记录：{link}', '这封邮件是您在创建推送时要求的。'] },
+  },
   'sign-up-existing': {
     en: { subject: 'Someone tried to sign up to {product} with your address', body: ['Someone tried to make a {product} account with this e-mail address, but you already have one.', 'If it was you, sign in instead; if you forgot your password, reset it here: {link}', 'If it was not you, ignore this e-mail: nothing changed.'] },
     de: { subject: 'Registrierungsversuch bei {product} mit Ihrer Adresse', body: ['Jemand hat versucht, mit dieser E-Mail-Adresse ein {product}-Konto anzulegen, aber Sie haben bereits eines.', 'Wenn Sie das waren, melden Sie sich an; wenn Sie Ihr Passwort vergessen haben, setzen Sie es hier zurück: {link}', 'Wenn nicht, ignorieren Sie diese E-Mail: nichts wurde geändert.'] },
@@ -66,10 +84,10 @@ export function mailLanguage(locale: string | undefined): Language {
 }
 
 /** The message of `kind` in `locale` to `to`, with `link` in both parts (the HTML one as a link). */
-export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string): MailMessage {
+export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string, name = ''): MailMessage {
   const language = mailLanguage(locale);
   const t = T[kind][language];
-  const fill = (s: string) => s.replaceAll('{product}', PRODUCT_NAME);
+  const fill = (s: string) => s.replaceAll('{product}', PRODUCT_NAME).replaceAll('{name}', name);
   const text = t.body.map((p) => fill(p).replaceAll('{link}', link)).join('\n\n');
   const htmlBody = t.body.map((p) => `<p>${html(fill(p)).replaceAll('{link}', `<a href="${html(link)}">${html(link)}</a>`)}</p>`).join('\n');
   return {

@@ -8,6 +8,7 @@ import { safeEqual } from '../crypto/secret-hash.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
 import { ServiceError } from '../service-error.js';
+import { receiptMails } from '../mail/receipts.js';
 import type { FileVault } from '../storage/file-vault.js';
 import type { AuditRecord, StoredPush } from '../storage/records.js';
 import type { DueWork, PushChange, Store } from '../storage/store.js';
@@ -31,7 +32,10 @@ const FIELD_MAX = 255;
 const DOWNLOAD_TICKET_MS = 15 * 60_000;
 
 /** The caller as the push rules see it; adapters build it from the request. */
-export type Actor = Pick<RequestContext, 'user' | 'client' | 'baseUrl'>;
+export type Actor = Pick<RequestContext, 'user' | 'client' | 'baseUrl'> & {
+  /** The page language of the request, for e-mails it causes (absent: English). */
+  locale?: string;
+};
 
 export interface PushServiceDeps {
   store: Store;
@@ -48,6 +52,8 @@ export interface PushServiceDeps {
   ids: UrlTokenIds;
   /** Storage quotas (default: none). */
   quota?: StorageQuota;
+  /** E-mail is set up (SMTP_URL): receipts by e-mail may be asked for. */
+  mailEnabled?: boolean;
 }
 
 /** Proof, handed to the recipient page, that its viewer gave the push's passphrase. */
@@ -233,6 +239,8 @@ export class PushService {
       const now = this.now();
       const token = upload?.token ?? newUrlToken();
       const push = await this.newStoredPush(fields, token, actor.user?.id ?? null, now, upload?.files ?? []);
+      const receipts = this.receiptChoice(actor, rawInput);
+      if (receipts) push.receipts = receipts;
       // Stored bytes count against the quotas before anything is written (files already streamed
       // in are discarded below when this refuses).
       const uncounted = storedSize(push) - (options.reservedBytes ?? 0);
@@ -248,6 +256,29 @@ export class PushService {
       await upload?.discard();
       throw e;
     }
+  }
+
+  /**
+   * The receipts by e-mail asked for in the input (`email_on_open`, `email_on_expired_unopened`),
+   * or the account's default; only for an account, and only when e-mail is set up.
+   */
+  private receiptChoice(actor: Actor, rawInput: unknown): StoredPush['receipts'] {
+    const input = (rawInput !== null && typeof rawInput === 'object' ? rawInput : {}) as Record<string, unknown>;
+    const flag = (v: unknown) => v === true || v === 'true' || v === '1' || v === 'on';
+    const opened = flag(input.email_on_open);
+    const expiredUnopened = flag(input.email_on_expired_unopened);
+    if (!opened && !expiredUnopened) return undefined;
+    if (!actor.user) throw ServiceError.validation({ email_on_open: ['needs an account: sign in to get receipts by e-mail'] });
+    if (!this.deps.mailEnabled) throw ServiceError.validation({ email_on_open: ['e-mail is not set up on this server'] });
+    return { opened, expiredUnopened, to: this.keys.seal(actor.user.email), locale: actor.locale ?? 'en', origin: actor.baseUrl };
+  }
+
+  /** The path of a push's audit page, for its owner, by push id (the receipts' link: it holds no secret link). */
+  async auditPathById(actor: Actor, pushId: string): Promise<string> {
+    this.requireAccount(actor);
+    const push = await this.store.getPush(pushId);
+    if (!push || !push.urlToken || !this.isOwner(push, actor)) throw new ServiceError('not_found', 'not-found');
+    return `/dashboard/audit/${this.keys.openText(push.urlToken)}`;
   }
 
   /** A new push's record from validated fields (sealed), not yet stored. */
@@ -342,7 +373,7 @@ export class PushService {
     return (p: StoredPush): PushChange<StoredPush> => {
       if (p.expiredAt) return { result: p };
       const e = expired(p, now);
-      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), result: e };
+      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), mails: receiptMails(this.keys, p, e, now), result: e };
     };
   }
 
@@ -399,7 +430,7 @@ export class PushService {
       const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
       const events = next.expiredAt ? pushEvents(this.keys, next, at, 'push.viewed', 'push.expired') : pushEvents(this.keys, next, at, 'push.viewed');
       // The last view still shows what it used up: the record before the purge, with 0 views left.
-      return { next, audit: this.auditRecord('view', actor, at), events, result: { push: next, delivered: counted, opened } };
+      return { next, audit: this.auditRecord('view', actor, at), events, mails: receiptMails(this.keys, p, next, at), result: { push: next, delivered: counted, opened } };
     }, push);
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;

@@ -58,6 +58,10 @@ export const storedPushSchema = z.object({
   deleted: z.boolean(),
   /** The payload and files are end-to-end envelopes (absent on records older than that). */
   endToEnd: z.boolean().optional(),
+  /** Receipts by e-mail the owner asked for (server/mail/receipts.ts); absent: none. */
+  receipts: z
+    .object({ opened: z.boolean(), expiredUnopened: z.boolean(), to: sealed, locale: z.string(), origin: z.string() })
+    .optional(),
 });
 export type StoredPush = z.infer<typeof storedPushSchema>;
 

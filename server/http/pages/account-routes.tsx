@@ -197,6 +197,13 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     return c.redirect('/users/token?revoked=1', 303);
   });
 
+  // A receipt e-mail's link: the push by its id (a receipt never holds the secret link), to its audit page.
+  app.get('/dashboard/push/:pushId', session, async (c) => {
+    const user = getPageSession(c).user;
+    if (!user) return signInFirst(c);
+    return c.redirect(await pushes.auditPathById(pageActor(c), c.req.param('pushId')), 303);
+  });
+
   app.get('/dashboard', session, async (c) => {
     if (!getPageSession(c).user) return signInFirst(c);
     const state = c.req.query('state') === 'expired' ? 'expired' : 'active';
