@@ -5,7 +5,7 @@ import { PRODUCT_NAME } from './product-name.js';
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN'] as const;
 type Language = (typeof LANGUAGES)[number];
 
-export type MailKind = 'password-reset' | 'password-reset-no-account' | 'password-changed' | 'confirm-email' | 'sign-up-existing' | 'receipt-opened' | 'receipt-expired-unopened';
+export type MailKind = 'password-reset' | 'password-reset-no-account' | 'password-changed' | 'confirm-email' | 'sign-up-existing' | 'receipt-opened' | 'receipt-expired-unopened' | 'push-link';
 
 interface Template {
   subject: string;
@@ -50,6 +50,15 @@ const T: Record<MailKind, Record<Language, Template>> = {
     ja: { subject: '{product} のメールアドレスの確認', body: ['{product} へようこそ。24 時間以内に次のリンクからこのアドレスを確認して、アカウントの作成を完了してください: {link}', '登録した覚えがない場合は、このメールを無視してください。確認されないアカウントは使えません。'] },
     'zh-CN': { subject: '确认您在 {product} 的邮箱地址', body: ['欢迎使用 {product}。请在 24 小时内通过此链接确认此地址，以完成账户创建：{link}', '如果您没有注册，请忽略此邮件：未经确认的账户无法使用。'] },
   },
+  'push-link': {
+    en: { subject: '{name} sent you a secret', body: ['{name} sent you a secret with {product}.', 'Open it here: {link}', 'The link works for a limited time and number of views; after that the secret is deleted. Do not forward this e-mail.'] },
+    de: { subject: '{name} hat Ihnen ein Geheimnis gesendet', body: ['{name} hat Ihnen mit {product} ein Geheimnis gesendet.', 'Hier öffnen: {link}', 'Der Link gilt nur begrenzt lange und für begrenzt viele Aufrufe; danach wird das Geheimnis gelöscht. Leiten Sie diese E-Mail nicht weiter.'] },
+    fr: { subject: '{name} vous a envoyé un secret', body: ['{name} vous a envoyé un secret avec {product}.', 'Ouvrez-le ici : {link}', 'Le lien ne fonctionne qu’un temps et un nombre de vues limités ; ensuite le secret est supprimé. Ne transférez pas cet e-mail.'] },
+    es: { subject: '{name} le envió un secreto', body: ['{name} le envió un secreto con {product}.', 'Ábralo aquí: {link}', 'El enlace funciona por un tiempo y un número de vistas limitados; después el secreto se borra. No reenvíe este correo.'] },
+    'pt-BR': { subject: '{name} enviou um segredo para você', body: ['{name} enviou um segredo para você com o {product}.', 'Abra aqui: {link}', 'O link funciona por tempo e número de visualizações limitados; depois o segredo é apagado. Não encaminhe este e-mail.'] },
+    ja: { subject: '{name} さんから秘密が届きました', body: ['{name} さんが {product} で秘密を送りました。', 'こちらから開いてください: {link}', 'リンクの有効期間と表示回数には限りがあり、その後秘密は削除されます。このメールは転送しないでください。'] },
+    'zh-CN': { subject: '{name} 给您发送了一个秘密', body: ['{name} 通过 {product} 给您发送了一个秘密。', '在此打开：{link}', '该链接的有效时间和查看次数有限，之后秘密将被删除。请勿转发此邮件。'] },
+  },
   'receipt-opened': {
     en: { subject: 'Your push “{name}” was opened', body: ['Your push “{name}” was opened for the first time.', 'Who opened it and when: {link}', 'You asked for this e-mail when you made the push.'] },
     de: { subject: 'Ihr Push „{name}“ wurde geöffnet', body: ['Ihr Push „{name}“ wurde zum ersten Mal geöffnet.', 'Wer ihn wann geöffnet hat: {link}', 'Sie haben diese E-Mail beim Erstellen des Pushs angefordert.'] },
@@ -84,12 +93,16 @@ export function mailLanguage(locale: string | undefined): Language {
 }
 
 /** The message of `kind` in `locale` to `to`, with `link` in both parts (the HTML one as a link). */
-export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string, name = ''): MailMessage {
+export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string, name = '', note?: string): MailMessage {
   const language = mailLanguage(locale);
   const t = T[kind][language];
   const fill = (s: string) => s.replaceAll('{product}', PRODUCT_NAME).replaceAll('{name}', name);
-  const text = t.body.map((p) => fill(p).replaceAll('{link}', link)).join('\n\n');
-  const htmlBody = t.body.map((p) => `<p>${html(fill(p)).replaceAll('{link}', `<a href="${html(link)}">${html(link)}</a>`)}</p>`).join('\n');
+  // A sender's note is quoted as typed, after the first paragraph: text only, escaped in the HTML part.
+  const quoted = note ? note.split(/\r\n|\r|\n/).map((l) => `> ${l}`).join('\n') : undefined;
+  const text = t.body.map((p, i) => fill(p).replaceAll('{link}', link) + (i === 0 && quoted ? `\n\n${quoted}` : '')).join('\n\n');
+  const htmlBody = t.body
+    .map((p, i) => `<p>${html(fill(p)).replaceAll('{link}', `<a href="${html(link)}">${html(link)}</a>`)}</p>` + (i === 0 && note ? `<blockquote style="white-space:pre-wrap">${html(note)}</blockquote>` : ''))
+    .join('\n');
   return {
     to: [to],
     subject: fill(t.subject),

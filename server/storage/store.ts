@@ -157,7 +157,7 @@ export interface Store {
    * `events`: one pending delivery per webhook of the event's account subscribed to its type,
    * named `<event id>.<webhook id>`, due at once.
    */
-  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void>;
+  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void>;
   getPush(token: string): Promise<StoredPush | undefined>;
   /**
    * Runs `change` on the current record and persists what it returns, atomically with respect

@@ -175,12 +175,13 @@ export class LowdbStore implements Store {
     return next;
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails: StoredMail[] = []): Promise<void> {
     const outbox = this.outbox(events);
     await this.journal.commit([
       { c: 'pushes', k: push.token, v: push },
       { c: 'audit', k: push.token, a: creation, max: UNBOUNDED },
       ...outbox.map((x): Change => ({ c: 'deliveries', k: x.id, v: x })),
+      ...this.newMails(mails),
     ]);
     this.index(push);
     await this.settleOutbox(outbox);

@@ -124,7 +124,7 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool, schemaVersion);
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void> {
     const insert = (db: Queryable) =>
       // One statement (atomic by itself): the push and its creation entry, in one round trip.
       db.query(
@@ -135,13 +135,14 @@ export class PostgresStore implements Store {
          INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
         [...pushColumns(push), creation],
       );
-    if (!events?.length) {
+    if (!events?.length && !mails?.length) {
       await insert(this.db);
       return;
     }
     await this.db.transaction(async (tx) => {
       await insert(tx);
-      await writeOutbox(tx, events);
+      if (events?.length) await writeOutbox(tx, events);
+      if (mails?.length) await insertMailRows(tx, mails);
     });
   }
 
