@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createPush, waitFor } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 import { SmtpReceiver } from '../../support/smtp-receiver.js';
-import { Browser } from '../pages/browser.js';
+import { Browser, csrfFrom } from '../pages/browser.js';
 
 /** Receipts by e-mail: a real server (both stores) and a real SMTP server. */
 describe('receipts by e-mail', () => {
@@ -44,6 +44,27 @@ describe('receipts by e-mail', () => {
     const go = await b.get(link.pathname);
     expect(go.status).toBe(303);
     expect((await b.get(go.headers.get('location')!)).status).toBe(200);
+  });
+
+  it('the create page offers the receipts to a signed-in sender (not anonymously), and the form asks for them', async () => {
+    expect((await new Browser(server).get('/')).text).not.toContain('push[email_on_open]');
+    const email = `page-owner-${Date.now()}@example.test`;
+    await server.server.accounts.ensureUser(email);
+    await server.server.accounts.setPassword(email, 'page horse battery staple');
+    const b = new Browser(server);
+    expect((await b.submit('/users/sign_in', '/users/sign_in', { email, password: 'page horse battery staple' })).status).toBe(303);
+    const page = (await b.get('/')).text;
+    expect(page).toContain('name="push[email_on_open]"');
+    expect(page).toContain('E-mail me when it is first opened');
+    const form = new FormData();
+    form.append('csrf_token', csrfFrom(page, '/'));
+    for (const [k, v] of Object.entries({ 'push[kind]': 'text', 'push[payload]': 'page secret', 'push[expire_after_days]': '7', 'push[expire_after_views]': '5', 'push[email_on_open]': 'true' })) form.append(k, v);
+    const made = await b.postMultipart('/', form);
+    expect(made.status).toBeLessThan(400);
+    const { user } = await server.server.accounts.ensureUser(email);
+    const [push] = await server.server.store.listPushesByOwner(user.id, false, 0, 1);
+    expect(push!.receipts).toMatchObject({ opened: true, expiredUnopened: false });
+    expect(push!.receipts!.to).not.toContain(email);
   });
 
   it('anonymous pushes cannot ask for receipts', async () => {

@@ -415,4 +415,6 @@ export const de: Catalogue = {
   "account.confirm.invalid": "Dieser Bestätigungslink ist ungültig oder abgelaufen. Registrieren Sie sich erneut, um einen neuen zu erhalten.",
   "account.confirm.first": "Bestätigen Sie zuerst Ihre E-Mail-Adresse: Folgen Sie dem Link in der E-Mail, die wir Ihnen gesendet haben.",
   "account.resetLimited": "Zu viele Anfragen zum Zurücksetzen von Ihrer Adresse. Bitte versuchen Sie es später erneut.",
+  "create.emailOnOpen": "Mir eine E-Mail senden, wenn er zum ersten Mal geöffnet wird",
+  "create.emailOnExpiredUnopened": "Mir eine E-Mail senden, wenn er ungeöffnet abläuft",
 };

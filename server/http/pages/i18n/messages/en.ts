@@ -416,6 +416,8 @@ export const en = {
   "account.confirm.invalid": "This confirmation link is invalid or expired. Sign up again to get a new one.",
   "account.confirm.first": "Confirm your e-mail address first: follow the link in the e-mail we sent you.",
   "account.resetLimited": "Too many password reset requests from your address. Please try again later.",
+  "create.emailOnOpen": "E-mail me when it is first opened",
+  "create.emailOnExpiredUnopened": "E-mail me when it expires unopened",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;

@@ -423,4 +423,6 @@ export const es: Catalogue = {
   "account.confirm.invalid": "Este enlace de confirmación no es válido o caducó. Regístrese de nuevo para recibir otro.",
   "account.confirm.first": "Confirme primero su dirección de correo: siga el enlace del correo que le enviamos.",
   "account.resetLimited": "Demasiadas solicitudes de restablecimiento desde su dirección. Inténtelo más tarde.",
+  "create.emailOnOpen": "Enviarme un correo cuando se abra por primera vez",
+  "create.emailOnExpiredUnopened": "Enviarme un correo si caduca sin abrirse",
 };

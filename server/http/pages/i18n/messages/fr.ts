@@ -423,4 +423,6 @@ export const fr: Catalogue = {
   "account.confirm.invalid": "Ce lien de confirmation est invalide ou expiré. Réinscrivez-vous pour en recevoir un nouveau.",
   "account.confirm.first": "Confirmez d’abord votre adresse e-mail : suivez le lien de l’e-mail que nous vous avons envoyé.",
   "account.resetLimited": "Trop de demandes de réinitialisation depuis votre adresse. Réessayez plus tard.",
+  "create.emailOnOpen": "M’envoyer un e-mail à la première ouverture",
+  "create.emailOnExpiredUnopened": "M’envoyer un e-mail s’il expire sans avoir été ouvert",
 };

@@ -415,4 +415,6 @@ export const ja: Catalogue = {
   "account.confirm.invalid": "この確認リンクは無効か期限切れです。もう一度登録すると新しいリンクが届きます。",
   "account.confirm.first": "先にメールアドレスを確認してください。お送りしたメールのリンクを開いてください。",
   "account.resetLimited": "お使いのアドレスからのパスワード再設定の依頼が多すぎます。しばらくしてからお試しください。",
+  "create.emailOnOpen": "初めて開かれたらメールで知らせる",
+  "create.emailOnExpiredUnopened": "開かれないまま期限切れになったらメールで知らせる",
 };

@@ -423,4 +423,6 @@ export const ptBR: Catalogue = {
   "account.confirm.invalid": "Este link de confirmação é inválido ou expirou. Cadastre-se de novo para receber outro.",
   "account.confirm.first": "Confirme primeiro seu endereço de e-mail: siga o link do e-mail que enviamos.",
   "account.resetLimited": "Pedidos de redefinição demais a partir do seu endereço. Tente mais tarde.",
+  "create.emailOnOpen": "Enviar um e-mail quando for aberto pela primeira vez",
+  "create.emailOnExpiredUnopened": "Enviar um e-mail se expirar sem ser aberto",
 };

@@ -415,4 +415,6 @@ export const zhCN: Catalogue = {
   "account.confirm.invalid": "此确认链接无效或已过期。请重新注册以获取新链接。",
   "account.confirm.first": "请先确认您的邮箱地址：点击我们发送的邮件中的链接。",
   "account.resetLimited": "来自您地址的重置请求过多。请稍后再试。",
+  "create.emailOnOpen": "首次被打开时给我发邮件",
+  "create.emailOnExpiredUnopened": "未被打开即过期时给我发邮件",
 };
