@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { HashingLimits } from './crypto/hashing-queue.js';
@@ -52,6 +53,16 @@ const envSchema = z
     PASSPHRASE_ATTEMPTS_PER_MINUTE: int(5, 1, 1000),
     PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
     MAX_FAILED_PASSPHRASE_ATTEMPTS: int(0, 0, 1000),
+    /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465; unset: every e-mail feature is off. */
+    SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, { error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    MAIL_FROM: z.string().min(3).max(320).optional(),
+    MAIL_REPLY_TO: z.string().min(3).max(320).optional(),
+    /** PEM file of a certificate authority the SMTP server's certificate is checked against (a private CA). */
+    SMTP_TLS_CA_FILE: z.string().min(1).optional(),
+    REQUIRE_EMAIL_CONFIRMATION: z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).optional(),
+    MAIL_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(60),
+    MAIL_RETRY_FOR_HOURS: z.coerce.number().min(0).max(24 * 30).optional().default(24),
+    MAIL_POLL_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(5),
     WEBHOOK_ALLOW_PRIVATE: bool(false),
     /** First retry delay of a webhook delivery; each further one doubles (tests set it small). */
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(30),
@@ -157,6 +168,21 @@ export interface WebhookSettings {
   timeoutMs: number;
 }
 
+/** Sending e-mail (server/mail/): present only when SMTP_URL is set. */
+export interface MailSettings {
+  smtpUrl: string;
+  from: string;
+  replyTo: string | undefined;
+  /** PEM text of the CA to trust for the SMTP server's certificate, besides the system's. */
+  tlsCa: string | undefined;
+  /** New accounts must confirm their address before they can sign in. */
+  requireConfirmation: boolean;
+  retryBaseMs: number;
+  /** A mail still failing (4xx, no connection) this long after it was queued is given up. */
+  retryForMs: number;
+  pollMs: number;
+}
+
 export interface SignInLimits {
   /**
    * Failed sign-ins per client address and account (typed email, whether or not it exists)
@@ -230,6 +256,8 @@ export interface Config {
   webhooks: WebhookSettings;
   admin: AdminSettings;
   brand: BrandSettings;
+  /** Undefined without SMTP_URL: no e-mail is sent and the pages offer none. */
+  mail: MailSettings | undefined;
   /** Every setting as it took effect, with its source (secrets unmasked: mask before showing). */
   settings: Record<string, SettingSource>;
 }
@@ -280,6 +308,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       return [k, { value: v === undefined ? '' : String(v), source: given[k] !== undefined ? 'environment' : 'default' } satisfies SettingSource];
     }),
   );
+  if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError('Invalid configuration:\n  MAIL_FROM: required with SMTP_URL (the address e-mails are sent from)');
+  if (!e.SMTP_URL && e.REQUIRE_EMAIL_CONFIRMATION && bool(false).parse(e.REQUIRE_EMAIL_CONFIRMATION)) {
+    throw new ConfigError('Invalid configuration:\n  REQUIRE_EMAIL_CONFIRMATION: needs SMTP_URL (no confirmation e-mail could be sent)');
+  }
+  let tlsCa: string | undefined;
+  if (e.SMTP_TLS_CA_FILE) {
+    try {
+      tlsCa = readFileSync(e.SMTP_TLS_CA_FILE, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  SMTP_TLS_CA_FILE: cannot be read (${(err as Error).message})`);
+    }
+  }
   return {
     settings,
     admin: {
@@ -366,5 +406,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: Math.round(e.WEBHOOK_POLL_SECONDS * 1000),
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
     },
+    mail: e.SMTP_URL
+      ? {
+          smtpUrl: e.SMTP_URL,
+          from: e.MAIL_FROM!,
+          replyTo: e.MAIL_REPLY_TO,
+          tlsCa,
+          requireConfirmation: bool(true).parse(e.REQUIRE_EMAIL_CONFIRMATION),
+          retryBaseMs: Math.round(e.MAIL_RETRY_BASE_SECONDS * 1000),
+          retryForMs: Math.round(e.MAIL_RETRY_FOR_HOURS * 3_600_000),
+          pollMs: Math.round(e.MAIL_POLL_SECONDS * 1000),
+        }
+      : undefined,
   };
 }

@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccountService } from './accounts/account-service.js';
+import { AccountMail } from './accounts/account-mail.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
@@ -22,6 +23,7 @@ import { Metrics } from './observability/metrics.js';
 import { observedStore } from './observability/observed-store.js';
 import { Readiness } from './observability/readiness.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
+import { MailWorker } from './mail/mail-worker.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import { RequestService } from './requests/request-service.js';
 import { SecondFactorService } from './accounts/second-factor/second-factor-service.js';
@@ -74,11 +76,12 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const vault = new FileVault(store.blobs, keys);
     const hashing = new HashingQueue(config.hashing);
     const quota = new StorageQuota(store, store.counters, config.storage);
-    const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
+    const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota, mailEnabled: config.mail !== undefined });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa, admins: { adminEmails: new Set(config.admin.emails) } });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
+    const accountMail = new AccountMail({ store, keys, accounts, hashing, mail: config.mail });
     const tickets = new TicketSigner(keys.deriveKey('sign-in tickets'), () => Date.now());
     // What authenticator apps and passkey prompts show: the instance's brand name.
     const brandName = productName(config.brand);
@@ -88,7 +91,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const admin = new AdminService({ store, accounts, pushes, config, secondFactor });
     const invites = new InviteService({ store, admin, accounts });
     const connect = new ExtensionConnectService({ store, accounts });
-    return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, admin, invites, connect, close: () => store.close() };
+    return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, admin, invites, connect, accountMail, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -131,6 +134,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       admin: services.admin,
       invites: services.invites,
       connect: services.connect,
+      accountMail: services.accountMail,
       catalogue,
       counters: services.store.counters,
       logger,
@@ -159,6 +163,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
     const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests, services.connect);
     const deliveries = new DeliveryWorker({ store: services.store, keys: services.keys, settings: config.webhooks, logger }).start();
+    const mailer = config.mail ? new MailWorker({ store: services.store, keys: services.keys, settings: config.mail, logger }).start() : undefined;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -177,7 +182,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         closing ??= (async () => {
           readiness.drain();
           sweeper.stop();
-          const stopped = deliveries.stop();
+          const stopped = Promise.all([deliveries.stop(), mailer?.stop()]);
           if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
           await stopped;
           const inFlight = await connections.drain(graceMs);

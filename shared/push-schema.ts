@@ -63,6 +63,14 @@ export const pushInputSchema = z.object({
   not_before: notBeforeSchema.optional(),
   /** Secret Push only, with not_before: the expiry days count from the release instead of from creation. */
   expire_from_release: lenientBooleanSchema.optional(),
+  /** Secret Push only, signed in and with e-mail set up: e-mail the owner when the push is first opened. */
+  email_on_open: lenientBooleanSchema.optional(),
+  /** …or when it expires without having been opened. */
+  email_on_expired_unopened: lenientBooleanSchema.optional(),
+  /** Secret Push only, signed in and with e-mail set up: up to 5 addresses the server e-mails the link to (a list, or one string separated by commas). */
+  notify_emails: z.union([z.array(z.string()), z.string()]).optional(),
+  /** A personal note for those e-mails (plain text, at most 1,000 characters). */
+  notify_note: optionalText('notify_note').optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;

@@ -8,7 +8,7 @@ import { clientKey } from '../security/client-key.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { isCommonPassword } from './common-passwords.js';
 import { ServiceError } from '../service-error.js';
-import type { StoredApiToken, StoredUser } from '../storage/records.js';
+import type { StoredApiToken, StoredMail, StoredUser } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { isStorableText, storableKey } from '../storage/storable-text.js';
 import type { User } from './user.js';
@@ -51,6 +51,14 @@ export interface AccountServiceDeps {
 export const SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE = 10;
 
 export const ACCOUNT_LOCKED_MESSAGE = 'This account is locked. Ask an administrator.';
+
+/** The e-mails sign-up sends when it confirms addresses (built by AccountMail). */
+export interface SignUpConfirmation {
+  newAccount(user: StoredUser): StoredMail;
+  existingAccount(user: StoredUser): StoredMail;
+}
+
+export const CONFIRM_FIRST_MESSAGE = 'Confirm your e-mail address first: follow the link in the e-mail we sent you.';
 
 export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from your address. Please wait, then try again.';
 
@@ -108,7 +116,7 @@ export class AccountService {
   }
 
   /** The password rules, for sign-up and for setting a password alike. */
-  private checkPassword(rawPassword: unknown): string {
+  checkPassword(rawPassword: unknown): string {
     const password = typeof rawPassword === 'string' ? rawPassword : '';
     if ([...password].length < MIN_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too short (minimum is ${MIN_PASSWORD_CHARS} characters)`] });
     if ([...password].length > MAX_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too long (maximum is ${MAX_PASSWORD_CHARS} characters)`] });
@@ -126,28 +134,48 @@ export class AccountService {
     rawEmail: unknown,
     rawPassword: unknown,
     clientIp: string,
-    /** Runs just before a new account is stored (an invite is used up there); throwing refuses it. */
-    beforeCreate?: (email: string) => Promise<void>,
-  ): Promise<{ user: User; created: boolean }> {
+    options: {
+      /** Runs just before a new account is stored (an invite is used up there); throwing refuses it. */
+      beforeCreate?: (email: string) => Promise<void>;
+      /** With e-mail confirmation: the mails sign-up sends, stored with the account in one step. */
+      confirm?: SignUpConfirmation;
+    } = {},
+  ): Promise<{ user: User; created: boolean; confirmationSent?: boolean }> {
+    const { beforeCreate, confirm } = options;
     const email = this.normaliseEmail(rawEmail);
     const password = this.checkPassword(rawPassword);
-    if (await this.deps.store.getUserByEmail(email)) return { user: await this.verifyPassword(email, password, clientIp), created: false };
+    const existing = await this.deps.store.getUserByEmail(email);
+    if (existing && confirm) return { user: this.toUser(existing), created: false, confirmationSent: await this.tellExisting(existing, confirm) };
+    if (existing) return { user: await this.verifyPassword(email, password, clientIp), created: false };
     const perHour = this.deps.signIn?.signUpsPerIpPerHour ?? 10;
     const claim = await this.deps.store.counters.claim([{ key: `sign-up:ip:${clientKey(clientIp)}`, limit: perHour, windowMs: SIGN_UP_WINDOW_MS }], this.now().getTime());
     if (!claim.allowed) {
       throw new ServiceError('too_many_requests', `Too many accounts were made from your address (the limit is ${perHour} an hour). Please try again later.`, undefined, claim.retryAfterSeconds);
     }
-    const user = { id: randomUUID(), email, passwordHash: await this.hashing.hash(password), createdAt: this.now().toISOString() };
+    const user: StoredUser = { id: randomUUID(), email, passwordHash: await this.hashing.hash(password), createdAt: this.now().toISOString(), ...(confirm ? { emailConfirmedAt: null } : {}) };
     try {
       await beforeCreate?.(email);
-      await this.deps.store.insertUser(user);
+      await this.deps.store.insertUser(user, confirm ? [confirm.newAccount(user)] : []);
     } catch (e) {
       await this.deps.store.counters.forgive(claim.ids);
       // Made at the same moment by another request: the same answer as for an existing account.
-      if (await this.deps.store.getUserByEmail(email)) return { user: await this.verifyPassword(email, password, clientIp), created: false };
+      const made = await this.deps.store.getUserByEmail(email);
+      if (made && confirm) return { user: this.toUser(made), created: false, confirmationSent: await this.tellExisting(made, confirm) };
+      if (made) return { user: await this.verifyPassword(email, password, clientIp), created: false };
       throw e;
     }
-    return { user: this.toUser(user), created: true };
+    return { user: this.toUser(user), created: true, ...(confirm ? { confirmationSent: true } : {}) };
+  }
+
+  /**
+   * Sign-up with an address that has an account, when sign-up confirms by e-mail: the answer is
+   * the same as for a new one, and the address is told (at most once per window, so sign-up
+   * cannot be used to flood it).
+   */
+  private async tellExisting(existing: StoredUser, confirm: SignUpConfirmation): Promise<true> {
+    const claim = await this.deps.store.counters.claim([{ key: `sign-up-existing:${digest(existing.email)}`, limit: 1, windowMs: 15 * 60_000 }], this.now().getTime());
+    if (claim.allowed) await this.deps.store.insertMails([confirm.existingAccount(existing)]);
+    return true;
   }
 
   /**
@@ -155,12 +183,13 @@ export class AccountService {
    * as a failed sign-in). Every other session of the account ends; the one in use (`keepSession`,
    * its cookie value) stays, and API tokens stay (they are revoked on their own page).
    */
-  async changePassword(user: User, rawCurrent: unknown, rawNext: unknown, clientIp: string, keepSession: string | null): Promise<number> {
+  async changePassword(user: User, rawCurrent: unknown, rawNext: unknown, clientIp: string, keepSession: string | null, notice?: (user: StoredUser) => StoredMail): Promise<number> {
     const next = this.checkPassword(rawNext);
     await this.verifyPassword(user.email, rawCurrent, clientIp);
     const stored = await this.deps.store.getUser(user.id);
     if (!stored) throw new ServiceError('not_found', 'This account no longer exists.');
-    await this.deps.store.updateUser({ ...stored, passwordHash: await this.hashing.hash(next) });
+    const changed = { ...stored, passwordHash: await this.hashing.hash(next) };
+    await this.deps.store.updateUser(changed, notice ? [notice(changed)] : []);
     return this.deps.store.deleteSessionsOfUser(user.id, keepSession ? digest(keepSession) : undefined);
   }
 
@@ -218,6 +247,8 @@ export class AccountService {
     if (!ok || !user) throw new ServiceError('unauthorized', 'Invalid email or password.');
     // Only told to whoever knew the password: a locked account's existence is no secret to them.
     if (user.lockedAt) throw new ServiceError('forbidden', ACCOUNT_LOCKED_MESSAGE);
+    // Only after the right password: an unconfirmed address tells no one else anything.
+    if ((user as StoredUser).emailConfirmedAt === null) throw new ServiceError('forbidden', CONFIRM_FIRST_MESSAGE);
     return this.toUser(user);
   }
 

@@ -43,6 +43,7 @@ import { createAppRouter } from './trpc/app-router.js';
 import type { ExtensionConnectService } from '../accounts/extension-connect/connect-service.js';
 import { extensionConnectRoutes } from './pages/extension-connect-routes.js';
 import { extensionTokenRoute } from './rest/extension-token-route.js';
+import type { AccountMail } from '../accounts/account-mail.js';
 
 import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
 import type { AdminService } from '../admin/admin-service.js';
@@ -63,6 +64,8 @@ export interface AppDeps {
   requests: RequestService;
   /** The extension's connect-by-signing-in (accounts/extension-connect/). */
   connect: ExtensionConnectService;
+  /** Account e-mails; absent or disabled without SMTP_URL. */
+  accountMail?: AccountMail;
   catalogue: CatalogueService;
   admin: AdminService;
   invites: InviteService;
@@ -159,7 +162,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, signInSteps: deps.signInSteps, webhooks: deps.webhooks, requests: deps.requests, admin: deps.admin, invites: deps.invites, logger }));
+  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, signInSteps: deps.signInSteps, webhooks: deps.webhooks, requests: deps.requests, admin: deps.admin, invites: deps.invites, accountMail: deps.accountMail, logger }));
   return app;
 }
 

@@ -12,6 +12,8 @@ import type { AppEnv } from './app-env.js';
 import { accountRoutes } from './pages/account-routes.js';
 import type { SignInSteps } from './pages/sign-in-steps/sign-in-steps.js';
 import { signInStepRoutes } from './pages/sign-in-steps/sign-in-step-routes.js';
+import { accountEmailRoutes } from './pages/account-email-routes.js';
+import type { AccountMail } from '../accounts/account-mail.js';
 import { createRoutes } from './pages/create-routes.js';
 import { pageErrorResponse } from './pages/page-errors.js';
 import { previewRoutes } from './pages/preview-routes.js';
@@ -31,6 +33,8 @@ export interface PageDeps {
   requests: RequestService;
   admin: AdminService;
   invites: InviteService;
+  /** Account e-mails (reset, confirmation); absent or disabled without SMTP_URL. */
+  accountMail?: AccountMail;
   /** For unexpected errors (optional: without it only the error's name reaches stderr). */
   logger?: Logger;
 }
@@ -49,7 +53,8 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', recipientRoutes(pushes, accounts));
   app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
   app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));
-  app.route('/', accountRoutes(config, pushes, accounts, deps.signInSteps, deps.invites));
+  app.route('/', accountRoutes(config, pushes, accounts, deps.signInSteps, deps.invites, deps.accountMail));
+  if (deps.accountMail?.enabled) app.route('/', accountEmailRoutes(accounts, deps.accountMail));
   app.route('/', signInStepRoutes(accounts, deps.signInSteps));
   app.route('/', adminPageRoutes(config, accounts, deps.admin, deps.invites));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));

@@ -4,19 +4,21 @@ import type { AttachedFile, OwnerPushRecord, PushLimits, PushRecordBase, Retriev
 import type { Config } from '../config.js';
 import { DecryptionError, type KeyRing } from '../crypto/key-ring.js';
 import { HashingQueue } from '../crypto/hashing-queue.js';
-import { safeEqual } from '../crypto/secret-hash.js';
+import { digest, safeEqual } from '../crypto/secret-hash.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
 import { ServiceError } from '../service-error.js';
+import { receiptMails } from '../mail/receipts.js';
+import { NOTIFY_PER_ACCOUNT_PER_DAY, NOTIFY_PER_ADDRESS_PER_DAY, parseNotifyEmails, parseNotifyNote, recipientMails } from '../mail/recipient-link.js';
 import type { FileVault } from '../storage/file-vault.js';
-import type { AuditRecord, StoredPush } from '../storage/records.js';
+import type { AuditRecord, StoredMail, StoredPush } from '../storage/records.js';
 import type { DueWork, PushChange, Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { opensAt, secondsUntil } from './release.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput, type NewPushFields } from './push-input.js';
-import { addReadReceipt, auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
+import { addReadReceipt, auditJson, baseRecord, ownerRecord, retrievedRecord, secretUrl } from './push-json.js';
 import { openName, sealName } from './push-name.js';
 import { pushEvents } from '../webhooks/webhook-events.js';
 import { newUrlToken } from './url-token.js';
@@ -34,7 +36,10 @@ const DOWNLOAD_TICKET_MS = 15 * 60_000;
 /** The caller as the push rules see it; adapters build it from the request. */
 export const CREATE_REQUIRES_ACCOUNT_MESSAGE = 'Sign in to create a push: this instance does not allow anonymous creation.';
 
-export type Actor = Pick<RequestContext, 'user' | 'client' | 'baseUrl'>;
+export type Actor = Pick<RequestContext, 'user' | 'client' | 'baseUrl'> & {
+  /** The page language of the request, for e-mails it causes (absent: English). */
+  locale?: string;
+};
 
 export interface PushServiceDeps {
   store: Store;
@@ -51,6 +56,8 @@ export interface PushServiceDeps {
   ids: UrlTokenIds;
   /** Storage quotas (default: none). */
   quota?: StorageQuota;
+  /** E-mail is set up (SMTP_URL): receipts by e-mail may be asked for. */
+  mailEnabled?: boolean;
 }
 
 /** Proof, handed to the recipient page, that its viewer gave the push's passphrase. */
@@ -247,14 +254,18 @@ export class PushService {
       });
       const token = upload?.token ?? newUrlToken();
       const push = await this.newStoredPush(fields, token, actor.user?.id ?? null, now, upload?.files ?? []);
+      const receipts = this.receiptChoice(actor, rawInput);
+      if (receipts) push.receipts = receipts;
+      const notify = await this.recipientMailsFor(actor, rawInput, push, token, now);
       // Stored bytes count against the quotas before anything is written (files already streamed
       // in are discarded below when this refuses).
       const uncounted = storedSize(push) - (options.reservedBytes ?? 0);
       const reservation = uncounted > 0 ? await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, uncounted) : undefined;
       try {
-        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'));
+        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'), notify.mails);
       } catch (e) {
         await reservation?.release();
+        await this.store.counters.forgive(notify.claims);
         throw e;
       }
       return ownerRecord(withUrlToken(push, token), push.token, { note: fields.note, name: fields.name }, now, actor.baseUrl, this.fileNames(push));
@@ -262,6 +273,58 @@ export class PushService {
       await upload?.discard();
       throw e;
     }
+  }
+
+  /**
+   * The receipts by e-mail asked for in the input (`email_on_open`, `email_on_expired_unopened`),
+   * or the account's default; only for an account, and only when e-mail is set up.
+   */
+  private receiptChoice(actor: Actor, rawInput: unknown): StoredPush['receipts'] {
+    const input = (rawInput !== null && typeof rawInput === 'object' ? rawInput : {}) as Record<string, unknown>;
+    const flag = (v: unknown) => v === true || v === 'true' || v === '1' || v === 'on';
+    const opened = flag(input.email_on_open);
+    const expiredUnopened = flag(input.email_on_expired_unopened);
+    if (!opened && !expiredUnopened) return undefined;
+    if (!actor.user) throw ServiceError.validation({ email_on_open: ['needs an account: sign in to get receipts by e-mail'] });
+    if (!this.deps.mailEnabled) throw ServiceError.validation({ email_on_open: ['e-mail is not set up on this server'] });
+    return { opened, expiredUnopened, to: this.keys.seal(actor.user.email), locale: actor.locale ?? 'en', origin: actor.baseUrl };
+  }
+
+  /**
+   * The e-mails of `notify_emails` (the link to each recipient, with `notify_note`), stored with
+   * the push. Only for an account, with e-mail set up, not for end-to-end pushes (the server does
+   * not have their key). Counted per account and per recipient address per day; past either, 429.
+   */
+  private async recipientMailsFor(actor: Actor, rawInput: unknown, push: StoredPush, token: string, now: Date): Promise<{ mails: StoredMail[]; claims: string[] }> {
+    const input = (rawInput !== null && typeof rawInput === 'object' ? rawInput : {}) as Record<string, unknown>;
+    const to = parseNotifyEmails(input.notify_emails);
+    const note = parseNotifyNote(input.notify_note);
+    if (!to.length) return { mails: [], claims: [] };
+    if (!actor.user) throw ServiceError.validation({ notify_emails: ['needs an account: anonymous pushes cannot be e-mailed'] });
+    if (!this.deps.mailEnabled) throw ServiceError.validation({ notify_emails: ['e-mail is not set up on this server'] });
+    if (push.endToEnd) throw ServiceError.validation({ notify_emails: ['cannot be used with an end-to-end push: the server does not have its key'] });
+    const day = 86_400_000;
+    const claim = await this.store.counters.claim(
+      [
+        { key: `notify:account:${actor.user.id}`, limit: NOTIFY_PER_ACCOUNT_PER_DAY, windowMs: day },
+        ...to.map((a) => ({ key: `notify:address:${digest(a)}`, limit: NOTIFY_PER_ADDRESS_PER_DAY, windowMs: day })),
+      ],
+      now.getTime(),
+      to.length,
+    );
+    if (!claim.allowed) {
+      throw new ServiceError('too_many_requests', `Too many secret links were e-mailed (at most ${NOTIFY_PER_ACCOUNT_PER_DAY} recipients per account and ${NOTIFY_PER_ADDRESS_PER_DAY} links per address a day). Please try again later.`, undefined, claim.retryAfterSeconds);
+    }
+    const link = secretUrl(withUrlToken(push, token), actor.baseUrl);
+    return { mails: recipientMails(this.keys, actor.user, to, link, note, actor.locale, now), claims: claim.ids };
+  }
+
+  /** The path of a push's audit page, for its owner, by push id (the receipts' link: it holds no secret link). */
+  async auditPathById(actor: Actor, pushId: string): Promise<string> {
+    this.requireAccount(actor);
+    const push = await this.store.getPush(pushId);
+    if (!push || !push.urlToken || !this.isOwner(push, actor)) throw new ServiceError('not_found', 'not-found');
+    return `/dashboard/audit/${this.keys.openText(push.urlToken)}`;
   }
 
   /** A new push's record from validated fields (sealed), not yet stored. */
@@ -358,7 +421,7 @@ export class PushService {
     return (p: StoredPush): PushChange<StoredPush> => {
       if (p.expiredAt) return { result: p };
       const e = expired(p, now);
-      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), result: e };
+      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), mails: receiptMails(this.keys, p, e, now), result: e };
     };
   }
 
@@ -417,7 +480,7 @@ export class PushService {
       const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
       const events = next.expiredAt ? pushEvents(this.keys, next, at, 'push.viewed', 'push.expired') : pushEvents(this.keys, next, at, 'push.viewed');
       // The last view still shows what it used up: the record before the purge, with 0 views left.
-      return { next, audit: this.auditRecord('view', actor, at), events, result: { push: next, delivered: counted, opened } };
+      return { next, audit: this.auditRecord('view', actor, at), events, mails: receiptMails(this.keys, p, next, at), result: { push: next, delivered: counted, opened } };
     }, push);
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;

@@ -62,6 +62,10 @@ export const storedPushSchema = z.object({
   notBefore: z.string().nullable().optional(),
   /** When the expiry days count from, if not from creation (a scheduled release's `expire_from_release`). */
   lifetimeFrom: z.string().optional(),
+  /** Receipts by e-mail the owner asked for (server/mail/receipts.ts); absent: none. */
+  receipts: z
+    .object({ opened: z.boolean(), expiredUnopened: z.boolean(), to: sealed, locale: z.string(), origin: z.string() })
+    .optional(),
 });
 export type StoredPush = z.infer<typeof storedPushSchema>;
 
@@ -115,6 +119,11 @@ export const storedUserSchema = z.object({
   admin: z.boolean().optional(),
   /** Locked by an administrator: no sign-in, no session, no API token works until unlocked. */
   lockedAt: z.string().nullable().optional(),
+  /**
+   * When the address was confirmed by a link in an e-mail. null: not yet (REQUIRE_EMAIL_CONFIRMATION
+   * keeps it from signing in); absent: made before confirmation existed, or without it.
+   */
+  emailConfirmedAt: z.string().nullable().optional(),
 });
 export type StoredUser = z.infer<typeof storedUserSchema>;
 
@@ -237,3 +246,31 @@ export const storedRequestSchema = z.object({
   closedAt: z.string().nullable(),
 });
 export type StoredRequest = z.infer<typeof storedRequestSchema>;
+
+/**
+ * One e-mail in the outbox: written in the same atomic step as its cause, sent by the mail
+ * worker (server/mail/mail-worker.ts) with retries, leased like a webhook delivery so that with
+ * several instances each is sent by one.
+ */
+export const storedMailSchema = z.object({
+  id: z.string(),
+  /** The account it concerns (its page lists what was sent), or null (an address without one). */
+  userId: z.string().nullable(),
+  /** What it is (password-reset, confirm-email, …): for the log and the account page. */
+  kind: z.string(),
+  /** The message (recipients, subject, both parts, headers) as JSON, sealed: it may hold a reset link. */
+  message: sealed,
+  createdAt: z.string(),
+  attempts: z.number().int().nonnegative(),
+  /** When the next attempt is due; null once sent or given up. */
+  nextAttemptAt: z.string().nullable(),
+  leaseUntil: z.string().nullable(),
+  state: z.enum(['pending', 'sent', 'failed']),
+  /** The SMTP server's last refusal (its reply code and text), or the connection error. */
+  lastError: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+});
+export type StoredMail = z.infer<typeof storedMailSchema>;
+
+/** What one attempt at a mail changed (see Store.finishMail). */
+export type MailOutcome = Pick<StoredMail, 'attempts' | 'nextAttemptAt' | 'state' | 'lastError' | 'lastAttemptAt'>;

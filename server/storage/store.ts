@@ -2,8 +2,10 @@ import type { Readable } from 'node:stream';
 import type {
   AuditRecord,
   DeliveryOutcome,
+  MailOutcome,
   StoredApiToken,
   StoredConnectCode,
+  StoredMail,
   StoredDelivery,
   StoredPush,
   StoredRequest,
@@ -22,6 +24,8 @@ export interface PushChange<T> {
   audit?: AuditRecord | AuditRecord[];
   /** Webhook events written to the outbox in the same atomic step (see Store.insertPush). */
   events?: WebhookEvent[];
+  /** E-mails (receipts) put in the mail outbox in the same atomic step (see Store.insertMails). */
+  mails?: StoredMail[];
   result: T;
 }
 
@@ -39,6 +43,7 @@ export interface RequestChange<T> {
   /** A push created in the same atomic step (the answer), with its creation entry. */
   push?: { push: StoredPush; creation: AuditRecord };
   events?: WebhookEvent[];
+  mails?: StoredMail[];
   result: T;
 }
 
@@ -154,7 +159,7 @@ export interface Store {
    * `events`: one pending delivery per webhook of the event's account subscribed to its type,
    * named `<event id>.<webhook id>`, due at once.
    */
-  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void>;
+  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void>;
   getPush(token: string): Promise<StoredPush | undefined>;
   /**
    * Runs `change` on the current record and persists what it returns, atomically with respect
@@ -220,6 +225,22 @@ export interface Store {
   /** Deletes up to `limit` delivered or given-up deliveries last attempted before `before`; resolves with how many. */
   deleteFinishedDeliveries(before: Date, limit: number): Promise<number>;
 
+  /**
+   * Puts e-mails in the mail outbox, durably before it resolves, all or none. A mail whose id is
+   * already there is left as it is (a retried cause does not send twice).
+   */
+  insertMails(mails: StoredMail[]): Promise<void>;
+  /**
+   * Claims up to `limit` pending mails due at `now` whose lease (if any) has run out, oldest
+   * first, leasing each until `leaseUntil`: with several instances each mail is attempted by one
+   * at a time, and one whose instance died is taken up again after its lease.
+   */
+  claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]>;
+  /** Records an attempt's outcome and releases the lease. */
+  finishMail(id: string, outcome: MailOutcome): Promise<void>;
+  /** The mails about an account, newest first (its page shows what was given up). */
+  listMails(userId: string, limit: number): Promise<StoredMail[]>;
+
   insertRequest(request: StoredRequest): Promise<void>;
   getRequest(id: string): Promise<StoredRequest | undefined>;
   /** The owner's requests, newest first. */
@@ -239,11 +260,12 @@ export interface Store {
 
   /**
    * Adds an account; refuses (rejects) one whose email already has an account, also when both
-   * are inserted at once: one email, one account.
+   * are inserted at once: one email, one account. `mails` (a confirmation) go to the mail outbox
+   * in the same atomic step.
    */
-  insertUser(user: StoredUser): Promise<void>;
-  /** Replaces an existing account (same id and email). */
-  updateUser(user: StoredUser): Promise<void>;
+  insertUser(user: StoredUser, mails?: StoredMail[]): Promise<void>;
+  /** Replaces an existing account (same id), with `mails` (a notice of the change) in the same atomic step. */
+  updateUser(user: StoredUser, mails?: StoredMail[]): Promise<void>;
   getUser(id: string): Promise<StoredUser | undefined>;
   /**
    * Runs `change` on the current account and stores `next` if it returns one, atomically with

@@ -5,6 +5,7 @@ import type { AccountService } from '../../accounts/account-service.js';
 import type { User } from '../../accounts/user.js';
 import type { Actor } from '../../pushes/push-service.js';
 import type { AppEnv } from '../app-env.js';
+import { languageOf } from './page-language.js';
 
 /** The browser session cookie (its value is the session secret; only its digest is stored). */
 export const SESSION_COOKIE = 'sp_session';
@@ -75,7 +76,7 @@ export function findPageSession(c: Context<AppEnv>): PageSession | undefined {
 /** The caller as the push service sees it, from the session (not from API credentials). */
 export function pageActor(c: Context<AppEnv>): Actor {
   const ctx = c.get('ctx');
-  return { user: getPageSession(c).user, client: ctx.client, baseUrl: ctx.baseUrl };
+  return { user: getPageSession(c).user, client: ctx.client, baseUrl: ctx.baseUrl, locale: languageOf(c).locale };
 }
 
 /**

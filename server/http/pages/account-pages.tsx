@@ -22,11 +22,12 @@ function ReturnTo({ path }: { path: string | null }) {
   return path ? <input type="hidden" name="return_to" value={path} /> : null;
 }
 
-export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabled, children }: CredentialsFormProps) {
+export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabled, children, forgotLink, notice }: CredentialsFormProps & { forgotLink?: boolean; notice?: string }) {
   const { t } = useLanguage();
   return (
     <section class="card narrow">
       <h1>{t('account.signIn.heading')}</h1>
+      {notice && <Notice kind="ok">{notice}</Notice>}
       {error && <Notice kind="error">{error}</Notice>}
       <form method="post" action="/users/sign_in" class="stack">
         <CsrfField token={csrfToken} />
@@ -39,6 +40,11 @@ export function SignInPage({ csrfToken, returnTo, email = '', error, signupEnabl
           <button type="submit">{t('account.signIn.button')}</button>
         </p>
       </form>
+      {forgotLink && (
+        <p class="muted">
+          <a href="/users/password/forgot">{t('account.forgot.link')}</a>
+        </p>
+      )}
       {children}
       {signupEnabled && (
         <p class="muted">

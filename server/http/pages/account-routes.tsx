@@ -2,7 +2,9 @@
 /** @jsxImportSource preact */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { AccountService } from '../../accounts/account-service.js';
+import type { AccountMail } from '../../accounts/account-mail.js';
+import { CONFIRM_FIRST_MESSAGE, type AccountService } from '../../accounts/account-service.js';
+import { mailContext } from './account-email-routes.js';
 import type { User } from '../../accounts/user.js';
 import type { Config } from '../../config.js';
 import { PAGE_SIZE, type PushService } from '../../pushes/push-service.js';
@@ -22,7 +24,8 @@ import { PasskeySignIn } from './sign-in-steps/sign-in-step-pages.js';
 import type { InviteService } from '../../admin/invite-service.js';
 
 /** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
-export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService, steps: SignInSteps, invites?: InviteService): Hono<AppEnv> {
+export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService, steps: SignInSteps, invites?: InviteService, accountMail?: AccountMail): Hono<AppEnv> {
+  const mailOn = accountMail?.enabled ? accountMail : undefined;
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
 
@@ -38,7 +41,15 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       c,
       status,
       'title.signIn',
-      <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={config.features.signup}>
+      <SignInPage
+        csrfToken={getPageSession(c).csrfToken}
+        returnTo={returnTo}
+        email={email}
+        error={error}
+        signupEnabled={config.features.signup}
+        forgotLink={Boolean(mailOn)}
+        notice={c.req.query('reset') === '1' ? languageOf(c).t('account.reset.done') : undefined}
+      >
         <PasskeySignIn csrfToken={getPageSession(c).csrfToken} challenge={passkey} returnTo={returnTo} />
       </SignInPage>,
       { scripts: ['passkeys.js'] },
@@ -80,6 +91,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       user = await accounts.verifyPassword(email, form.get('password') ?? '', c.get('ctx').client.ip);
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'unauthorized') return signInForm(c, 401, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
+      if (e instanceof ServiceError && e.kind === 'forbidden' && e.message === CONFIRM_FIRST_MESSAGE) return signInForm(c, 401, returnTo, email, languageOf(c).t('account.confirm.first'));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
         c.header('Retry-After', String(e.retryAfter ?? 60));
         return signInForm(c, 429, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
@@ -110,7 +122,13 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     let user: User;
     try {
       const redeem = inviteOnly ? (address: string) => invites!.redeem(invite, address) : undefined;
-      ({ user } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip, redeem));
+      let confirmationSent: boolean | undefined;
+      ({ user, confirmationSent } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip, { beforeCreate: redeem, confirm: mailOn?.signUpConfirmation(mailContext(c)) }));
+      // With confirmation, the same page for a new address and a taken one: the e-mail says which.
+      if (confirmationSent) {
+        const { t } = languageOf(c);
+        return sendPage(c, 200, 'title.checkEmail', <ErrorPage title={t('title.checkEmail')} message={t('account.signUp.checkEmail', { email: user.email })} />);
+      }
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors, undefined, invite);
       // An existing email with another password: what sign-in would answer, on the sign-up form.
@@ -160,7 +178,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const { user, sessionSecret } = getPageSession(c);
     if (!user) return signInFirst(c);
     try {
-      const ended = await accounts.changePassword(user, form.get('current_password') ?? '', form.get('password') ?? '', c.get('ctx').client.ip, sessionSecret);
+      const ended = await accounts.changePassword(user, form.get('current_password') ?? '', form.get('password') ?? '', c.get('ctx').client.ip, sessionSecret, mailOn?.passwordChangedNotice(mailContext(c)));
       return passwordForm(c, 200, { kind: 'ok', text: languageOf(c).t('account.password.changed', { count: ended }) });
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return passwordForm(c, 422, undefined, e.fieldErrors);
@@ -196,6 +214,13 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     if (!user) return signInFirst(c);
     await accounts.revokeApiToken(user, form.get('id') ?? '');
     return c.redirect('/users/token?revoked=1', 303);
+  });
+
+  // A receipt e-mail's link: the push by its id (a receipt never holds the secret link), to its audit page.
+  app.get('/dashboard/push/:pushId', session, async (c) => {
+    const user = getPageSession(c).user;
+    if (!user) return signInFirst(c);
+    return c.redirect(await pushes.auditPathById(pageActor(c), c.req.param('pushId')), 303);
   });
 
   app.get('/dashboard', session, async (c) => {

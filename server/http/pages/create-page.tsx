@@ -38,6 +38,8 @@ export interface CreateFormProps {
   csrfToken: string;
   signedIn: boolean;
   maxFiles: number;
+  /** E-mail is set up: a signed-in sender may ask for receipts by e-mail. */
+  mailReceipts?: boolean;
 }
 
 
@@ -62,7 +64,7 @@ function describedBy(errors: Record<string, string[]> | undefined, field: string
 }
 
 /** The create form: posted as multipart so that files stream to the server like the API's. */
-export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles }: CreateFormProps) {
+export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles, mailReceipts }: CreateFormProps) {
   const { t } = useLanguage();
   const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note', 'not_before'];
   // "More options" is open when one of them was set, differs from the server's default or needs fixing.
@@ -186,6 +188,18 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           <p class="muted small hint" id="deletable-hint">
             {t('create.deletableHint')}
           </p>
+          {signedIn && mailReceipts && (
+            <>
+              <label class="choice">
+                <input type="checkbox" name="push[email_on_open]" value="true" />
+                {t('create.emailOnOpen')}
+              </label>
+              <label class="choice">
+                <input type="checkbox" name="push[email_on_expired_unopened]" value="true" />
+                {t('create.emailOnExpiredUnopened')}
+              </label>
+            </>
+          )}
 
           <ReleaseField value={values.release_at} fromRelease={values.expire_from_release} errors={errors} />
 

@@ -52,6 +52,7 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
         csrfToken={getPageSession(c).csrfToken}
         signedIn={o.signedIn}
         maxFiles={config.limits.maxFilesPerPush}
+        mailReceipts={config.mail !== undefined}
       />,
       { scripts: ['create.js', 'e2e-create.js', 'local-time.js'] },
     );

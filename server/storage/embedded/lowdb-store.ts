@@ -12,6 +12,7 @@ import {
   storedApiTokenSchema,
   storedConnectCodeSchema,
   storedDeliverySchema,
+  storedMailSchema,
   storedPushSchema,
   storedRequestSchema,
   storedSessionSchema,
@@ -19,8 +20,10 @@ import {
   storedWebhookSchema,
   type AuditRecord,
   type DeliveryOutcome,
+  type MailOutcome,
   type StoredApiToken,
   type StoredConnectCode,
+  type StoredMail,
   type StoredDelivery,
   type StoredPush,
   type StoredRequest,
@@ -62,10 +65,12 @@ const dataSchema = z.object({
   invites: z.record(z.string(), storedInviteSchema).optional(),
   /** Extension connect codes by hash (short-lived; a data file from before them has none). */
   connectCodes: z.record(z.string(), storedConnectCodeSchema).default({}),
+  /** The mail outbox (a data file from before e-mail has none). */
+  mails: z.record(z.string(), storedMailSchema).default({}),
 });
 type DbData = z.infer<typeof dataSchema>;
 
-const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, adminLog: {}, invites: {}, connectCodes: {} });
+const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, adminLog: {}, invites: {}, connectCodes: {}, mails: {} });
 
 export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
   /** Told when the directory's lock was left by a process that is gone (it did not stop cleanly). */
@@ -187,12 +192,13 @@ export class LowdbStore implements Store {
     return next;
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails: StoredMail[] = []): Promise<void> {
     const outbox = this.outbox(events);
     await this.journal.commit([
       { c: 'pushes', k: push.token, v: push },
       { c: 'audit', k: push.token, a: creation, max: UNBOUNDED },
       ...outbox.map((x): Change => ({ c: 'deliveries', k: x.id, v: x })),
+      ...this.newMails(mails),
     ]);
     this.index(push);
     await this.settleOutbox(outbox);
@@ -230,13 +236,14 @@ export class LowdbStore implements Store {
     return this.withLock(token, async () => {
       const current = await this.getPush(token);
       if (!current) return undefined;
-      const { next, audit, events, result } = change(editableCopy(current));
+      const { next, audit, events, mails, result } = change(editableCopy(current));
       const changes: Change[] = [];
       const written = next && recordChange('pushes', token, current, next);
       if (written) changes.push(written);
       for (const a of auditList(audit)) changes.push({ c: 'audit', k: token, a, max: UNBOUNDED });
       const outbox = this.outbox(events);
       for (const x of outbox) changes.push({ c: 'deliveries', k: x.id, v: x });
+      changes.push(...this.newMails(mails ?? []));
       if (changes.length) await this.journal.commit(changes);
       await this.settleOutbox(outbox);
       if (next) {
@@ -404,9 +411,9 @@ export class LowdbStore implements Store {
     return this.withLock(`request:${id}`, async () => {
       const current = await this.getRequest(id);
       if (!current) return undefined;
-      const { next, push, events, result } = change(editableCopy(current));
+      const { next, push, events, mails, result } = change(editableCopy(current));
       const outbox = this.outbox(events);
-      const changes: Change[] = [];
+      const changes: Change[] = [...this.newMails(mails ?? [])];
       if (next) changes.push({ c: 'requests', k: id, v: next });
       if (push) {
         changes.push({ c: 'pushes', k: push.push.token, v: push.push });
@@ -489,6 +496,36 @@ export class LowdbStore implements Store {
     if (outcome.state !== 'pending') this.pendingDeliveries.delete(id);
   }
 
+  async insertMails(mails: StoredMail[]): Promise<void> {
+    const fresh = this.newMails(mails);
+    if (fresh.length) await this.journal.commit(fresh);
+  }
+
+  async claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]> {
+    const iso = now.toISOString();
+    const due = Object.values(this.db.mails).filter(
+      (m) => m.state === 'pending' && (m.nextAttemptAt === null || m.nextAttemptAt <= iso) && (this.leases.get(`mail:${m.id}`) ?? 0) <= now.getTime(),
+    );
+    due.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    return due.slice(0, limit).map((m) => {
+      this.leases.set(`mail:${m.id}`, leaseUntil.getTime());
+      return { ...m, leaseUntil: leaseUntil.toISOString() };
+    });
+  }
+
+  async finishMail(id: string, outcome: MailOutcome): Promise<void> {
+    this.leases.delete(`mail:${id}`);
+    const m = Object.hasOwn(this.db.mails, id) ? this.db.mails[id] : undefined;
+    if (!m) return;
+    await this.journal.commit([{ c: 'mails', k: id, v: { ...m, ...outcome, leaseUntil: null } }]);
+  }
+
+  async listMails(userId: string, limit: number): Promise<StoredMail[]> {
+    const mine = Object.values(this.db.mails).filter((m) => m.userId === userId);
+    mine.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return mine.slice(0, limit);
+  }
+
   async deleteFinishedDeliveries(before: Date, limit: number): Promise<number> {
     const iso = before.toISOString();
     const ids: string[] = [];
@@ -507,18 +544,23 @@ export class LowdbStore implements Store {
     return mine.slice(0, limit);
   }
 
-  insertUser(user: StoredUser): Promise<void> {
+  insertUser(user: StoredUser, mails: StoredMail[] = []): Promise<void> {
     // Under the email's lock: a second insert of the same email waits for the first and is refused.
     return this.withLock(`email:${user.email}`, async () => {
       if (this.emailIndex.has(user.email)) throw new Error(`an account with the email ${user.email} exists`);
-      await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
+      await this.journal.commit([{ c: 'users', k: user.id, v: user }, ...this.newMails(mails)]);
       this.emailIndex.set(user.email, user.id);
     });
   }
 
-  async updateUser(user: StoredUser): Promise<void> {
+  async updateUser(user: StoredUser, mails: StoredMail[] = []): Promise<void> {
     if (!Object.hasOwn(this.db.users, user.id)) throw new Error(`no user ${user.id}`);
-    await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
+    await this.journal.commit([{ c: 'users', k: user.id, v: user }, ...this.newMails(mails)]);
+  }
+
+  /** The journal changes that add `mails` to the outbox (an id already there is kept). */
+  private newMails(mails: StoredMail[]): Change[] {
+    return mails.filter((m) => !Object.hasOwn(this.db.mails, m.id)).map((m): Change => ({ c: 'mails', k: m.id, v: m }));
   }
 
   changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined> {

@@ -5,6 +5,7 @@ import {
   storedApiTokenSchema,
   storedConnectCodeSchema,
   storedDeliverySchema,
+  storedMailSchema,
   storedPushSchema,
   storedRequestSchema,
   storedSessionSchema,
@@ -12,6 +13,8 @@ import {
   storedWebhookSchema,
   type AuditRecord,
   type DeliveryOutcome,
+  type MailOutcome,
+  type StoredMail,
   type StoredApiToken,
   type StoredConnectCode,
   type StoredDelivery,
@@ -127,7 +130,7 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool, schemaVersion);
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void> {
     const insert = (db: Queryable) =>
       // One statement (atomic by itself): the push and its creation entry, in one round trip.
       db.query(
@@ -138,13 +141,14 @@ export class PostgresStore implements Store {
          INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
         [...pushColumns(push), creation],
       );
-    if (!events?.length) {
+    if (!events?.length && !mails?.length) {
       await insert(this.db);
       return;
     }
     await this.db.transaction(async (tx) => {
       await insert(tx);
-      await writeOutbox(tx, events);
+      if (events?.length) await writeOutbox(tx, events);
+      if (mails?.length) await insertMailRows(tx, mails);
     });
   }
 
@@ -188,9 +192,9 @@ export class PostgresStore implements Store {
   }
 
   /** Writes a change unless the row has moved on from `version`; false when it has (or is gone). */
-  private async writeIfUnchanged(token: string, version: string, { next, audit: audits, events }: PushChange<unknown>): Promise<boolean> {
+  private async writeIfUnchanged(token: string, version: string, { next, audit: audits, events, mails }: PushChange<unknown>): Promise<boolean> {
     const entries = auditList(audits);
-    if (entries.length > 1 || events?.length) return this.writeAllIfUnchanged(token, version, next, entries, events ?? []);
+    if (entries.length > 1 || events?.length || mails?.length) return this.writeAllIfUnchanged(token, version, next, entries, events ?? [], mails ?? []);
     const audit = entries[0];
     if (next) {
       const { rowCount } = await this.db.query(
@@ -222,12 +226,13 @@ export class PostgresStore implements Store {
    * The general optimistic write: the record (if changed), every audit entry in order and the
    * outbox rows of the events, in one statement that does nothing unless the row is unchanged.
    */
-  private async writeAllIfUnchanged(token: string, version: string, next: StoredPush | undefined, entries: AuditRecord[], events: WebhookEvent[]): Promise<boolean> {
+  private async writeAllIfUnchanged(token: string, version: string, next: StoredPush | undefined, entries: AuditRecord[], events: WebhookEvent[], mails: StoredMail[] = []): Promise<boolean> {
     const rest = (a: number, e: number) => `,
        a AS (INSERT INTO audit (token, entry) SELECT p.token, t.e FROM p CROSS JOIN unnest($${a}::json[]) WITH ORDINALITY AS t(e, n) ORDER BY t.n),
-       o AS (${outboxInsert(`$${e}`, 'CROSS JOIN p')})
+       o AS (${outboxInsert(`$${e}`, 'CROSS JOIN p')}),
+       ml AS (${mailInsert(`$${e + 1}`, 'CROSS JOIN p')})
        SELECT 1 FROM p`;
-    const list = [entries.map((a) => JSON.stringify(a)), JSON.stringify(events)];
+    const list = [entries.map((a) => JSON.stringify(a)), JSON.stringify(events), JSON.stringify(mails)];
     const { rowCount } = next
       ? await this.db.query(
           `WITH p AS (
@@ -241,7 +246,7 @@ export class PostgresStore implements Store {
   }
 
   private async applyChange<T>(tx: Queryable, current: StoredPush, change: (push: StoredPush) => PushChange<T>): Promise<T> {
-    const { next, audit: audits, events, result } = change(current);
+    const { next, audit: audits, events, mails, result } = change(current);
     const [audit, ...moreAudit] = auditList(audits);
     if (next && audit) {
       await tx.query(
@@ -268,6 +273,7 @@ export class PostgresStore implements Store {
       ]);
     }
     if (events?.length) await writeOutbox(tx, events);
+    if (mails?.length) await insertMailRows(tx, mails);
     return result;
   }
 
@@ -301,7 +307,8 @@ export class PostgresStore implements Store {
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query('SELECT record FROM secret_requests WHERE id = $1 FOR UPDATE', [id]);
       if (!rows[0]) return undefined;
-      const { next, push, events, result } = change(parse(storedRequestSchema)(rows[0]));
+      const { next, push, events, mails, result } = change(parse(storedRequestSchema)(rows[0]));
+      if (mails?.length) await insertMailRows(tx, mails);
       if (push) {
         await tx.query(
           `WITH p AS (
@@ -392,6 +399,35 @@ export class PostgresStore implements Store {
   async listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]> {
     const { rows } = await this.db.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [userId, limit]);
     return rows.map(deliveryFromRow);
+  }
+
+  async insertMails(mails: StoredMail[]): Promise<void> {
+    if (!mails.length) return;
+    await insertMailRows(this.db, mails);
+  }
+
+  async claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]> {
+    const { rows } = await this.db.query(
+      `UPDATE mail_outbox SET lease_until = $2 WHERE id IN (
+         SELECT id FROM mail_outbox
+         WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+         ORDER BY next_attempt_at, seq LIMIT $3 FOR UPDATE SKIP LOCKED
+       ) RETURNING ${MAIL_COLUMNS}`,
+      [now.toISOString(), leaseUntil.toISOString(), limit],
+    );
+    return rows.map(mailFromRow);
+  }
+
+  async finishMail(id: string, o: MailOutcome): Promise<void> {
+    await this.db.query(
+      `UPDATE mail_outbox SET attempts = $2, next_attempt_at = $3, state = $4, last_error = $5, last_attempt_at = $6, lease_until = NULL WHERE id = $1`,
+      [id, o.attempts, o.nextAttemptAt, o.state, o.lastError, o.lastAttemptAt],
+    );
+  }
+
+  async listMails(userId: string, limit: number): Promise<StoredMail[]> {
+    const { rows } = await this.db.query(`SELECT ${MAIL_COLUMNS} FROM mail_outbox WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [userId, limit]);
+    return rows.map(mailFromRow);
   }
 
   async appendAudit(token: string, entry: AuditRecord): Promise<void> {
@@ -502,13 +538,28 @@ export class PostgresStore implements Store {
     return { active: Number(rows[0].active), total: Number(rows[0].total) };
   }
 
-  async insertUser(user: StoredUser): Promise<void> {
-    await this.db.query('INSERT INTO users (id, email, record) VALUES ($1, $2, $3)', [user.id, user.email, user]);
+  async insertUser(user: StoredUser, mails?: StoredMail[]): Promise<void> {
+    const insert = (db: Queryable) => db.query('INSERT INTO users (id, email, record) VALUES ($1, $2, $3)', [user.id, user.email, user]);
+    if (!mails?.length) {
+      await insert(this.db);
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      await insert(tx);
+      await insertMailRows(tx, mails);
+    });
   }
 
-  async updateUser(user: StoredUser): Promise<void> {
-    const { rowCount } = await this.db.query('UPDATE users SET email = $2, record = $3 WHERE id = $1', [user.id, user.email, user]);
-    if (!rowCount) throw new Error(`no user ${user.id}`);
+  async updateUser(user: StoredUser, mails?: StoredMail[]): Promise<void> {
+    const update = async (db: Queryable) => {
+      const { rowCount } = await db.query('UPDATE users SET email = $2, record = $3 WHERE id = $1', [user.id, user.email, user]);
+      if (!rowCount) throw new Error(`no user ${user.id}`);
+    };
+    if (!mails?.length) return update(this.db);
+    await this.db.transaction(async (tx) => {
+      await update(tx);
+      await insertMailRows(tx, mails);
+    });
   }
 
   changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined> {
@@ -856,6 +907,37 @@ const DELIVERY_COLUMNS = `id, webhook_id, user_id, type, body, created_at, attem
   last_status, last_error, last_attempt_at`;
 
 const iso = (v: Date | null) => (v ? v.toISOString() : null);
+
+const MAIL_COLUMNS = 'id, user_id, kind, message, created_at, attempts, next_attempt_at, lease_until, state, last_error, last_attempt_at';
+
+/** The outbox rows of `mails`, in the caller's transaction (or alone); an id already there is kept. */
+async function insertMailRows(tx: Queryable, mails: StoredMail[]): Promise<void> {
+  await tx.query(mailInsert('$1'), [JSON.stringify(mails)]);
+}
+
+/** The mail outbox INSERT for the mails (a JSON array) in `param`; `join` may tie it to a CTE's row. */
+function mailInsert(param: string, join = ''): string {
+  return `INSERT INTO mail_outbox (id, user_id, kind, message, created_at, attempts, next_attempt_at, state)
+     SELECT m.id, m."userId", m.kind, m.message, m."createdAt"::timestamptz, 0, m."nextAttemptAt"::timestamptz, 'pending'
+     FROM json_to_recordset(${param}::json) AS m(id text, "userId" text, kind text, message text, "createdAt" text, "nextAttemptAt" text) ${join}
+     ON CONFLICT (id) DO NOTHING`;
+}
+
+function mailFromRow(r: Record<string, never>): StoredMail {
+  return storedMailSchema.parse({
+    id: r.id,
+    userId: r.user_id,
+    kind: r.kind,
+    message: r.message,
+    createdAt: iso(r.created_at),
+    attempts: r.attempts,
+    nextAttemptAt: iso(r.next_attempt_at),
+    leaseUntil: iso(r.lease_until),
+    state: r.state,
+    lastError: r.last_error,
+    lastAttemptAt: iso(r.last_attempt_at),
+  });
+}
 
 function deliveryFromRow(r: Record<string, never>): StoredDelivery {
   return storedDeliverySchema.parse({

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/logger.js';
 import { LowdbStore } from '../../../server/storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../../../server/storage/postgres/postgres-store.js';
-import type { AuditRecord, StoredDelivery, StoredPush, StoredRequest, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
+import type { AuditRecord, StoredDelivery, StoredMail, StoredPush, StoredRequest, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
 import { StoreNotReady, type Store } from '../../../server/storage/store.js';
 import { createTestDatabase } from '../../support/postgres-database.js';
 import { iso, storedPush, T0 } from '../../support/stored-push.js';
@@ -651,6 +651,48 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
       expect(await store.deleteFinishedDeliveries(new Date(T0 + 20), 10)).toBe(0);
       expect(await store.deleteFinishedDeliveries(new Date(T0 + 30), 10)).toBe(1);
       expect((await store.listDeliveries(userId, 10)).map((d) => d.id)).toEqual([`${userId}-e2_${userId}-all`]);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
+  it('mail outbox: mails are inserted once by id, claimed under a lease by one handle at a time (oldest first), finished, retried when due, and listed per account', async () => {
+    const userId = `mail-user-${randomBytes(3).toString('hex')}`;
+    const mail = (id: string, ms: number): StoredMail => ({
+      id: `${userId}-${id}`, userId, kind: 'password-reset', message: `v1.sealed-${id}`, createdAt: iso(T0 + ms), attempts: 0,
+      nextAttemptAt: iso(T0 + ms), leaseUntil: null, state: 'pending', lastError: null, lastAttemptAt: null,
+    });
+    await store.insertMails([mail('m1', 1), mail('m2', 2)]);
+    // The same id again (a retried cause) changes nothing.
+    await store.insertMails([{ ...mail('m1', 1), message: 'v1.other' }, mail('m3', 3)]);
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const mine = (ms: StoredMail[]) => ms.filter((m) => m.userId === userId);
+      const now = new Date(T0 + 10);
+      const lease = new Date(T0 + 1000);
+      const [a, b] = await Promise.all([store.claimMails(now, lease, 100), peer.claimMails(now, lease, 100)]);
+      const claimed = mine([...a, ...b]);
+      expect(claimed.map((m) => m.id).sort()).toEqual([`${userId}-m1`, `${userId}-m2`, `${userId}-m3`]);
+      expect(claimed.find((m) => m.id === `${userId}-m1`)!.message).toBe('v1.sealed-m1');
+      expect(mine(await peer.claimMails(now, lease, 100))).toEqual([]);
+      await store.finishMail(`${userId}-m1`, { attempts: 1, state: 'sent', nextAttemptAt: null, lastError: null, lastAttemptAt: iso(T0 + 20) });
+      await store.finishMail(`${userId}-m2`, { attempts: 1, state: 'pending', nextAttemptAt: iso(T0 + 5000), lastError: '421 try later', lastAttemptAt: iso(T0 + 20) });
+      // After the lease: m3 (never finished: its instance "died") comes back; m2 only when due.
+      expect(mine(await peer.claimMails(new Date(T0 + 2000), new Date(T0 + 10_000), 100)).map((m) => m.id)).toEqual([`${userId}-m3`]);
+      expect(mine(await store.claimMails(new Date(T0 + 5000), new Date(T0 + 6000), 100)).map((m) => [m.id, m.attempts, m.lastError])).toEqual([[`${userId}-m2`, 1, '421 try later']]);
+      await store.finishMail(`${userId}-m2`, { attempts: 2, state: 'failed', nextAttemptAt: null, lastError: '550 no such user', lastAttemptAt: iso(T0 + 5000) });
+      const listed = await store.listMails(userId, 10);
+      expect(listed.map((m) => [m.id, m.state])).toEqual([[`${userId}-m3`, 'pending'], [`${userId}-m2`, 'failed'], [`${userId}-m1`, 'sent']]);
+      expect(await store.listMails('nobody', 10)).toEqual([]);
+
+      // Receipts: written with a push's change (with the record, with audit entries only, or alone); an id already there is kept.
+      const p = push({ ownerId: userId });
+      await store.insertPush(p, audit('creation'));
+      await store.updatePush(p.token, (cur) => ({ next: { ...cur, views: 1 }, audit: audit('view', 1), mails: [mail('r1', 4)], result: null }));
+      await store.updatePush(p.token, () => ({ audit: [audit('view', 2), audit('view', 3)], mails: [mail('r2', 5), mail('r1', 4)], result: null }), p);
+      await store.updatePush(p.token, () => ({ mails: [mail('r3', 6)], result: null }));
+      expect((await store.listMails(userId, 10)).map((m) => m.id).slice(0, 3).sort()).toEqual([`${userId}-r1`, `${userId}-r2`, `${userId}-r3`]);
+      expect((await store.listAudit(p.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view', 'view', 'view']);
     } finally {
       if (peer !== store) await peer.close();
     }

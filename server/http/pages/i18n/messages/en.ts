@@ -475,6 +475,26 @@ export const en = {
   "mfa.security.passkeyRenamed": "Passkey renamed.",
   "mfa.security.passkeyRemoved": "Passkey removed.",
   "mfa.security.keepOne": "This server requires a second factor: set up another one before removing this one.",
+  // E-mail: password reset and address confirmation
+  "title.forgotPassword": "Forgot your password",
+  "title.resetPassword": "Choose a new password",
+  "title.checkEmail": "Check your e-mail",
+  "title.emailConfirmed": "E-mail address confirmed",
+  "account.forgot.link": "Forgot your password?",
+  "account.forgot.body": "Type the e-mail address of your account. We will send a link to choose a new password; it works once, for one hour.",
+  "account.forgot.button": "Send the link",
+  "account.forgot.sent": "An e-mail is on its way to {email}. If the address has an account, it holds a link to choose a new password; if not, it says so. Nothing arrived? Check the spam folder, then ask again in a quarter of an hour.",
+  "account.reset.button": "Set the new password",
+  "account.reset.body": "New password for {email}. Every browser signed in to the account will be signed out.",
+  "account.reset.invalid": "This password reset link is invalid, used or expired. Ask for a new one.",
+  "account.reset.done": "Your password was changed and every session was signed out. Sign in with the new password.",
+  "account.signUp.checkEmail": "We sent an e-mail to {email}. Follow its link to confirm the address, then sign in. (If the address already has an account, the e-mail says so.)",
+  "account.confirm.done": "Thank you: {email} is confirmed. You can sign in now.",
+  "account.confirm.invalid": "This confirmation link is invalid or expired. Sign up again to get a new one.",
+  "account.confirm.first": "Confirm your e-mail address first: follow the link in the e-mail we sent you.",
+  "account.resetLimited": "Too many password reset requests from your address. Please try again later.",
+  "create.emailOnOpen": "E-mail me when it is first opened",
+  "create.emailOnExpiredUnopened": "E-mail me when it expires unopened",
 } as const satisfies Record<string, string | { one: string; other: string }>;
 
 export type MessageKey = keyof typeof en;
