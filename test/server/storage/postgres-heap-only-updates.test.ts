@@ -13,11 +13,13 @@ import { iso, storedPush, T0 } from '../../support/stored-push.js';
  * here by where the row lives (`ctid`'s page) before and after a view of pushes that filled their
  * pages. On full pages the first view of a page moves its row to another page (with a new entry
  * in each index); the later ones fit in the space that moved row leaves once pruned, so without
- * the free quarter about 1 view in 9 moved its row here (0.8875 stayed), and with it none does.
+ * the free quarter about 1 view in 9 moved its row here (0.8875 stayed), and with it none does
+ * (alone; see the bound below).
  */
-function push(n: number): StoredPush {
+function push(n: number, run: string): StoredPush {
   return storedPush({
-    token: `heap-only-${n}-${'x'.repeat(32)}`,
+    // Each try its own rows: a retried test must not meet the first try's.
+    token: `heap-only-${run}-${n}-${'x'.repeat(32)}`,
     // About the size of a sealed short secret (base64 of IV, ciphertext and tag).
     payload: `v1.${Buffer.alloc(90, n % 256).toString('base64')}`,
     expireAfterViews: 5,
@@ -49,7 +51,8 @@ describe('PostgreSQL: a view is a heap-only update', () => {
   };
 
   it('keeps the viewed row on its page for pushes stored on full pages', async () => {
-    const pushes = Array.from({ length: 400 }, (_, i) => push(i));
+    const run = Math.random().toString(36).slice(2, 8);
+    const pushes = Array.from({ length: 400 }, (_, i) => push(i, run));
     for (const p of pushes) await store.insertPush(p, { ...view, kind: 'creation' });
     const { rows } = await client.query<{ pages: string }>("SELECT pg_relation_size('pushes') / current_setting('block_size')::int AS pages");
     // Enough pushes that most sit on pages the later inserts filled up.
@@ -62,7 +65,10 @@ describe('PostgreSQL: a view is a heap-only update', () => {
     }
     let stayed = 0;
     for (const p of pushes) if ((await pageOf(p.token)) === before.get(p.token)) stayed++;
-    expect(stayed / pushes.length).toBe(1);
+    // Alone, every row stays (1.0). With the suite's other files running beside it, a few rows
+    // can still move (0.985 once in CI: 6 of 400), when an old row version cannot be pruned yet
+    // because another session's snapshot may still see it. Without the free quarter 0.8875 stay.
+    expect(stayed / pushes.length).toBeGreaterThanOrEqual(0.95);
     expect((await store.getPush(pushes[0]!.token))?.views).toBe(1);
   });
 });
