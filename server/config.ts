@@ -63,6 +63,7 @@ const envSchema = z
     MAIL_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(60),
     MAIL_RETRY_FOR_HOURS: z.coerce.number().min(0).max(24 * 30).optional().default(24),
     MAIL_POLL_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(5),
+    MAIL_SMTP_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).optional().default(30),
     WEBHOOK_ALLOW_PRIVATE: bool(false),
     /** First retry delay of a webhook delivery; each further one doubles (tests set it small). */
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(30),
@@ -181,6 +182,8 @@ export interface MailSettings {
   /** A mail still failing (4xx, no connection) this long after it was queued is given up. */
   retryForMs: number;
   pollMs: number;
+  /** Each step of an SMTP exchange (connect, greeting, each reply) within this, else it is cut off and retried. */
+  smtpTimeoutMs: number;
 }
 
 export interface SignInLimits {
@@ -416,6 +419,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           retryBaseMs: Math.round(e.MAIL_RETRY_BASE_SECONDS * 1000),
           retryForMs: Math.round(e.MAIL_RETRY_FOR_HOURS * 3_600_000),
           pollMs: Math.round(e.MAIL_POLL_SECONDS * 1000),
+          smtpTimeoutMs: Math.round(e.MAIL_SMTP_TIMEOUT_SECONDS * 1000),
         }
       : undefined,
   };

@@ -7,12 +7,9 @@ import type { MailOutcome, StoredMail } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { backoffMs } from '../webhooks/delivery-worker.js';
 import { openMail } from './mail-message.js';
-import { PRODUCT_NAME } from './product-name.js';
 
-/** Mails claimed per poll; they are sent one after another over one connection pool. */
+/** Mails sent per poll, one after another over one connection pool. */
 const BATCH = 20;
-/** An SMTP exchange that takes longer than this is cut off and retried. */
-const SMTP_TIMEOUT_MS = 30_000;
 /** What of an SMTP server's refusal is kept for the account page. */
 const ERROR_CHARS = 300;
 
@@ -20,6 +17,8 @@ export interface MailWorkerDeps {
   store: Store;
   keys: KeyRing;
   settings: MailSettings;
+  /** The sender's name: the instance's BRAND_NAME, or Secret Push. */
+  productName: string;
   logger: Logger;
   clock?: () => Date;
 }
@@ -53,9 +52,9 @@ export class MailWorker {
     this.transport = nodemailer.createTransport({
       url: s.smtpUrl,
       ...(s.tlsCa ? { tls: { ca: s.tlsCa } } : {}),
-      connectionTimeout: SMTP_TIMEOUT_MS,
-      greetingTimeout: SMTP_TIMEOUT_MS,
-      socketTimeout: SMTP_TIMEOUT_MS,
+      connectionTimeout: s.smtpTimeoutMs,
+      greetingTimeout: s.smtpTimeoutMs,
+      socketTimeout: s.smtpTimeoutMs,
     } satisfies SMTPTransport.Options);
   }
 
@@ -85,15 +84,19 @@ export class MailWorker {
 
   /** One poll: claims what is due and sends it; resolves with how many it attempted. */
   async poll(): Promise<number> {
-    const now = this.now();
-    // The lease outlasts every attempt of the batch (each has its own deadlines) with room to record them.
-    const lease = new Date(now.getTime() + BATCH * SMTP_TIMEOUT_MS * 3 + 5_000);
-    const due = await this.deps.store.claimMails(now, lease, BATCH);
-    for (const mail of due) {
-      if (this.stopped) break; // its lease runs out; this or another instance sends it then
+    // One mail claimed at a time, its lease covering one attempt (connect, greeting, the rest,
+    // each within the SMTP timeout) and its record: a mail held by an instance that died is
+    // sent by another within that, not after a whole batch's worth (it was half an hour).
+    let attempted = 0;
+    while (attempted < BATCH && !this.stopped) {
+      const now = this.now();
+      const lease = new Date(now.getTime() + this.deps.settings.smtpTimeoutMs * 3 + 5_000);
+      const [mail] = await this.deps.store.claimMails(now, lease, 1);
+      if (!mail) break;
       await this.attempt(mail);
+      attempted++;
     }
-    return due.length;
+    return attempted;
   }
 
   private async attempt(mail: StoredMail): Promise<void> {
@@ -104,7 +107,7 @@ export class MailWorker {
       const m = openMail(this.deps.keys, mail);
       const replyTo = m.replyTo ?? this.deps.settings.replyTo;
       await this.transport.sendMail({
-        from: { name: PRODUCT_NAME, address: this.deps.settings.from },
+        from: { name: this.deps.productName, address: this.deps.settings.from },
         to: m.to,
         ...(replyTo ? { replyTo } : {}),
         subject: m.subject,

@@ -35,6 +35,8 @@ describe('mail outbox durability', () => {
     MAIL_FROM: 'noreply@push.example.test',
     MAIL_POLL_SECONDS: '0.05',
     MAIL_RETRY_BASE_SECONDS: '0.05',
+    // A mail claimed by the instance killed is free again after 3 × this + 5 s (its lease).
+    MAIL_SMTP_TIMEOUT_SECONDS: '2',
     SIGN_UPS_PER_IP_PER_HOUR: '1000',
     TRUST_PROXY: 'true',
   });

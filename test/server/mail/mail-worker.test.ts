@@ -60,8 +60,9 @@ describe('mail worker', () => {
     retryBaseMs: 60_000,
     retryForMs: 3_600_000,
     pollMs: 1000,
+    smtpTimeoutMs: 30_000,
   });
-  const worker = () => new MailWorker({ store, keys, settings: settings(), logger: createLogger('silent'), clock });
+  const worker = () => new MailWorker({ store, keys, settings: settings(), productName: 'Secret Push', logger: createLogger('silent'), clock });
   const message = (over: Partial<MailMessage> = {}): MailMessage => ({
     to: ['alice@example.test'],
     subject: 'Reset your password',
