@@ -81,7 +81,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa, admins: { adminEmails: new Set(config.admin.emails) } });
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
-    const accountMail = new AccountMail({ store, keys, accounts, hashing, mail: config.mail });
+    const accountMail = new AccountMail({ store, keys, accounts, hashing, mail: config.mail, productName: productName(config.brand) });
     const tickets = new TicketSigner(keys.deriveKey('sign-in tickets'), () => Date.now());
     // What authenticator apps and passkey prompts show: the instance's brand name.
     const brandName = productName(config.brand);
@@ -163,7 +163,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
     const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests, services.connect);
     const deliveries = new DeliveryWorker({ store: services.store, keys: services.keys, settings: config.webhooks, logger }).start();
-    const mailer = config.mail ? new MailWorker({ store: services.store, keys: services.keys, settings: config.mail, logger }).start() : undefined;
+    const mailer = config.mail ? new MailWorker({ store: services.store, keys: services.keys, settings: config.mail, productName: productName(config.brand), logger }).start() : undefined;
     let closing: Promise<void> | undefined;
     return {
       url,

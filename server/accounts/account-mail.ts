@@ -37,6 +37,8 @@ export interface AccountMailDeps {
   hashing: HashingQueue;
   /** Undefined: no e-mail (every method here refuses). */
   mail: MailSettings | undefined;
+  /** What the e-mails are signed with: the instance's BRAND_NAME, or Secret Push. */
+  productName: string;
   clock?: () => Date;
 }
 
@@ -68,7 +70,7 @@ export class AccountMail {
   }
 
   mailFor(kind: MailKind, user: Pick<StoredUser, 'id' | 'email'> | null, to: string, link: string, ctx: MailContext): StoredMail {
-    return outboxMail(this.deps.keys, kind, user?.id ?? null, composeMail(kind, ctx.locale, to, link), this.now());
+    return outboxMail(this.deps.keys, kind, user?.id ?? null, composeMail(kind, ctx.locale, to, link, this.deps.productName), this.now());
   }
 
   resetLink(user: StoredUser, ctx: MailContext): string {

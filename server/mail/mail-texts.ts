@@ -1,5 +1,4 @@
 import { html, type MailMessage } from './mail-message.js';
-import { PRODUCT_NAME } from './product-name.js';
 
 /** The page languages (server/http/pages/i18n/locales.ts); an unknown one falls back to English. */
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN'] as const;
@@ -92,11 +91,14 @@ export function mailLanguage(locale: string | undefined): Language {
   return (LANGUAGES as readonly string[]).includes(locale ?? '') ? (locale as Language) : 'en';
 }
 
-/** The message of `kind` in `locale` to `to`, with `link` in both parts (the HTML one as a link). */
-export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string, name = '', note?: string): MailMessage {
+/**
+ * The message of `kind` in `locale` to `to`, with `link` in both parts (the HTML one as a link),
+ * signed by `product` (the instance's BRAND_NAME, or Secret Push).
+ */
+export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string, product: string, name = '', note?: string): MailMessage {
   const language = mailLanguage(locale);
   const t = T[kind][language];
-  const fill = (s: string) => s.replaceAll('{product}', PRODUCT_NAME).replaceAll('{name}', name);
+  const fill = (s: string) => s.replaceAll('{product}', product).replaceAll('{name}', name);
   // A sender's note is quoted as typed, after the first paragraph: text only, escaped in the HTML part.
   const quoted = note ? note.split(/\r\n|\r|\n/).map((l) => `> ${l}`).join('\n') : undefined;
   const text = t.body.map((p, i) => fill(p).replaceAll('{link}', link) + (i === 0 && quoted ? `\n\n${quoted}` : '')).join('\n\n');
@@ -106,8 +108,8 @@ export function composeMail(kind: MailKind, locale: string | undefined, to: stri
   return {
     to: [to],
     subject: fill(t.subject),
-    text: `${text}\n\n-- \n${PRODUCT_NAME}\n`,
-    html: `<!doctype html><html lang="${language}"><body>${htmlBody}<p>— ${html(PRODUCT_NAME)}</p></body></html>`,
+    text: `${text}\n\n-- \n${product}\n`,
+    html: `<!doctype html><html lang="${language}"><body>${htmlBody}<p>— ${html(product)}</p></body></html>`,
     language,
   };
 }

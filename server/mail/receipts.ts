@@ -18,7 +18,7 @@ export type PushReceipts = NonNullable<StoredPush['receipts']>;
  * push by its label only and links to its audit page: never the secret, its link or passphrase.
  * Its id is fixed per push and kind, so it is queued once however often the change runs.
  */
-export function receiptMails(keys: KeyRing, before: StoredPush, after: StoredPush, at: Date): StoredMail[] {
+export function receiptMails(keys: KeyRing, before: StoredPush, after: StoredPush, at: Date, product: string): StoredMail[] {
   const r = before.receipts;
   if (!r || !before.ownerId) return [];
   const kind = r.opened && !before.firstViewedAt && after.firstViewedAt ? 'receipt-opened' : r.expiredUnopened && !before.expiredAt && after.expiredAt && after.views === 0 ? 'receipt-expired-unopened' : undefined;
@@ -26,6 +26,6 @@ export function receiptMails(keys: KeyRing, before: StoredPush, after: StoredPus
   const name = headerText(openName(keys, before.name) ?? '').slice(0, 100) || before.token.slice(0, 8);
   // By push id (the owner's page finds its link): the secret link itself is never in a receipt.
   const link = `${r.origin}/dashboard/push/${encodeURIComponent(before.token)}`;
-  const mail = outboxMail(keys, kind, before.ownerId, composeMail(kind, r.locale, keys.openText(r.to), link, name), at);
+  const mail = outboxMail(keys, kind, before.ownerId, composeMail(kind, r.locale, keys.openText(r.to), link, product, name), at);
   return [{ ...mail, id: `${kind}_${before.token}` }];
 }

@@ -38,9 +38,9 @@ export function parseNotifyNote(raw: unknown): string | undefined {
  * One mail per recipient with the secret link and the sender's note; Reply-To is the sender, so
  * a reply reaches a person. The link is in the mail: the recipient's mail server sees it.
  */
-export function recipientMails(keys: KeyRing, sender: { id: string; email: string }, to: string[], link: string, note: string | undefined, locale: string | undefined, at: Date): StoredMail[] {
+export function recipientMails(keys: KeyRing, sender: { id: string; email: string }, to: string[], link: string, note: string | undefined, locale: string | undefined, at: Date, product: string): StoredMail[] {
   return to.map((address) => {
-    const message = composeMail('push-link', locale, address, link, sender.email, note);
+    const message = composeMail('push-link', locale, address, link, product, sender.email, note);
     return outboxMail(keys, 'push-link', sender.id, { ...message, replyTo: sender.email }, at);
   });
 }

@@ -9,6 +9,7 @@ import type { RequestContext } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
 import { ServiceError } from '../service-error.js';
 import { receiptMails } from '../mail/receipts.js';
+import { productName } from '../branding/brand.js';
 import { NOTIFY_PER_ACCOUNT_PER_DAY, NOTIFY_PER_ADDRESS_PER_DAY, parseNotifyEmails, parseNotifyNote, recipientMails } from '../mail/recipient-link.js';
 import type { FileVault } from '../storage/file-vault.js';
 import type { AuditRecord, StoredMail, StoredPush } from '../storage/records.js';
@@ -316,7 +317,7 @@ export class PushService {
       throw new ServiceError('too_many_requests', `Too many secret links were e-mailed (at most ${NOTIFY_PER_ACCOUNT_PER_DAY} recipients per account and ${NOTIFY_PER_ADDRESS_PER_DAY} links per address a day). Please try again later.`, undefined, claim.retryAfterSeconds);
     }
     const link = secretUrl(withUrlToken(push, token), actor.baseUrl);
-    return { mails: recipientMails(this.keys, actor.user, to, link, note, actor.locale, now), claims: claim.ids };
+    return { mails: recipientMails(this.keys, actor.user, to, link, note, actor.locale, now, productName(this.deps.config.brand)), claims: claim.ids };
   }
 
   /** The path of a push's audit page, for its owner, by push id (the receipts' link: it holds no secret link). */
@@ -421,7 +422,7 @@ export class PushService {
     return (p: StoredPush): PushChange<StoredPush> => {
       if (p.expiredAt) return { result: p };
       const e = expired(p, now);
-      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), mails: receiptMails(this.keys, p, e, now), result: e };
+      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), mails: receiptMails(this.keys, p, e, now, productName(this.deps.config.brand)), result: e };
     };
   }
 
@@ -480,7 +481,7 @@ export class PushService {
       const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
       const events = next.expiredAt ? pushEvents(this.keys, next, at, 'push.viewed', 'push.expired') : pushEvents(this.keys, next, at, 'push.viewed');
       // The last view still shows what it used up: the record before the purge, with 0 views left.
-      return { next, audit: this.auditRecord('view', actor, at), events, mails: receiptMails(this.keys, p, next, at), result: { push: next, delivered: counted, opened } };
+      return { next, audit: this.auditRecord('view', actor, at), events, mails: receiptMails(this.keys, p, next, at, productName(this.deps.config.brand)), result: { push: next, delivered: counted, opened } };
     }, push);
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;
