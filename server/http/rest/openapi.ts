@@ -14,6 +14,7 @@ import { tooEarlyBodySchema } from '../../../shared/release-schema.js';
 import { SECRET_PUSH_VERSION } from '../../version.js';
 import { accountFeatureInputs, accountFeaturePaths, accountFeatureSchemas } from './openapi-account-features.js';
 import { adminPaths } from './openapi-admin.js';
+import { extensionConnectPaths } from './openapi-extension-connect.js';
 
 /**
  * The OpenAPI 3.1 document of REST v2, built from the shared zod schemas (z.toJSONSchema), so
@@ -123,6 +124,7 @@ export function buildOpenApiDocument(baseUrl: string) {
       },
       ...accountFeaturePaths,
       ...adminPaths,
+      ...extensionConnectPaths(baseUrl),
       '/pushes/expired': {
         get: { summary: 'Your expired pushes', parameters: [pageParam], responses: { 200: { description: 'Newest first, 50 a page', content: { 'application/json': { schema: { type: 'array', items: ref('OwnerPushRecord') } } } }, 400: err('Invalid page'), ...common } },
       },
