@@ -45,6 +45,11 @@ export class SmtpReceiver {
   }
 
   /** The SMTP_URL for the server: STARTTLS on the plain port (nodemailer upgrades when offered; requireTLS asks it to insist). */
+  /** What a server needs to send through this receiver, polling its outbox every 50 ms. */
+  serverEnv(): Record<string, string> {
+    return { SMTP_URL: this.url, SMTP_TLS_CA_FILE: this.caFile, MAIL_FROM: 'noreply@push.example.test', MAIL_POLL_SECONDS: '0.05' };
+  }
+
   get url(): string {
     return `smtp://${this.user}:${this.password}@127.0.0.1:${this.port}/?requireTLS=true`;
   }

@@ -15,10 +15,7 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
   beforeAll(async () => {
     smtp = await SmtpReceiver.start();
     server = await startServer({
-      SMTP_URL: smtp.url,
-      SMTP_TLS_CA_FILE: smtp.caFile,
-      MAIL_FROM: 'noreply@push.example.test',
-      MAIL_POLL_SECONDS: '0.05',
+      ...smtp.serverEnv(),
       MAIL_RETRY_BASE_SECONDS: '0.05',
       TRUST_PROXY: 'true',
     });

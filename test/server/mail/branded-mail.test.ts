@@ -15,10 +15,7 @@ describe('e-mails carry the instance’s BRAND_NAME', () => {
   beforeAll(async () => {
     smtp = await SmtpReceiver.start();
     server = await startServer({
-      SMTP_URL: smtp.url,
-      SMTP_TLS_CA_FILE: smtp.caFile,
-      MAIL_FROM: 'noreply@push.example.test',
-      MAIL_POLL_SECONDS: '0.05',
+      ...smtp.serverEnv(),
       REQUIRE_EMAIL_CONFIRMATION: 'false',
       BRAND_NAME: 'Acme Vault',
     });

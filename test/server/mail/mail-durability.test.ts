@@ -30,10 +30,7 @@ describe('mail outbox durability', () => {
   const env = async () => ({
     DATA_DIR: dataDir,
     ...(await storeEnv(dataDir)),
-    SMTP_URL: smtp.url,
-    SMTP_TLS_CA_FILE: smtp.caFile,
-    MAIL_FROM: 'noreply@push.example.test',
-    MAIL_POLL_SECONDS: '0.05',
+    ...smtp.serverEnv(),
     MAIL_RETRY_BASE_SECONDS: '0.05',
     // A mail claimed by the instance killed is free again after 3 × this + 5 s (its lease).
     MAIL_SMTP_TIMEOUT_SECONDS: '2',

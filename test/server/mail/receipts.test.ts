@@ -11,7 +11,7 @@ describe('receipts by e-mail', () => {
 
   beforeAll(async () => {
     smtp = await SmtpReceiver.start();
-    server = await startServer({ SMTP_URL: smtp.url, SMTP_TLS_CA_FILE: smtp.caFile, MAIL_FROM: 'noreply@push.example.test', MAIL_POLL_SECONDS: '0.05' });
+    server = await startServer(smtp.serverEnv());
   });
   afterAll(async () => {
     await server?.stop();

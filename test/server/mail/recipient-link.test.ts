@@ -10,7 +10,7 @@ describe('e-mailing the link to recipients (notify_emails)', () => {
 
   beforeAll(async () => {
     smtp = await SmtpReceiver.start();
-    server = await startServer({ SMTP_URL: smtp.url, SMTP_TLS_CA_FILE: smtp.caFile, MAIL_FROM: 'noreply@push.example.test', MAIL_POLL_SECONDS: '0.05' });
+    server = await startServer(smtp.serverEnv());
   });
   afterAll(async () => {
     await server?.stop();
