@@ -48,7 +48,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['test/server/**/*.test.ts', 'test/e2e/**/*.test.ts'],
-          globalSetup: ['test/support/postgres-global-setup.ts'],
+          globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/test-run-global-setup.ts'],
           isolate: isolateServerFiles,
           testTimeout: 30_000,
           // Real browsers, processes killed mid-write and databases stopped under load: a test that
