@@ -39,6 +39,8 @@ export default defineConfig({
       'clipboardWrite',
       'notifications',
       'alarms',
+      // identity: launchWebAuthFlow, for Connect (lib/connect-flow.ts); Firefox and Chromium alike.
+      'identity',
       ...(manifestVersion === 3 && browser !== 'firefox' ? ['offscreen'] : []),
     ],
     // The server's origin is requested at run time (Settings → Save), never all sites up front.

@@ -23,14 +23,18 @@ export const budgets = {
   // longer leaves the popup busy for ever. 20.6 KB before the actions under a failed
   // connection (components/ProblemNotice.tsx, ≈0.26 KB in Chromium, 0.29 KB in Firefox, in the
   // first paint): open the server in a tab, and Firefox's "Find out why", which asks for
-  // webRequest only then instead of at install.
-  popupAll: 20.9 * 1024,
+  // webRequest only then instead of at install. 20.9 KB before Connect (components/ConnectAction.tsx,
+  // ≈0.4 KB, in the on-demand chunk; the first paint did not grow): the extension gets its token
+  // by the user signing in, and a revoked token is met with "connect again" (issue 30 item 4).
+  popupAll: 21.3 * 1024,
   // 16 KB before end-to-end encryption, which the background does for the popup and the
   // context menu (≈2.4 KB): the popup then ships no cryptography at all. 19 KB before the file
   // host (≈0.55 KB: opening it, and reading its upload's answer with the API client). 19.5 KB
   // before the passphrase check (shared/e2e/passphrase-check.ts, ≈0.25 KB; 20,068 B with it),
-  // which lets the server ask a recipient for the passphrase before a view is spent.
-  background: 19.7 * 1024,
+  // which lets the server ask a recipient for the passphrase before a view is spent. 19.7 KB
+  // before Connect's authorization-code exchange with PKCE (lib/connect-flow.ts, ≈0.7 KB): it
+  // runs here because the popup closes when the sign-in window opens.
+  background: 20.5 * 1024,
 };
 
 export interface EntrypointSize {

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { HashingLimits } from './crypto/hashing-queue.js';
 import type { LogFormat, LogLevel } from './logger.js';
 import type { StorageLimits } from './security/storage-quota.js';
 import { checkOidcEnv, oidcEnvSchema, signInSettings, type SignInSettings } from './accounts/oidc/oidc-settings.js';
+import type { S3Settings } from './storage/object-store/s3-blob-store.js';
 
 /**
  * Every setting comes from the environment (documented in the README's configuration table).
@@ -52,6 +54,17 @@ const envSchema = z
     PASSPHRASE_ATTEMPTS_PER_MINUTE: int(5, 1, 1000),
     PASSPHRASE_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
     MAX_FAILED_PASSPHRASE_ATTEMPTS: int(0, 0, 1000),
+    /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465; unset: every e-mail feature is off. */
+    SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, { error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    MAIL_FROM: z.string().min(3).max(320).optional(),
+    MAIL_REPLY_TO: z.string().min(3).max(320).optional(),
+    /** PEM file of a certificate authority the SMTP server's certificate is checked against (a private CA). */
+    SMTP_TLS_CA_FILE: z.string().min(1).optional(),
+    REQUIRE_EMAIL_CONFIRMATION: z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).optional(),
+    MAIL_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(60),
+    MAIL_RETRY_FOR_HOURS: z.coerce.number().min(0).max(24 * 30).optional().default(24),
+    MAIL_POLL_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(5),
+    MAIL_SMTP_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).optional().default(30),
     WEBHOOK_ALLOW_PRIVATE: bool(false),
     /** First retry delay of a webhook delivery; each further one doubles (tests set it small). */
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).optional().default(30),
@@ -63,6 +76,8 @@ const envSchema = z
     SIGN_IN_BACKOFF_MAX_SECONDS: int(3600, 1, 86_400),
     SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE: int(20, 1, 100_000),
     SIGN_UPS_PER_IP_PER_HOUR: int(10, 1, 100_000),
+    /** Password accounts must set up a second factor (TOTP or a passkey) at their next sign-in. */
+    REQUIRE_MFA: bool(false),
     MAX_STORAGE_MB: int(1024, 0, 16 * 1024 * 1024),
     ACCOUNT_STORAGE_MB_PER_DAY: int(256, 0, 16 * 1024 * 1024),
     ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: int(32, 0, 16 * 1024 * 1024),
@@ -78,6 +93,13 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, { message: 'must be a PostgreSQL connection URL (postgres://user:password@host:5432/database)' })
       .optional(),
     DATABASE_POOL_SIZE: int(10, 1, 1000),
+    /** Unset or `store`: files where the store keeps them (DATA_DIR or PostgreSQL); `s3`: in an S3-compatible bucket. */
+    FILE_STORAGE: z.enum(['store', 's3']).default('store'),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_BUCKET: z.string().min(3).max(63).optional(),
+    S3_PREFIX: z.string().max(512).default(''),
+    S3_FORCE_PATH_STYLE: bool(false),
     WIKI_BASE_URL: z.url().default('https://www.mediawiki.org/wiki'),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
@@ -89,6 +111,21 @@ const envSchema = z
     /** On SIGTERM, /readyz answers 503 this long before the server stops accepting (the balancer's time to notice). */
     SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(3600).optional().default(5),
     ...oidcEnvSchema,
+    /** Comma-separated emails whose accounts are administrators (besides `npm run users -- admin`). */
+    ADMIN_EMAILS: z.string().optional(),
+    /** Anonymous creation off: only signed-in accounts create (retrieval stays open). */
+    CREATE_REQUIRES_ACCOUNT: bool(false),
+    /** open: anyone signs up; invite: only with an admin's invite link; closed: nobody. Unset: ALLOW_SIGNUP decides. */
+    SIGN_UP: z.enum(['open', 'invite', 'closed']).optional(),
+    BRAND_NAME: z.string().trim().min(1).max(60).optional(),
+    BRAND_LOGO_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** #rrggbb; refused when it cannot reach 4.5:1 contrast against white text or the page. */
+    BRAND_PRIMARY_COLOR: z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'must be a colour as #rrggbb' }).optional(),
+    /** A stylesheet file, served from our own origin as /assets/brand.css (the CSP stays strict). */
+    BRAND_CSS: z.string().min(1).optional(),
+    BRAND_PRIVACY_URL: z.url({ protocol: /^https?$/ }).optional(),
+    BRAND_TERMS_URL: z.url({ protocol: /^https?$/ }).optional(),
+    BRAND_IMPRINT_URL: z.url({ protocol: /^https?$/ }).optional(),
   })
   .refine((e) => e.MIN_EXPIRE_DAYS <= e.DEFAULT_EXPIRE_DAYS && e.DEFAULT_EXPIRE_DAYS <= e.MAX_EXPIRE_DAYS, {
     message: 'DEFAULT_EXPIRE_DAYS must lie between MIN_EXPIRE_DAYS and MAX_EXPIRE_DAYS',
@@ -96,6 +133,10 @@ const envSchema = z
   .refine((e) => !e.DATABASE_URL || e.MASTER_KEY, {
     message: 'MASTER_KEY must be set with DATABASE_URL: every instance on the database needs the same key (generate one with: openssl rand -hex 32)',
     path: ['MASTER_KEY'],
+  })
+  .refine((e) => e.FILE_STORAGE !== 's3' || e.S3_BUCKET, {
+    message: 'S3_BUCKET must be set with FILE_STORAGE=s3',
+    path: ['S3_BUCKET'],
   })
   .refine((e) => e.HEADERS_TIMEOUT_SECONDS <= e.REQUEST_TIMEOUT_SECONDS, {
     message: 'HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS',
@@ -131,6 +172,23 @@ export interface WebhookSettings {
   timeoutMs: number;
 }
 
+/** Sending e-mail (server/mail/): present only when SMTP_URL is set. */
+export interface MailSettings {
+  smtpUrl: string;
+  from: string;
+  replyTo: string | undefined;
+  /** PEM text of the CA to trust for the SMTP server's certificate, besides the system's. */
+  tlsCa: string | undefined;
+  /** New accounts must confirm their address before they can sign in. */
+  requireConfirmation: boolean;
+  retryBaseMs: number;
+  /** A mail still failing (4xx, no connection) this long after it was queued is given up. */
+  retryForMs: number;
+  pollMs: number;
+  /** Each step of an SMTP exchange (connect, greeting, each reply) within this, else it is cut off and retried. */
+  smtpTimeoutMs: number;
+}
+
 export interface SignInLimits {
   /**
    * Failed sign-ins per client address and account (typed email, whether or not it exists)
@@ -146,6 +204,8 @@ export interface SignInLimits {
 
 export interface Features {
   anonymousAccess: boolean;
+  /** CREATE_REQUIRES_ACCOUNT: only accounts create; anyone with a link still retrieves. */
+  createRequiresAccount: boolean;
   signup: boolean;
   filePushes: boolean;
   filesRequireAuth: boolean;
@@ -173,10 +233,14 @@ export interface Config {
   purgeExpiredAfterDays: number;
   /** PostgreSQL instead of the embedded store, shared by every instance on it. */
   database: { url: string; poolSize: number } | undefined;
+  /** Files in an S3-compatible bucket instead of the store (FILE_STORAGE=s3); undefined: in the store. */
+  objectStorage: S3Settings | undefined;
   /** Slow clients: time to send the request headers, and the whole request. */
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
   signIn: SignInLimits;
+  /** REQUIRE_MFA: no session for a password account without a second factor. */
+  requireMfa: boolean;
   /** Storage quotas: the whole store, and per account / anonymous address per day. */
   storage: StorageLimits;
   /** Concurrent scrypt computations, and how many may wait (more: 503). */
@@ -198,6 +262,34 @@ export interface Config {
   signInMethods: SignInSettings;
   limits: Limits;
   webhooks: WebhookSettings;
+  admin: AdminSettings;
+  brand: BrandSettings;
+  /** Undefined without SMTP_URL: no e-mail is sent and the pages offer none. */
+  mail: MailSettings | undefined;
+  /** Every setting as it took effect, with its source (secrets unmasked: mask before showing). */
+  settings: Record<string, SettingSource>;
+}
+
+/** Where a setting's value came from (the admin's configuration page shows it). */
+export interface SettingSource {
+  value: string;
+  source: 'environment' | 'default';
+}
+
+export interface AdminSettings {
+  emails: string[];
+  createRequiresAccount: boolean;
+  signUp: 'open' | 'invite' | 'closed';
+}
+
+export interface BrandSettings {
+  name: string | undefined;
+  logoUrl: string | undefined;
+  primaryColor: string | undefined;
+  cssFile: string | undefined;
+  privacyUrl: string | undefined;
+  termsUrl: string | undefined;
+  imprintUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -218,7 +310,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const settings = Object.fromEntries(
+    Object.keys(envSchema.shape).map((k) => {
+      const v = (e as Record<string, unknown>)[k];
+      return [k, { value: v === undefined ? '' : String(v), source: given[k] !== undefined ? 'environment' : 'default' } satisfies SettingSource];
+    }),
+  );
+  if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError('Invalid configuration:\n  MAIL_FROM: required with SMTP_URL (the address e-mails are sent from)');
+  if (!e.SMTP_URL && e.REQUIRE_EMAIL_CONFIRMATION && bool(false).parse(e.REQUIRE_EMAIL_CONFIRMATION)) {
+    throw new ConfigError('Invalid configuration:\n  REQUIRE_EMAIL_CONFIRMATION: needs SMTP_URL (no confirmation e-mail could be sent)');
+  }
+  let tlsCa: string | undefined;
+  if (e.SMTP_TLS_CA_FILE) {
+    try {
+      tlsCa = readFileSync(e.SMTP_TLS_CA_FILE, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  SMTP_TLS_CA_FILE: cannot be read (${(err as Error).message})`);
+    }
+  }
   return {
+    settings,
+    admin: {
+      emails: (e.ADMIN_EMAILS ?? '').split(',').map((m) => m.trim().toLowerCase()).filter(Boolean),
+      createRequiresAccount: e.CREATE_REQUIRES_ACCOUNT,
+      signUp: e.SIGN_UP ?? (e.ALLOW_SIGNUP ? 'open' : 'closed'),
+    },
+    brand: {
+      name: e.BRAND_NAME,
+      logoUrl: e.BRAND_LOGO_URL,
+      primaryColor: e.BRAND_PRIMARY_COLOR?.toLowerCase(),
+      cssFile: e.BRAND_CSS,
+      privacyUrl: e.BRAND_PRIVACY_URL,
+      termsUrl: e.BRAND_TERMS_URL,
+      imprintUrl: e.BRAND_IMPRINT_URL,
+    },
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
@@ -233,6 +358,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     purgeCompactionSeconds: e.PURGE_COMPACTION_SECONDS,
     purgeExpiredAfterDays: e.PURGE_EXPIRED_AFTER_DAYS,
     database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } : undefined,
+    objectStorage:
+      e.FILE_STORAGE === 's3'
+        ? {
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            bucket: e.S3_BUCKET!,
+            prefix: e.S3_PREFIX.replace(/^\/+/, '').replace(/\/*$/, e.S3_PREFIX.replace(/^\/+/, '') ? '/' : ''),
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : undefined,
     headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     signIn: {
@@ -241,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perIpPerMinute: e.SIGN_IN_ATTEMPTS_PER_IP_PER_MINUTE,
       signUpsPerIpPerHour: e.SIGN_UPS_PER_IP_PER_HOUR,
     },
+    requireMfa: e.REQUIRE_MFA,
     storage: { maxStorageMb: e.MAX_STORAGE_MB, accountMbPerDay: e.ACCOUNT_STORAGE_MB_PER_DAY, anonymousMbPerIpPerDay: e.ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY },
     hashing: { concurrency: e.HASHING_CONCURRENCY, maxWaiting: e.HASHING_QUEUE },
     wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),
@@ -251,7 +387,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
     features: {
       anonymousAccess: e.ALLOW_ANONYMOUS,
-      signup: e.ALLOW_SIGNUP,
+      createRequiresAccount: e.CREATE_REQUIRES_ACCOUNT,
+      signup: (e.SIGN_UP ?? (e.ALLOW_SIGNUP ? 'open' : 'closed')) !== 'closed',
       filePushes: e.ENABLE_FILE_PUSHES,
       filesRequireAuth: e.FILES_REQUIRE_AUTH,
       urlPushes: e.ENABLE_URL_PUSHES,
@@ -278,5 +415,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: Math.round(e.WEBHOOK_POLL_SECONDS * 1000),
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
     },
+    mail: e.SMTP_URL
+      ? {
+          smtpUrl: e.SMTP_URL,
+          from: e.MAIL_FROM!,
+          replyTo: e.MAIL_REPLY_TO,
+          tlsCa,
+          requireConfirmation: bool(true).parse(e.REQUIRE_EMAIL_CONFIRMATION),
+          retryBaseMs: Math.round(e.MAIL_RETRY_BASE_SECONDS * 1000),
+          retryForMs: Math.round(e.MAIL_RETRY_FOR_HOURS * 3_600_000),
+          pollMs: Math.round(e.MAIL_POLL_SECONDS * 1000),
+          smtpTimeoutMs: Math.round(e.MAIL_SMTP_TIMEOUT_SECONDS * 1000),
+        }
+      : undefined,
   };
 }

@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccountService } from './accounts/account-service.js';
+import { AccountMail } from './accounts/account-mail.js';
 import { OidcRelyingParty } from './accounts/oidc/relying-party.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
@@ -23,16 +24,29 @@ import { Metrics } from './observability/metrics.js';
 import { observedStore } from './observability/observed-store.js';
 import { Readiness } from './observability/readiness.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
+import { MailWorker } from './mail/mail-worker.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import { RequestService } from './requests/request-service.js';
+import { SecondFactorService } from './accounts/second-factor/second-factor-service.js';
+import { TicketSigner } from './accounts/second-factor/signed-ticket.js';
+import { PasskeyService } from './accounts/passkeys/passkey-service.js';
+import { AdminService } from './admin/admin-service.js';
+import { productName } from './branding/brand.js';
+import { InviteService } from './admin/invite-service.js';
+import { ExtensionConnectService } from './accounts/extension-connect/connect-service.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   pushes: PushService;
   accounts: AccountService;
+  secondFactor: SecondFactorService;
+  passkeys: PasskeyService;
   webhooks: WebhookService;
   requests: RequestService;
+  admin: AdminService;
+  invites: InviteService;
+  connect: ExtensionConnectService;
   store: Store;
   /**
    * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503 and, for
@@ -63,13 +77,23 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const vault = new FileVault(store.blobs, keys);
     const hashing = new HashingQueue(config.hashing);
     const quota = new StorageQuota(store, store.counters, config.storage);
-    const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota });
+    const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota, mailEnabled: config.mail !== undefined });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
-    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, signInMethods: config.signInMethods });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa, admins: { adminEmails: new Set(config.admin.emails) }, signInMethods: config.signInMethods });
     const oidc = config.signInMethods.oidc ? new OidcRelyingParty(config.signInMethods.oidc, keys, logger) : undefined;
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
-    return { keys, store, pushes, uploads, accounts, webhooks, requests, oidc, close: () => store.close() };
+    const accountMail = new AccountMail({ store, keys, accounts, hashing, mail: config.mail, productName: productName(config.brand) });
+    const tickets = new TicketSigner(keys.deriveKey('sign-in tickets'), () => Date.now());
+    // What authenticator apps and passkey prompts show: the instance's brand name.
+    const brandName = productName(config.brand);
+    const siteName = config.baseUrl ? `${brandName} (${new URL(config.baseUrl).host})` : brandName;
+    const secondFactor = new SecondFactorService({ store, keys, signInGuesses: accounts.secondStepGuesses, requireMfa: config.requireMfa, issuer: siteName, logger });
+    const passkeys = new PasskeyService({ store, tickets, counters: store.counters, rpName: siteName, logger });
+    const admin = new AdminService({ store, accounts, pushes, config, secondFactor });
+    const invites = new InviteService({ store, admin, accounts });
+    const connect = new ExtensionConnectService({ store, accounts });
+    return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, admin, invites, connect, accountMail, oidc, close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;
@@ -106,9 +130,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       pushes: services.pushes,
       uploads: services.uploads,
       accounts: services.accounts,
+      signInSteps: { secondFactor: services.secondFactor, passkeys: services.passkeys, tickets: services.tickets },
       webhooks: services.webhooks,
       requests: services.requests,
       oidc: services.oidc,
+      admin: services.admin,
+      invites: services.invites,
+      connect: services.connect,
+      accountMail: services.accountMail,
       catalogue,
       counters: services.store.counters,
       logger,
@@ -135,22 +164,28 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
-    const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests);
+    const sweeper = startExpirySweeper(services.pushes, services.accounts, config.expirySweepSeconds * 1000, logger, services.requests, services.connect);
     const deliveries = new DeliveryWorker({ store: services.store, keys: services.keys, settings: config.webhooks, logger }).start();
+    const mailer = config.mail ? new MailWorker({ store: services.store, keys: services.keys, settings: config.mail, productName: productName(config.brand), logger }).start() : undefined;
     let closing: Promise<void> | undefined;
     return {
       url,
       port,
       pushes: services.pushes,
       accounts: services.accounts,
+      secondFactor: services.secondFactor,
+      passkeys: services.passkeys,
       webhooks: services.webhooks,
       requests: services.requests,
+      admin: services.admin,
+      invites: services.invites,
+      connect: services.connect,
       store: services.store,
       close({ graceMs = 0, delayMs = 0 } = {}) {
         closing ??= (async () => {
           readiness.drain();
           sweeper.stop();
-          const stopped = deliveries.stop();
+          const stopped = Promise.all([deliveries.stop(), mailer?.stop()]);
           if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
           await stopped;
           const inFlight = await connections.drain(graceMs);

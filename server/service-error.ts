@@ -12,7 +12,8 @@ export type ServiceErrorKind =
   | 'too_many_requests'
   | 'payload_too_large'
   | 'unavailable'
-  | 'insufficient_storage';
+  | 'insufficient_storage'
+  | 'too_early';
 
 const statusOf: Record<ServiceErrorKind, number> = {
   bad_request: 400,
@@ -25,6 +26,7 @@ const statusOf: Record<ServiceErrorKind, number> = {
   payload_too_large: 413,
   unavailable: 503,
   insufficient_storage: 507,
+  too_early: 425,
 };
 
 export class ServiceError extends Error {
@@ -62,6 +64,13 @@ export class ServiceError extends Error {
       message: "This push requires a passphrase. Please provide it using the 'passphrase' parameter (e.g. ?passphrase=mysecret)",
       status: 'unauthorized',
     };
+    return e;
+  }
+
+  /** A push with a scheduled release, asked for before it opens: 425 with Retry-After and the time. */
+  static tooEarly(notBefore: string, retryAfterSeconds: number) {
+    const e = new ServiceError('too_early', `This push opens at ${notBefore}. Please try again then.`, undefined, retryAfterSeconds);
+    e.extraBody = { not_before: notBefore };
     return e;
   }
 

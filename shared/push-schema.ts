@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notBeforeSchema } from './release-schema.js';
 
 /**
  * The Password Pusher API v2 shapes, defined once. The server validates with them, the tRPC
@@ -58,6 +59,18 @@ export const pushInputSchema = z.object({
    * with a key the server never sees (docs/end-to-end-encryption.md).
    */
   end_to_end: lenientBooleanSchema.optional(),
+  /** Secret Push only: scheduled release (shared/release-schema.ts). */
+  not_before: notBeforeSchema.optional(),
+  /** Secret Push only, with not_before: the expiry days count from the release instead of from creation. */
+  expire_from_release: lenientBooleanSchema.optional(),
+  /** Secret Push only, signed in and with e-mail set up: e-mail the owner when the push is first opened. */
+  email_on_open: lenientBooleanSchema.optional(),
+  /** …or when it expires without having been opened. */
+  email_on_expired_unopened: lenientBooleanSchema.optional(),
+  /** Secret Push only, signed in and with e-mail set up: up to 5 addresses the server e-mails the link to (a list, or one string separated by commas). */
+  notify_emails: z.union([z.array(z.string()), z.string()]).optional(),
+  /** A personal note for those e-mails (plain text, at most 1,000 characters). */
+  notify_note: optionalText('notify_note').optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;
@@ -89,6 +102,8 @@ export const pushRecordBaseSchema = z.object({
   html_url: z.string(),
   /** Secret Push only, and only on end-to-end pushes: the payload and files are envelopes. */
   end_to_end: z.literal(true).optional(),
+  /** Secret Push only, and only on pushes with a scheduled release: when the push opens. */
+  not_before: z.string().optional(),
 });
 export type PushRecordBase = z.infer<typeof pushRecordBaseSchema>;
 
@@ -183,6 +198,8 @@ export const versionDocumentSchema = z.object({
    * servers older than this field, so readers must not require it.
    */
   secret_push_version: z.string().optional(),
+  /** The name the operator gave the instance (BRAND_NAME), for a client to show once connected; absent when unbranded. */
+  secret_push_name: z.string().optional(),
 });
 export type VersionDocument = z.infer<typeof versionDocumentSchema>;
 
@@ -205,5 +222,7 @@ export const pushLimitsSchema = z.object({
   max_file_bytes: z.number().optional(),
   /** The server takes end-to-end pushes (docs/end-to-end-encryption.md); absent from older servers. */
   end_to_end: z.boolean().optional(),
+  /** The server takes `not_before` (scheduled release); absent from older servers, which would ignore it and open the push at once. */
+  scheduled_release: z.boolean().optional(),
 });
 export type PushLimits = z.infer<typeof pushLimitsSchema>;

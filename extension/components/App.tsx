@@ -11,6 +11,7 @@ import { PushForm } from './PushForm';
 
 const loadHistory = () => import('./lazy-views').then((m) => m.History);
 const loadSettings = () => import('./lazy-views').then((m) => m.SettingsView);
+const loadReconnect = () => import('./lazy-views').then((m) => m.ReconnectNotice);
 
 export type TabName = 'push' | 'history' | 'settings';
 const tabNames: TabName[] = ['push', 'history', 'settings'];
@@ -135,7 +136,12 @@ export function App({ env, initialTab }: Props) {
         </Notice>
       )}
       {access !== 'missing' && infoProblem && tab !== 'settings' && (
-        <ProblemNotice problem={infoProblem} serverUrl={settings.serverUrl} env={env} retry={() => refresh(settings)} />
+        // A token the server no longer takes (revoked on its tokens page): connect again.
+        infoProblem.kind === 'unauthorized' && settings.apiToken && env.connect ? (
+          <Lazy load={loadReconnect} props={{ env, onConnected: () => void env.loadSettings().then((next) => (setSettings(next), refresh(next))) }} />
+        ) : (
+          <ProblemNotice problem={infoProblem} serverUrl={settings.serverUrl} env={env} retry={() => refresh(settings)} />
+        )
       )}
 
       <div class="panel" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>

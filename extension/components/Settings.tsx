@@ -8,6 +8,7 @@ import { checkServerUrl, exampleServerUrl, tokenPageUrl } from '../lib/server-ad
 import type { PushDefaults, ServerInfo, Settings } from '../lib/settings-storage';
 import { CheckField, Notice, NumberField, TextField } from './Field';
 import { ProblemNotice } from './ProblemNotice';
+import { ConnectAction } from './ConnectAction';
 
 interface Props {
   env: PopupEnv;
@@ -242,6 +243,23 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
         }}
       />
       <CheckField id="showToken" label={t('show_token')} checked={showToken} onChange={setShowToken} />
+      {/* Connect once the server is confirmed (saved and answering): sign in instead of pasting. */}
+      {urlCheck.ok && settings.serverUrl === urlCheck.url && (status?.info ?? (info?.serverUrl === urlCheck.url ? info : null)) && (
+        <div class="connect-by-signing-in">
+          <p class="hint">{t('connect_hint', urlCheck.host)}</p>
+          <ConnectAction
+            env={env}
+            onConnected={() =>
+              void env.loadSettings().then(async (next) => {
+                setApiToken(next.apiToken);
+                const result = await checkConnection(env, next);
+                setStatus(result);
+                onSaved(next, result.info ?? null);
+              })
+            }
+          />
+        </div>
+      )}
 
       {/* Folded until wanted: the popup is at most 600 px tall, and the first run needs only the address. */}
       <details class="defaults" open={Object.keys(settings.defaults).length > 0 || Boolean(errors.expire_after_days || errors.expire_after_views)}>

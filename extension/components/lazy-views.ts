@@ -4,3 +4,4 @@
  */
 export { History } from './History';
 export { SettingsView } from './Settings';
+export { ReconnectNotice } from './ConnectAction';

@@ -19,6 +19,8 @@ import { withReceipts } from '../lib/read-receipt';
 import { t } from '../lib/i18n';
 import { qrPath } from '../lib/qr-path';
 import { createRelayHandler, isRelayRequest } from '../lib/relay-handler';
+import { handleConnect, isConnectRequest } from '../lib/connect-handler';
+import { apiTokenItem, tokenOriginItem } from '../lib/settings-storage';
 
 /** Wiring only: the logic is in lib/context-menu.ts. */
 export default defineBackground(() => {
@@ -65,6 +67,22 @@ export default defineBackground(() => {
   browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string }, sendResponse: (answer: unknown) => void) => {
     if (sender.id !== browser.runtime.id || !isRelayRequest(message)) return false;
     void relay(message).then(sendResponse);
+    return true;
+  });
+
+  // "Connect" (lib/connect-flow.ts): here, not in the popup, which closes when the sign-in window opens.
+  const identity = (browser as unknown as { identity: { getRedirectURL(): string; launchWebAuthFlow(d: { url: string; interactive: boolean }): Promise<string | undefined> } }).identity;
+  const connectEnv = {
+    redirectUrl: () => identity.getRedirectURL(),
+    launchWebAuthFlow: (url: string) => identity.launchWebAuthFlow({ url, interactive: true }),
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init),
+    crypto,
+    loadSettings,
+    saveToken: async (token: string, origin: string) => void (await Promise.all([apiTokenItem.setValue(token), tokenOriginItem.setValue(origin)])),
+  };
+  browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string }, sendResponse: (answer: unknown) => void) => {
+    if (sender.id !== browser.runtime.id || !isConnectRequest(message)) return false;
+    void handleConnect(connectEnv).then(sendResponse, (err: unknown) => sendResponse({ ok: false, reason: 'failed', detail: String(err) }));
     return true;
   });
 

@@ -1,4 +1,5 @@
 import { browser } from 'wxt/browser';
+import type { ConnectResult } from './connect-handler';
 import type { PushApi } from './api-client';
 import { copyHere } from './clipboard';
 import { recallKinds, rememberKind, type RememberedPush } from './kind-memory';
@@ -56,6 +57,11 @@ export interface PopupEnv {
     /** Gives it back once a reason has been read: it is held for nothing else. */
     release(): Promise<unknown>;
   };
+  /**
+   * "Connect": the background signs in to the saved server in the browser's identity window and
+   * keeps the token it gets (lib/connect-flow.ts). Optional: component tests leave it out.
+   */
+  connect?(): Promise<ConnectResult>;
   rememberKind(urlToken: string, kind: string, hint?: string): Promise<void>;
   /** The unsent form, kept in session storage (memory only) while the popup is closed. */
   loadDraft(): Promise<PushDraft | null>;
@@ -112,6 +118,7 @@ export function createPopupEnv(): PopupEnv {
           release: () => browser.permissions.remove({ permissions: ['webRequest'] }),
         }
       : undefined,
+    connect: () => browser.runtime.sendMessage({ connect: 'start' }) as Promise<ConnectResult>,
     rememberKind,
     recallKinds,
     // Session storage may be missing (an old Firefox): then there is simply no draft.

@@ -10,10 +10,11 @@ import { clientKey } from '../security/client-key.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { isCommonPassword } from './common-passwords.js';
 import { ServiceError } from '../service-error.js';
-import type { StoredApiToken, StoredUser } from '../storage/records.js';
+import type { StoredApiToken, StoredMail, StoredUser } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { isStorableText, storableKey } from '../storage/storable-text.js';
 import type { User } from './user.js';
+import { isAdministrator, noAdminSources, type AdminSources } from '../admin/admin-role.js';
 
 const SESSION_DAYS = 14;
 const SESSION_SWEEP_BATCH = 500;
@@ -39,11 +40,31 @@ export interface AccountServiceDeps {
   clock?: () => Date;
   /** Bounds concurrent scrypt work (shared with the push service). */
   hashing?: HashingQueue;
+  /**
+   * REQUIRE_MFA: a session of a password account without a second factor is not honoured, so
+   * its browser signs in again and sets one up first (sessions made before it was turned on).
+   */
+  requireMfa?: boolean;
+  /** Who is an administrator besides the accounts marked so (ADMIN_EMAILS; the SSO group later). */
+  admins?: AdminSources;
   /** SSO_ONLY and SIGN_UP_EMAIL_DOMAINS (the OpenID Connect part is used by the pages). */
   signInMethods?: Pick<SignInSettings, 'ssoOnly' | 'signUpEmailDomains'>;
 }
 
 export const PASSWORDS_OFF_MESSAGE = 'Password sign-in is turned off on this server: use single sign-on.';
+
+/** Wrong second-step codes per account per minute, from all addresses together. */
+export const SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE = 10;
+
+export const ACCOUNT_LOCKED_MESSAGE = 'This account is locked. Ask an administrator.';
+
+/** The e-mails sign-up sends when it confirms addresses (built by AccountMail). */
+export interface SignUpConfirmation {
+  newAccount(user: StoredUser): StoredMail;
+  existingAccount(user: StoredUser): StoredMail;
+}
+
+export const CONFIRM_FIRST_MESSAGE = 'Confirm your e-mail address first: follow the link in the e-mail we sent you.';
 
 export const SIGN_IN_LIMITED_MESSAGE = 'Too many failed sign-in attempts from your address. Please wait, then try again.';
 
@@ -56,7 +77,14 @@ export class AccountService {
   private readonly now: () => Date;
   private readonly csrfKey: Buffer;
   /** Sign-in guessing, per account and per client address. */
-  private readonly signInGuesses: GuessLimit;
+  readonly signInGuesses: GuessLimit;
+  /**
+   * Second-step codes: the same budgets as passwords (shared keys), and besides a limit per
+   * account from every address. Whoever is at the second step knows the password; without it
+   * many addresses together could try the million codes. It can hold the owner's code step up
+   * for a minute only by someone who has the password (a passkey still signs in).
+   */
+  readonly secondStepGuesses: GuessLimit;
 
   private readonly hashing: HashingQueue;
 
@@ -65,15 +93,18 @@ export class AccountService {
     this.now = deps.clock ?? (() => new Date());
     this.csrfKey = deps.keys.deriveKey('csrf');
     const clock = () => this.now().getTime();
-    this.signInGuesses = new GuessLimit(
+    // Wrong passwords and wrong second-step codes share one budget ('sign-in'); codes also have a per-account cap.
+    const signInLimits = {
+      freePerIpAndTarget: deps.signIn?.failuresBeforeBackoff ?? 5,
+      backoffBaseSeconds: 60,
+      backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
+      perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
+    };
+    this.signInGuesses = new GuessLimit(deps.store.counters, 'sign-in', signInLimits, SIGN_IN_LIMITED_MESSAGE, clock);
+    this.secondStepGuesses = new GuessLimit(
       deps.store.counters,
       'sign-in',
-      {
-        freePerIpAndTarget: deps.signIn?.failuresBeforeBackoff ?? 5,
-        backoffBaseSeconds: 60,
-        backoffMaxSeconds: deps.signIn?.backoffMaxSeconds ?? 3600,
-        perIpPerMinute: deps.signIn?.perIpPerMinute ?? 20,
-      },
+      { ...signInLimits, perTargetPerMinute: SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE },
       SIGN_IN_LIMITED_MESSAGE,
       clock,
     );
@@ -129,12 +160,12 @@ export class AccountService {
     return { user: this.toUser(user), created: true };
   }
 
-  private toUser(u: { id: string; email: string; createdAt: string }): User {
-    return { id: u.id, email: u.email, createdAt: u.createdAt };
+  private toUser(u: { id: string; email: string; createdAt: string; admin?: boolean }): User {
+    return { id: u.id, email: u.email, createdAt: u.createdAt, admin: isAdministrator(u, this.deps.admins ?? noAdminSources) };
   }
 
   /** The password rules, for sign-up and for setting a password alike. */
-  private checkPassword(rawPassword: unknown): string {
+  checkPassword(rawPassword: unknown): string {
     const password = typeof rawPassword === 'string' ? rawPassword : '';
     if ([...password].length < MIN_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too short (minimum is ${MIN_PASSWORD_CHARS} characters)`] });
     if ([...password].length > MAX_PASSWORD_CHARS) throw ServiceError.validation({ password: [`is too long (maximum is ${MAX_PASSWORD_CHARS} characters)`] });
@@ -148,27 +179,54 @@ export class AccountService {
    * "Invalid email or password." and counts as a failed sign-in, under the same guess limits).
    * Accounts made per client address are limited per hour (SIGN_UPS_PER_IP_PER_HOUR).
    */
-  async signUp(rawEmail: unknown, rawPassword: unknown, clientIp: string): Promise<{ user: User; created: boolean }> {
+  async signUp(
+    rawEmail: unknown,
+    rawPassword: unknown,
+    clientIp: string,
+    options: {
+      /** Runs just before a new account is stored (an invite is used up there); throwing refuses it. */
+      beforeCreate?: (email: string) => Promise<void>;
+      /** With e-mail confirmation: the mails sign-up sends, stored with the account in one step. */
+      confirm?: SignUpConfirmation;
+    } = {},
+  ): Promise<{ user: User; created: boolean; confirmationSent?: boolean }> {
     this.checkPasswordsOn();
+    const { beforeCreate, confirm } = options;
     const email = this.normaliseEmail(rawEmail);
     const password = this.checkPassword(rawPassword);
-    if (await this.deps.store.getUserByEmail(email)) return { user: await this.verifyPassword(email, password, clientIp), created: false };
+    const existing = await this.deps.store.getUserByEmail(email);
+    if (existing && confirm) return { user: this.toUser(existing), created: false, confirmationSent: await this.tellExisting(existing, confirm) };
+    if (existing) return { user: await this.verifyPassword(email, password, clientIp), created: false };
     this.checkNewAccountDomain(email);
     const perHour = this.deps.signIn?.signUpsPerIpPerHour ?? 10;
     const claim = await this.deps.store.counters.claim([{ key: `sign-up:ip:${clientKey(clientIp)}`, limit: perHour, windowMs: SIGN_UP_WINDOW_MS }], this.now().getTime());
     if (!claim.allowed) {
       throw new ServiceError('too_many_requests', `Too many accounts were made from your address (the limit is ${perHour} an hour). Please try again later.`, undefined, claim.retryAfterSeconds);
     }
-    const user = { id: randomUUID(), email, passwordHash: await this.hashing.hash(password), createdAt: this.now().toISOString() };
+    const user: StoredUser = { id: randomUUID(), email, passwordHash: await this.hashing.hash(password), createdAt: this.now().toISOString(), ...(confirm ? { emailConfirmedAt: null } : {}) };
     try {
-      await this.deps.store.insertUser(user);
+      await beforeCreate?.(email);
+      await this.deps.store.insertUser(user, confirm ? [confirm.newAccount(user)] : []);
     } catch (e) {
       await this.deps.store.counters.forgive(claim.ids);
       // Made at the same moment by another request: the same answer as for an existing account.
-      if (await this.deps.store.getUserByEmail(email)) return { user: await this.verifyPassword(email, password, clientIp), created: false };
+      const made = await this.deps.store.getUserByEmail(email);
+      if (made && confirm) return { user: this.toUser(made), created: false, confirmationSent: await this.tellExisting(made, confirm) };
+      if (made) return { user: await this.verifyPassword(email, password, clientIp), created: false };
       throw e;
     }
-    return { user: this.toUser(user), created: true };
+    return { user: this.toUser(user), created: true, ...(confirm ? { confirmationSent: true } : {}) };
+  }
+
+  /**
+   * Sign-up with an address that has an account, when sign-up confirms by e-mail: the answer is
+   * the same as for a new one, and the address is told (at most once per window, so sign-up
+   * cannot be used to flood it).
+   */
+  private async tellExisting(existing: StoredUser, confirm: SignUpConfirmation): Promise<true> {
+    const claim = await this.deps.store.counters.claim([{ key: `sign-up-existing:${digest(existing.email)}`, limit: 1, windowMs: 15 * 60_000 }], this.now().getTime());
+    if (claim.allowed) await this.deps.store.insertMails([confirm.existingAccount(existing)]);
+    return true;
   }
 
   /**
@@ -176,13 +234,14 @@ export class AccountService {
    * as a failed sign-in). Every other session of the account ends; the one in use (`keepSession`,
    * its cookie value) stays, and API tokens stay (they are revoked on their own page).
    */
-  async changePassword(user: User, rawCurrent: unknown, rawNext: unknown, clientIp: string, keepSession: string | null): Promise<number> {
+  async changePassword(user: User, rawCurrent: unknown, rawNext: unknown, clientIp: string, keepSession: string | null, notice?: (user: StoredUser) => StoredMail): Promise<number> {
     this.checkPasswordsOn();
     const next = this.checkPassword(rawNext);
     await this.verifyPassword(user.email, rawCurrent, clientIp);
     const stored = await this.deps.store.getUser(user.id);
     if (!stored) throw new ServiceError('not_found', 'This account no longer exists.');
-    await this.deps.store.updateUser({ ...stored, passwordHash: await this.hashing.hash(next) });
+    const changed = { ...stored, passwordHash: await this.hashing.hash(next) };
+    await this.deps.store.updateUser(changed, notice ? [notice(changed)] : []);
     return this.deps.store.deleteSessionsOfUser(user.id, keepSession ? digest(keepSession) : undefined);
   }
 
@@ -240,6 +299,10 @@ export class AccountService {
       return user?.passwordHash ? this.hashing.verify(password, user.passwordHash) : (await this.hashing.hash(password), false);
     });
     if (!ok || !user) throw new ServiceError('unauthorized', 'Invalid email or password.');
+    // Only told to whoever knew the password: a locked account's existence is no secret to them.
+    if (user.lockedAt) throw new ServiceError('forbidden', ACCOUNT_LOCKED_MESSAGE);
+    // Only after the right password: an unconfirmed address tells no one else anything.
+    if ((user as StoredUser).emailConfirmedAt === null) throw new ServiceError('forbidden', CONFIRM_FIRST_MESSAGE);
     return this.toUser(user);
   }
 
@@ -256,12 +319,21 @@ export class AccountService {
     return secret;
   }
 
+  /** The account by id (a half-signed-in browser's, from its signed ticket), or null when gone. */
+  async userById(id: string): Promise<User | null> {
+    const user = await this.deps.store.getUser(id);
+    return user ? this.toUser(user) : null;
+  }
+
   async sessionUser(cookieValue: string | undefined): Promise<User | null> {
     if (!cookieValue) return null;
     const session = await this.deps.store.getSession(digest(cookieValue));
     if (!session || session.expiresAt <= this.now().toISOString()) return null;
+    // Read from the store on every request: a lock made on any instance applies at once.
     const user = await this.deps.store.getUser(session.userId);
-    return user ? this.toUser(user) : null;
+    if (!user || user.lockedAt) return null;
+    if (this.deps.requireMfa && user.passwordHash && !user.secondFactor?.totpSecret && !user.passkeys?.length) return null;
+    return this.toUser(user);
   }
 
   /** Deletes sessions past their expiry (run by the sweeper), a batch at a time; returns how many. */
@@ -289,10 +361,10 @@ export class AccountService {
   }
 
   /** Makes an API token; the returned plaintext is the only copy there will ever be. */
-  async createApiToken(user: User, label = 'API token'): Promise<{ token: string; info: ApiTokenInfo }> {
+  async createApiToken(user: User, label = 'API token', id: string = randomUUID()): Promise<{ token: string; info: ApiTokenInfo }> {
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const record: StoredApiToken = {
-      id: randomUUID(),
+      id,
       userId: user.id,
       hash: digest(token),
       label: label.trim().slice(0, 100) || 'API token',
@@ -321,7 +393,7 @@ export class AccountService {
     const record = await this.deps.store.getApiTokenByHash(digest(token));
     if (!record) return null;
     const user = await this.deps.store.getUser(record.userId);
-    if (!user) return null;
+    if (!user || user.lockedAt) return null;
     if (email !== undefined && !safeEqual(user.email, email.trim().toLowerCase())) return null;
     return this.toUser(user);
   }

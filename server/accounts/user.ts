@@ -3,4 +3,6 @@ export interface User {
   id: string;
   email: string;
   createdAt: string;
+  /** An administrator (server/admin/admin-role.ts decides). */
+  admin?: boolean;
 }

@@ -8,6 +8,7 @@ import { hashStoredUrlTokens, loadUrlTokenIds, URL_TOKEN_KEY_SETTING } from '../
 import type { LowdbStore } from '../storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../storage/postgres/postgres-store.js';
 import { CorruptDataError } from '../storage/store.js';
+import { runFileMove } from './file-move.js';
 
 /**
  * `npm run store:migrate -- --from ./data --to "$DATABASE_URL"`: copies an embedded store
@@ -20,9 +21,12 @@ import { CorruptDataError } from '../storage/store.js';
  */
 const USAGE = `Usage: npm run store:migrate -- --from <DATA_DIR> --to <postgres://user:password@host:5432/database>
   MASTER_KEY (and MASTER_KEY_OLD) as for the server; without MASTER_KEY the key file in DATA_DIR is used.
-  Stop the server first. Safe to run again. Afterwards start every instance with DATABASE_URL and that MASTER_KEY.`;
+  Stop the server first. Safe to run again. Afterwards start every instance with DATABASE_URL and that MASTER_KEY.
+   or: npm run store:migrate -- --files-to s3|store   (files into or out of object storage; see the README)`;
 
 async function run(argv: string[]): Promise<number> {
+  // Files between the store and object storage (FILE_STORAGE=s3): server/cli/file-move.ts.
+  if (argv.some((a) => a === '--files-to' || a.startsWith('--files-to='))) return runFileMove(argv, (line) => process.stdout.write(line + '\n'));
   const { values } = parseArgs({ args: argv, options: { from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help || !values.from || !values.to) {
     process.stdout.write(USAGE + '\n');
@@ -96,10 +100,15 @@ async function run(argv: string[]): Promise<number> {
     }
     // After the pushes: an answered request refers to its answer's push.
     for (const r of records.requests) counts.requests += Number(await target.importRequest(r));
+    // The admin log in its order (oldest first), and the invites.
+    let adminLog = 0;
+    let invites = 0;
+    for (const e of records.adminLog) adminLog += Number(await target.importAdminLogEntry(e));
+    for (const i of records.invites) invites += Number(await target.importInvite(i));
     say(
       `Copied ${counts.pushes} pushes (${counts.audit} audit entries, ${counts.files} files, ${counts.fileBytes} bytes), ` +
         `${counts.users} accounts, ${counts.apiTokens} API tokens, ${counts.sessions} sessions, ${counts.webhooks} webhooks (${counts.deliveries} deliveries), ` +
-        `${counts.requests} secret requests; ${counts.skipped} pushes were already there.`,
+        `${counts.requests} secret requests, ${adminLog} admin-log entries, ${invites} invites; ${counts.skipped} pushes were already there.`,
     );
 
     // Verify: every record of the source is in the target as it was.

@@ -5,6 +5,7 @@ import { ServiceError } from '../service-error.js';
 import { WrongMasterKeyError } from '../crypto/master-key.js';
 import { DataDirLockedError } from '../storage/embedded/data-dir-lock.js';
 import { CorruptDataError } from '../storage/store.js';
+import { commandLineActor } from '../admin/admin-service.js';
 
 /**
  * Admin CLI over the account service: `npm run users -- create <email>` makes the account if
@@ -15,7 +16,10 @@ const USAGE = `Usage:
   npm run users -- create <email> [--label <label>]   create the account if needed; print a new API token (last line)
   npm run users -- set-password <email>               set the account's password for the web pages (read from stdin)
   npm run users -- tokens <email>                     list the account's tokens (ids and labels, never the tokens)
-  npm run users -- revoke <email> <token id>          revoke a token`;
+  npm run users -- revoke <email> <token id>          revoke a token
+  npm run users -- reset-second-factor <email>        remove the account's authenticator app, recovery codes and passkeys, and end its sessions
+  npm run users -- admin <email> [--revoke]           make the account an administrator (or no longer one)
+  npm run users -- invite [<email>] [--days <n>]      print a single-use sign-up link (SIGN_UP=invite), optionally for one address`;
 
 /** The first line of standard input (a prompt is shown when it is a terminal). */
 async function readPassword(): Promise<string> {
@@ -57,10 +61,38 @@ async function run(argv: string[]): Promise<number> {
       process.stdout.write(`Password set for ${user.email}; it can now sign in at /users/sign_in.\n`);
       return 0;
     }
+    if (command === 'reset-second-factor') {
+      const email = accounts.normaliseEmail(rest[0]);
+      // Looked up, not ensured: a mistyped email must not make an account.
+      const user = await services.store.getUserByEmail(email);
+      if (!user) throw new ServiceError('not_found', `no account ${email}`);
+      // Through the administration, so that the reset is in the admin log.
+      const removed = await services.admin.resetSecondFactor(commandLineActor(), user.id);
+      const what = [removed.totp ? 'the authenticator app and its recovery codes' : null, removed.passkeys ? `${removed.passkeys} passkey(s)` : null].filter(Boolean).join(' and ') || 'no second factor (there was none)';
+      process.stdout.write(`Removed ${what} from ${user.email}; ended ${removed.sessions} browser session(s). API tokens are kept.\n`);
+      if (services.secondFactor.requireMfa) process.stdout.write('REQUIRE_MFA is on: the account sets up a new authenticator app at its next sign-in.\n');
+      return 0;
+    }
+    if (command === 'admin') {
+      const revoke = rest.includes('--revoke');
+      const user = await services.admin.setAdmin(commandLineActor(), rest.find((a) => !a.startsWith('--')), !revoke);
+      process.stdout.write(revoke ? `${user.email} is no longer an administrator (unless ADMIN_EMAILS names it).\n` : `${user.email} is now an administrator: /admin\n`);
+      return 0;
+    }
+    if (command === 'invite') {
+      const daysAt = rest.indexOf('--days');
+      const days = daysAt >= 0 ? rest[daysAt + 1] : undefined;
+      const email = rest.find((a, i) => !a.startsWith('--') && i !== daysAt + 1);
+      const base = config.baseUrl ?? `http://${config.host}:${config.port}`;
+      const { link, invite } = await services.invites.create(commandLineActor(base), email, days);
+      process.stdout.write(`Invite${invite.email ? ` for ${invite.email}` : ''}, valid until ${invite.expiresAt}; it is shown only now:\n${link}\n`);
+      return 0;
+    }
     if (command === 'tokens' || command === 'revoke') {
       const email = accounts.normaliseEmail(rest[0]);
-      const { user, created } = await accounts.ensureUser(email);
-      if (created) throw new ServiceError('not_found', `no account ${email}`);
+      // Looked up, not ensured (ensureUser made the account it then said was missing).
+      const user = await services.store.getUserByEmail(email);
+      if (!user) throw new ServiceError('not_found', `no account ${email}`);
       if (command === 'tokens') {
         for (const t of await accounts.listApiTokens(user)) process.stdout.write(`${t.id}\t${t.createdAt}\t${t.label}\n`);
         return 0;

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getPath } from 'hono/utils/url';
 import type { AccountService } from '../accounts/account-service.js';
+import type { SignInSteps } from './pages/sign-in-steps/sign-in-steps.js';
 import type { CatalogueService } from '../catalogue/catalogue-service.js';
 import type { OidcRelyingParty } from '../accounts/oidc/relying-party.js';
 import type { Config } from '../config.js';
@@ -14,6 +15,7 @@ import type { WebhookService } from '../webhooks/webhook-service.js';
 import { webhookRoutes } from './rest/webhook-routes.js';
 import type { RequestService } from '../requests/request-service.js';
 import { requestRoutes } from './rest/request-routes.js';
+import { StorageUnavailableError } from '../storage/store.js';
 import { ServiceError } from '../service-error.js';
 import type { AppEnv } from './app-env.js';
 import { createCatalogueRoutes } from './catalogue-routes.js';
@@ -39,8 +41,17 @@ import { v2Routes } from './rest/v2-routes.js';
 import { staticAssets } from './static-assets.js';
 import { streamDownload } from './stream-download.js';
 import { createAppRouter } from './trpc/app-router.js';
+import type { ExtensionConnectService } from '../accounts/extension-connect/connect-service.js';
+import { extensionConnectRoutes } from './pages/extension-connect-routes.js';
+import { extensionTokenRoute } from './rest/extension-token-route.js';
+import type { AccountMail } from '../accounts/account-mail.js';
 
 import { TRPC_MAX_BATCH_SIZE } from '../../shared/trpc-limits.js';
+import type { AdminService } from '../admin/admin-service.js';
+import type { InviteService } from '../admin/invite-service.js';
+import { adminApiRoutes } from './rest/admin-routes.js';
+import { loadBrand } from '../branding/brand.js';
+import { brandRoutes } from './brand-routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -48,11 +59,19 @@ export interface AppDeps {
   /** Sliced uploads of end-to-end file pushes (rest/upload-routes.ts). */
   uploads: SlicedUploads;
   accounts: AccountService;
+  /** Second factor and passkeys (pages only). */
+  signInSteps: SignInSteps;
   webhooks: WebhookService;
   requests: RequestService;
   /** Present when an OpenID Connect provider is configured (OIDC_ISSUER). */
   oidc?: OidcRelyingParty;
+  /** The extension's connect-by-signing-in (accounts/extension-connect/). */
+  connect: ExtensionConnectService;
+  /** Account e-mails; absent or disabled without SMTP_URL. */
+  accountMail?: AccountMail;
   catalogue: CatalogueService;
+  admin: AdminService;
+  invites: InviteService;
   /** Where the rate limit counts (shared by every instance on a shared store). */
   counters: LimitCounters;
   logger: Logger;
@@ -65,9 +84,14 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config, pushes, accounts, logger } = deps;
   const app = new Hono<AppEnv>({ getPath: routingPath });
+  const brand = loadBrand(config.brand, config.dataDir);
 
   app.route('/', healthRoutes(deps.readiness, deps.metrics && config.metricsToken ? { metrics: deps.metrics, token: config.metricsToken } : undefined));
   app.use(requestFrame(logger, deps.readiness));
+  app.use(async (c, next) => {
+    c.set('brand', brand);
+    await next();
+  });
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy, allowedHosts: new Set(config.allowedHosts) }));
   if (config.rateLimitPerMinute > 0) app.use(rateLimit(config.rateLimitPerMinute, deps.counters, () => deps.metrics?.rateLimited.inc()));
@@ -94,6 +118,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
   app.route('/api/v2/secret-requests', requestRoutes(deps.requests, pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
+  app.route('/api/v2/admin', adminApiRoutes(deps.admin, deps.invites, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
 
   const appRouter = createAppRouter(pushes, deps.catalogue, deps.webhooks, deps.requests);
@@ -107,7 +132,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
       // A 429 or 503 says when to come back, as on REST.
       responseMeta: ({ errors }) => {
-        const retryAfter = errors.map((e) => (e.cause instanceof ServiceError ? e.cause.retryAfter : undefined)).find((s) => s !== undefined);
+        const retryAfter = errors
+          .map((e) => (e.cause instanceof ServiceError ? e.cause.retryAfter : e.cause instanceof StorageUnavailableError ? e.cause.retryAfterSeconds : undefined))
+          .find((s) => s !== undefined);
         return retryAfter ? { headers: new Headers({ 'Retry-After': String(retryAfter) }) } : {};
       },
       onError: ({ error }) => {
@@ -132,10 +159,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     return streamDownload(c, file.stream, headers, logger, file.range ? 206 : 200);
   });
 
+  app.route('/', brandRoutes(brand));
+  app.route('/', extensionTokenRoute(deps.connect));
+  app.route('/', extensionConnectRoutes(accounts, deps.connect));
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
-  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, webhooks: deps.webhooks, requests: deps.requests, oidc: deps.oidc, logger }));
+  app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, signInSteps: deps.signInSteps, webhooks: deps.webhooks, requests: deps.requests, admin: deps.admin, invites: deps.invites, accountMail: deps.accountMail, oidc: deps.oidc, logger }));
   return app;
 }
 

@@ -12,21 +12,33 @@ import type { RequestService } from '../requests/request-service.js';
 import { requestPageRoutes } from './pages/request-routes.js';
 import type { AppEnv } from './app-env.js';
 import { accountRoutes } from './pages/account-routes.js';
+import type { SignInSteps } from './pages/sign-in-steps/sign-in-steps.js';
+import { signInStepRoutes } from './pages/sign-in-steps/sign-in-step-routes.js';
+import { accountEmailRoutes } from './pages/account-email-routes.js';
+import type { AccountMail } from '../accounts/account-mail.js';
 import { createRoutes } from './pages/create-routes.js';
 import { pageErrorResponse } from './pages/page-errors.js';
 import { previewRoutes } from './pages/preview-routes.js';
 import { recipientRoutes } from './pages/recipient-routes.js';
 import { uploadPageRoutes } from './pages/upload-page-routes.js';
+import type { AdminService } from '../admin/admin-service.js';
+import type { InviteService } from '../admin/invite-service.js';
+import { adminPageRoutes } from './pages/admin/admin-routes.js';
 
 export interface PageDeps {
   config: Config;
   pushes: PushService;
   uploads: SlicedUploads;
   accounts: AccountService;
+  signInSteps: SignInSteps;
   webhooks: WebhookService;
   requests: RequestService;
   /** Present when an OpenID Connect provider is configured (OIDC_ISSUER). */
   oidc?: OidcRelyingParty;
+  admin: AdminService;
+  invites: InviteService;
+  /** Account e-mails (reset, confirmation); absent or disabled without SMTP_URL. */
+  accountMail?: AccountMail;
   /** For unexpected errors (optional: without it only the error's name reaches stderr). */
   logger?: Logger;
 }
@@ -46,7 +58,10 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
   app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));
   if (deps.oidc) app.route('/', oidcRoutes(deps.oidc, accounts, deps.logger));
-  app.route('/', accountRoutes(config, pushes, accounts, deps.oidc));
+  app.route('/', accountRoutes(config, pushes, accounts, deps.signInSteps, deps.invites, deps.accountMail, deps.oidc));
+  if (deps.accountMail?.enabled) app.route('/', accountEmailRoutes(accounts, deps.accountMail));
+  app.route('/', signInStepRoutes(accounts, deps.signInSteps));
+  app.route('/', adminPageRoutes(config, accounts, deps.admin, deps.invites));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
   app.route('/', requestPageRoutes(config, accounts, deps.requests, pushes));
   return app;

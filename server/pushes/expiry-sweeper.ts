@@ -7,7 +7,7 @@ import type { RequestService } from '../requests/request-service.js';
  * Expiry by days is checked on every access, but a push nobody opens again must still have its
  * secret erased on time: this timer sweeps what is due (and old records and sessions).
  */
-export function startExpirySweeper(pushes: PushService, accounts: AccountService, intervalMs: number, logger: Logger, requests?: RequestService) {
+export function startExpirySweeper(pushes: PushService, accounts: AccountService, intervalMs: number, logger: Logger, requests?: RequestService, connectCodes?: { sweep(): Promise<number> }) {
   let running = false;
   const tick = async () => {
     if (running) return;
@@ -16,9 +16,10 @@ export function startExpirySweeper(pushes: PushService, accounts: AccountService
       const { expired, filesPurged, deleted } = await pushes.sweep();
       const sessions = await accounts.sweepSessions();
       const oldRequests = (await requests?.sweep()) ?? 0;
-      if (expired || filesPurged || deleted || sessions || oldRequests) {
+      const codes = (await connectCodes?.sweep()) ?? 0;
+      if (expired || filesPurged || deleted || sessions || oldRequests || codes) {
         logger.debug(
-          `expiry sweep: ${expired} expired, ${filesPurged} file sets purged, ${deleted} expired records deleted, ${sessions} sessions ended, ${oldRequests} old secret requests deleted`,
+          `expiry sweep: ${expired} expired, ${filesPurged} file sets purged, ${deleted} expired records deleted, ${sessions} sessions ended, ${oldRequests} old secret requests deleted, ${codes} old extension connect codes deleted`,
         );
       }
     } catch (e) {

@@ -18,7 +18,8 @@ export function expiresAt(createdAt: Date, lifetimeMinutes: number): string {
 }
 
 export function daysRemaining(push: StoredPush, now: Date): number {
-  const elapsedDays = Math.floor((now.getTime() - Date.parse(push.createdAt)) / DAY_MS);
+  // Days counted from a scheduled release have not started before it: all of them remain.
+  const elapsedDays = Math.max(Math.floor((now.getTime() - Date.parse(push.lifetimeFrom ?? push.createdAt)) / DAY_MS), 0);
   return Math.max(push.expireAfterDays - elapsedDays, 0);
 }
 

@@ -4,6 +4,7 @@ import type { Features, Limits } from '../config.js';
 import { ServiceError } from '../service-error.js';
 import { endToEndFileProblem, endToEndPayloadProblem, type UploadedFileFacts } from './end-to-end.js';
 import { DURATION_CODES_MINUTES } from './expiry.js';
+import { releaseOf } from './release.js';
 
 /** A create request after every rule about its fields has been applied. */
 export interface NewPushFields {
@@ -21,6 +22,10 @@ export interface NewPushFields {
   maxFailedPassphraseAttempts: number | null;
   /** The payload and files are envelopes encrypted by the client (docs/end-to-end-encryption.md). */
   endToEnd: boolean;
+  /** Scheduled release: the push opens from this time (ISO); null: at once. */
+  notBefore: string | null;
+  /** Where the push's lifetime starts: creation, or its release (`expire_from_release`). */
+  lifetimeFrom: Date;
 }
 
 const MAX_NAME_CHARS = 255;
@@ -54,7 +59,7 @@ function isHttpUrl(s: string) {
  * Validates the `push` object of a create request against the instance's limits and features.
  * Every problem is reported at once as Password Pusher's 422 body: `{field: [messages]}`.
  */
-export function validatePushInput(raw: unknown, ctx: { limits: Limits; features: Features; hasFiles: boolean; files?: UploadedFileFacts[] }): NewPushFields {
+export function validatePushInput(raw: unknown, ctx: { limits: Limits; features: Features; hasFiles: boolean; files?: UploadedFileFacts[]; now?: Date }): NewPushFields {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ServiceError('bad_request', 'param is missing or the value is empty or invalid: push');
   }
@@ -151,6 +156,7 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
   } else if (passphrase && limits.maxFailedPassphraseAttempts > 0) {
     maxFailedPassphraseAttempts = limits.maxFailedPassphraseAttempts;
   }
+  const release = releaseOf({ notBefore: input.not_before, fromRelease: input.expire_from_release === true }, ctx.now ?? new Date(), lifetimeMinutes, limits.days.max, add);
   for (const [field, value] of [['passphrase', passphrase], ['name', name], ['note', note]] as const) {
     if (value && hasLoneSurrogate(value)) add(field, 'contains invalid Unicode (a lone surrogate)');
   }
@@ -170,5 +176,7 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
     note,
     maxFailedPassphraseAttempts,
     endToEnd,
+    notBefore: release.notBefore,
+    lifetimeFrom: release.lifetimeFrom,
   };
 }

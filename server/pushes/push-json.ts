@@ -33,6 +33,7 @@ export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRe
     html_url: secretUrl(push, baseUrl),
   };
   if (push.endToEnd) record.end_to_end = true;
+  if (push.notBefore) record.not_before = push.notBefore;
   return record;
 }
 

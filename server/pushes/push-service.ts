@@ -4,18 +4,22 @@ import type { AttachedFile, OwnerPushRecord, PushLimits, PushRecordBase, Retriev
 import type { Config } from '../config.js';
 import { DecryptionError, type KeyRing } from '../crypto/key-ring.js';
 import { HashingQueue } from '../crypto/hashing-queue.js';
-import { safeEqual } from '../crypto/secret-hash.js';
+import { digest, safeEqual } from '../crypto/secret-hash.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
 import { ServiceError } from '../service-error.js';
+import { receiptMails } from '../mail/receipts.js';
+import { productName } from '../branding/brand.js';
+import { NOTIFY_PER_ACCOUNT_PER_DAY, NOTIFY_PER_ADDRESS_PER_DAY, parseNotifyEmails, parseNotifyNote, recipientMails } from '../mail/recipient-link.js';
 import type { FileVault } from '../storage/file-vault.js';
-import type { AuditRecord, StoredPush } from '../storage/records.js';
+import type { AuditRecord, StoredMail, StoredPush } from '../storage/records.js';
 import type { DueWork, PushChange, Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
+import { opensAt, secondsUntil } from './release.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput, type NewPushFields } from './push-input.js';
-import { addReadReceipt, auditJson, baseRecord, ownerRecord, retrievedRecord } from './push-json.js';
+import { addReadReceipt, auditJson, baseRecord, ownerRecord, retrievedRecord, secretUrl } from './push-json.js';
 import { openName, sealName } from './push-name.js';
 import { pushEvents } from '../webhooks/webhook-events.js';
 import { newUrlToken } from './url-token.js';
@@ -31,13 +35,18 @@ const FIELD_MAX = 255;
 const DOWNLOAD_TICKET_MS = 15 * 60_000;
 
 /** The caller as the push rules see it; adapters build it from the request. */
-export type Actor = Pick<RequestContext, 'user' | 'client' | 'baseUrl'>;
+export const CREATE_REQUIRES_ACCOUNT_MESSAGE = 'Sign in to create a push: this instance does not allow anonymous creation.';
+
+export type Actor = Pick<RequestContext, 'user' | 'client' | 'baseUrl'> & {
+  /** The page language of the request, for e-mails it causes (absent: English). */
+  locale?: string;
+};
 
 export interface PushServiceDeps {
   store: Store;
   keys: KeyRing;
   vault: FileVault;
-  config: Pick<Config, 'features' | 'limits' | 'purgeExpiredAfterDays'>;
+  config: Pick<Config, 'features' | 'limits' | 'purgeExpiredAfterDays'> & Partial<Pick<Config, 'brand'>>;
   logger: Logger;
   clock?: () => Date;
   /** Files of a push whose last view was just used stay this long for that viewer. */
@@ -48,6 +57,8 @@ export interface PushServiceDeps {
   ids: UrlTokenIds;
   /** Storage quotas (default: none). */
   quota?: StorageQuota;
+  /** E-mail is set up (SMTP_URL): receipts by e-mail may be asked for. */
+  mailEnabled?: boolean;
 }
 
 /** Proof, handed to the recipient page, that its viewer gave the push's passphrase. */
@@ -133,6 +144,7 @@ export class PushService {
         requests: { enabled: false },
       },
       secret_push_version: SECRET_PUSH_VERSION,
+      ...(this.deps.config.brand?.name ? { secret_push_name: this.deps.config.brand.name } : {}),
     };
   }
 
@@ -148,6 +160,7 @@ export class PushService {
       max_failed_passphrase_attempts: l.maxFailedPassphraseAttempts,
       max_file_bytes: l.maxFileBytes,
       end_to_end: true,
+      scheduled_release: true,
     };
   }
 
@@ -205,6 +218,13 @@ export class PushService {
     return this.newUpload();
   }
 
+  /** CREATE_REQUIRES_ACCOUNT: anonymous creation is off (retrieval is not affected). */
+  assertMayCreate(actor: Actor) {
+    if (this.features.createRequiresAccount && !actor.user) {
+      throw new ServiceError('unauthorized', CREATE_REQUIRES_ACCOUNT_MESSAGE);
+    }
+  }
+
   assertMayAttachFiles(actor: Actor) {
     if (this.features.filesRequireAuth && !actor.user) {
       throw new ServiceError('unauthorized', 'You must be signed in to attach files.');
@@ -223,24 +243,30 @@ export class PushService {
       const wantsFiles = Boolean(upload) || Boolean(options.fileFieldPresent) || input?.kind === 'file' || (input !== null && Object.hasOwn(input, 'files'));
       if (wantsFiles) this.assertMayAttachFiles(actor);
       this.assertApiAccess(actor);
+      this.assertMayCreate(actor);
 
+      const now = this.now();
       const fields = validatePushInput(rawInput, {
         limits: this.deps.config.limits,
         features: this.features,
         hasFiles: (upload?.files.length ?? 0) > 0,
         files: upload?.fileFacts,
+        now,
       });
-      const now = this.now();
       const token = upload?.token ?? newUrlToken();
       const push = await this.newStoredPush(fields, token, actor.user?.id ?? null, now, upload?.files ?? []);
+      const receipts = this.receiptChoice(actor, rawInput);
+      if (receipts) push.receipts = receipts;
+      const notify = await this.recipientMailsFor(actor, rawInput, push, token, now);
       // Stored bytes count against the quotas before anything is written (files already streamed
       // in are discarded below when this refuses).
       const uncounted = storedSize(push) - (options.reservedBytes ?? 0);
       const reservation = uncounted > 0 ? await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, uncounted) : undefined;
       try {
-        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'));
+        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'), notify.mails);
       } catch (e) {
         await reservation?.release();
+        await this.store.counters.forgive(notify.claims);
         throw e;
       }
       return ownerRecord(withUrlToken(push, token), push.token, { note: fields.note, name: fields.name }, now, actor.baseUrl, this.fileNames(push));
@@ -248,6 +274,58 @@ export class PushService {
       await upload?.discard();
       throw e;
     }
+  }
+
+  /**
+   * The receipts by e-mail asked for in the input (`email_on_open`, `email_on_expired_unopened`),
+   * or the account's default; only for an account, and only when e-mail is set up.
+   */
+  private receiptChoice(actor: Actor, rawInput: unknown): StoredPush['receipts'] {
+    const input = (rawInput !== null && typeof rawInput === 'object' ? rawInput : {}) as Record<string, unknown>;
+    const flag = (v: unknown) => v === true || v === 'true' || v === '1' || v === 'on';
+    const opened = flag(input.email_on_open);
+    const expiredUnopened = flag(input.email_on_expired_unopened);
+    if (!opened && !expiredUnopened) return undefined;
+    if (!actor.user) throw ServiceError.validation({ email_on_open: ['needs an account: sign in to get receipts by e-mail'] });
+    if (!this.deps.mailEnabled) throw ServiceError.validation({ email_on_open: ['e-mail is not set up on this server'] });
+    return { opened, expiredUnopened, to: this.keys.seal(actor.user.email), locale: actor.locale ?? 'en', origin: actor.baseUrl };
+  }
+
+  /**
+   * The e-mails of `notify_emails` (the link to each recipient, with `notify_note`), stored with
+   * the push. Only for an account, with e-mail set up, not for end-to-end pushes (the server does
+   * not have their key). Counted per account and per recipient address per day; past either, 429.
+   */
+  private async recipientMailsFor(actor: Actor, rawInput: unknown, push: StoredPush, token: string, now: Date): Promise<{ mails: StoredMail[]; claims: string[] }> {
+    const input = (rawInput !== null && typeof rawInput === 'object' ? rawInput : {}) as Record<string, unknown>;
+    const to = parseNotifyEmails(input.notify_emails);
+    const note = parseNotifyNote(input.notify_note);
+    if (!to.length) return { mails: [], claims: [] };
+    if (!actor.user) throw ServiceError.validation({ notify_emails: ['needs an account: anonymous pushes cannot be e-mailed'] });
+    if (!this.deps.mailEnabled) throw ServiceError.validation({ notify_emails: ['e-mail is not set up on this server'] });
+    if (push.endToEnd) throw ServiceError.validation({ notify_emails: ['cannot be used with an end-to-end push: the server does not have its key'] });
+    const day = 86_400_000;
+    const claim = await this.store.counters.claim(
+      [
+        { key: `notify:account:${actor.user.id}`, limit: NOTIFY_PER_ACCOUNT_PER_DAY, windowMs: day },
+        ...to.map((a) => ({ key: `notify:address:${digest(a)}`, limit: NOTIFY_PER_ADDRESS_PER_DAY, windowMs: day })),
+      ],
+      now.getTime(),
+      to.length,
+    );
+    if (!claim.allowed) {
+      throw new ServiceError('too_many_requests', `Too many secret links were e-mailed (at most ${NOTIFY_PER_ACCOUNT_PER_DAY} recipients per account and ${NOTIFY_PER_ADDRESS_PER_DAY} links per address a day). Please try again later.`, undefined, claim.retryAfterSeconds);
+    }
+    const link = secretUrl(withUrlToken(push, token), actor.baseUrl);
+    return { mails: recipientMails(this.keys, actor.user, to, link, note, actor.locale, now, productName(this.deps.config.brand)), claims: claim.ids };
+  }
+
+  /** The path of a push's audit page, for its owner, by push id (the receipts' link: it holds no secret link). */
+  async auditPathById(actor: Actor, pushId: string): Promise<string> {
+    this.requireAccount(actor);
+    const push = await this.store.getPush(pushId);
+    if (!push || !push.urlToken || !this.isOwner(push, actor)) throw new ServiceError('not_found', 'not-found');
+    return `/dashboard/audit/${this.keys.openText(push.urlToken)}`;
   }
 
   /** A new push's record from validated fields (sealed), not yet stored. */
@@ -267,7 +345,7 @@ export class PushService {
       filesPurgeAt: null,
       expireAfterDays: fields.expireAfterDays,
       expireAfterViews: fields.expireAfterViews,
-      expiresAt: expiresAt(now, fields.lifetimeMinutes),
+      expiresAt: expiresAt(fields.lifetimeFrom, fields.lifetimeMinutes),
       deletableByViewer: fields.deletableByViewer,
       retrievalStep: fields.retrievalStep,
       views: 0,
@@ -279,6 +357,8 @@ export class PushService {
       expiredAt: null,
       deleted: false,
       ...(fields.endToEnd ? { endToEnd: true } : {}),
+      ...(fields.notBefore ? { notBefore: fields.notBefore } : {}),
+      ...(fields.lifetimeFrom.getTime() !== now.getTime() ? { lifetimeFrom: fields.lifetimeFrom.toISOString() } : {}),
     };
   }
 
@@ -295,8 +375,8 @@ export class PushService {
     upload?: FileUpload,
   ): Promise<{ push: StoredPush; token: string; creation: AuditRecord; release: () => Promise<void> }> {
     const files = upload?.files ?? [];
-    const fields = validatePushInput(rawInput, { limits: this.deps.config.limits, features: this.features, hasFiles: files.length > 0 });
     const now = this.now();
+    const fields = validatePushInput(rawInput, { limits: this.deps.config.limits, features: this.features, hasFiles: files.length > 0, now });
     const token = upload?.token ?? newUrlToken();
     const push = await this.newStoredPush(fields, token, ownerId, now, files);
     const reservation = await this.deps.quota?.reserve({ userId: ownerId, ip: sender.client.ip }, storedSize(push));
@@ -342,7 +422,7 @@ export class PushService {
     return (p: StoredPush): PushChange<StoredPush> => {
       if (p.expiredAt) return { result: p };
       const e = expired(p, now);
-      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), result: e };
+      return { next: e, audit: this.auditRecord('expire', SYSTEM_ACTOR, now), events: pushEvents(this.keys, e, now, 'push.expired'), mails: receiptMails(this.keys, p, e, now, productName(this.deps.config.brand)), result: e };
     };
   }
 
@@ -379,6 +459,8 @@ export class PushService {
       return retrievedRecord(withUrlToken(after ?? push, token), null, [], now(), actor.baseUrl);
     }
     const owner = this.isOwner(push, actor);
+    // Before its release nobody but the owner opens it: no view, no passphrase guess, no audit.
+    if (!owner) this.assertReleased(push);
     if (push.passphrase && !owner) await this.checkPassphrase(push, actor, passphrase);
 
     type Opened = { payload: string | null; files: AttachedFile[] };
@@ -399,7 +481,7 @@ export class PushService {
       const next = viewsRemaining(counted) === 0 ? expired(counted, at, { filesGraceMs: this.filesGraceMs }) : counted;
       const events = next.expiredAt ? pushEvents(this.keys, next, at, 'push.viewed', 'push.expired') : pushEvents(this.keys, next, at, 'push.viewed');
       // The last view still shows what it used up: the record before the purge, with 0 views left.
-      return { next, audit: this.auditRecord('view', actor, at), events, result: { push: next, delivered: counted, opened } };
+      return { next, audit: this.auditRecord('view', actor, at), events, mails: receiptMails(this.keys, p, next, at, productName(this.deps.config.brand)), result: { push: next, delivered: counted, opened } };
     }, push);
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;
@@ -408,6 +490,20 @@ export class PushService {
     const record = retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
     // The owner's own look also shows the read receipt (who else opened it, and how often).
     return owner ? addReadReceipt(record, after, push.token) : record;
+  }
+
+  /** Scheduled release: refuses (425, with when it opens) a push that does not open yet. */
+  assertReleased(push: StoredPush): void {
+    const now = this.now();
+    const at = opensAt(push, now);
+    if (at) throw ServiceError.tooEarly(at, secondsUntil(at, now));
+  }
+
+  /** When the push opens to `actor` and in how many seconds, if not yet (its owner may always open it); else null. */
+  opensLaterFor(push: StoredPush, actor: Actor): { opensAt: string; retryAfterSeconds: number } | null {
+    const now = this.now();
+    const at = this.isOwner(push, actor) ? null : opensAt(push, now);
+    return at ? { opensAt: at, retryAfterSeconds: secondsUntil(at, now) } : null;
   }
 
   /**
@@ -580,6 +676,8 @@ export class PushService {
       this.requireAccount(actor);
       throw new ServiceError('forbidden', "That push doesn't belong to you.");
     }
+    // A recipient deletes what they could open: before the release, not even their passphrase is judged.
+    if (!push.expiredAt && !this.isOwner(push, actor)) this.assertReleased(push);
     if (push.passphrase && !push.expiredAt && !this.isOwner(push, actor) && !this.validTicket(token, 'delete', proof.ticket?.exp, proof.ticket?.ticket)) {
       if (proof.passphrase === undefined || proof.passphrase === '') {
         throw new ServiceError('unauthorized', 'This push has a passphrase: give it (passphrase=…) to delete the push.');
@@ -594,6 +692,24 @@ export class PushService {
     });
     await this.deps.vault.removeAll(push.token);
     return baseRecord(withUrlToken(after ?? push, token), this.now(), actor.baseUrl);
+  }
+
+  /**
+   * An administrator expires any push, named by its storage id (the admin's list has no URL
+   * tokens): the same change and audit entry as an owner's Expire now, files removed alike.
+   */
+  async expireAsAdministrator(actor: Actor, storageId: string): Promise<StoredPush> {
+    if (!actor.user?.admin) throw new ServiceError('forbidden', 'Administrators only.');
+    const push = await this.store.getPush(storageId);
+    if (!push) throw new ServiceError('not_found', 'not-found');
+    const after = await this.store.updatePush(push.token, (p) => {
+      const at = this.now();
+      if (p.expiredAt && p.deleted) return { result: p };
+      const e = expired(p, at, { deleted: true });
+      return { next: e, audit: this.auditRecord('expire', actor, at), events: p.expiredAt ? [] : pushEvents(this.keys, e, at, 'push.expired'), result: e };
+    });
+    await this.deps.vault.removeAll(push.token);
+    return after ?? push;
   }
 
   async list(actor: Actor, state: 'active' | 'expired', page: number): Promise<OwnerPushRecord[]> {

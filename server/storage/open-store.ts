@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { LowdbStore } from './embedded/lowdb-store.js';
 import { PostgresStore } from './postgres/postgres-store.js';
+import { withObjectStorage } from './object-store/with-object-storage.js';
 import type { Store } from './store.js';
 
 /**
@@ -9,7 +10,17 @@ import type { Store } from './store.js';
  * instance on it), else the embedded store in DATA_DIR (one process per directory, held by a
  * lock). `where` names it in messages.
  */
-export async function openStore(config: Pick<Config, 'database' | 'dataDir' | 'purgeCompactionSeconds'>, logger: Logger): Promise<{ store: Store; where: string }> {
+export async function openStore(
+  config: Pick<Config, 'database' | 'dataDir' | 'purgeCompactionSeconds'> & Partial<Pick<Config, 'objectStorage'>>,
+  logger: Logger,
+): Promise<{ store: Store; where: string }> {
+  const opened = await openRecordStore(config, logger);
+  // Files in an S3-compatible bucket (FILE_STORAGE=s3), beside either store's records.
+  if (config.objectStorage) return { store: withObjectStorage(opened.store, config.objectStorage), where: opened.where };
+  return opened;
+}
+
+async function openRecordStore(config: Pick<Config, 'database' | 'dataDir' | 'purgeCompactionSeconds'>, logger: Logger): Promise<{ store: Store; where: string }> {
   if (config.database) {
     const store = await PostgresStore.open({ url: config.database.url, poolSize: config.database.poolSize, logger, waitForDatabase: true });
     return { store, where: 'the PostgreSQL database' };

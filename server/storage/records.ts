@@ -58,6 +58,14 @@ export const storedPushSchema = z.object({
   deleted: z.boolean(),
   /** The payload and files are end-to-end envelopes (absent on records older than that). */
   endToEnd: z.boolean().optional(),
+  /** Scheduled release: nobody but the owner may open the push before this time (absent: at once). */
+  notBefore: z.string().nullable().optional(),
+  /** When the expiry days count from, if not from creation (a scheduled release's `expire_from_release`). */
+  lifetimeFrom: z.string().optional(),
+  /** Receipts by e-mail the owner asked for (server/mail/receipts.ts); absent: none. */
+  receipts: z
+    .object({ opened: z.boolean(), expiredUnopened: z.boolean(), to: sealed, locale: z.string(), origin: z.string() })
+    .optional(),
 });
 export type StoredPush = z.infer<typeof storedPushSchema>;
 
@@ -70,11 +78,52 @@ export const auditRecordSchema = z.object({
 });
 export type AuditRecord = z.infer<typeof auditRecordSchema>;
 
+/** An account's passkey (a WebAuthn credential): what verifying its signatures needs, and its name. */
+export const storedPasskeySchema = z.object({
+  /** The credential id, base64url (what the browser names it by). */
+  id: z.string(),
+  /** The COSE public key, base64url. */
+  publicKey: z.string(),
+  /** The authenticator's signature counter (0 for passkeys that keep none). */
+  counter: z.number().int().nonnegative(),
+  transports: z.array(z.string()),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type StoredPasskey = z.infer<typeof storedPasskeySchema>;
+
+/** An account's second factor: TOTP and its recovery codes (accounts/second-factor/). */
+export const storedSecondFactorSchema = z.object({
+  /** The TOTP secret, sealed; null until an enrolment is confirmed with a code. */
+  totpSecret: sealed.nullable(),
+  /** A secret being enrolled (shown as a QR code, not yet confirmed), sealed. */
+  pendingTotpSecret: sealed.nullable(),
+  /** The newest TOTP time step a code was accepted for: codes of it and earlier steps are refused (replay). */
+  lastUsedStep: z.number().int(),
+  /** Keyed digests of the unused recovery codes. */
+  recoveryCodes: z.array(z.string()),
+  enrolledAt: z.string().nullable(),
+});
+export type StoredSecondFactor = z.infer<typeof storedSecondFactorSchema>;
+
 export const storedUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   passwordHash: z.string(),
   createdAt: z.string(),
+  /** Absent on accounts that never enrolled. */
+  secondFactor: storedSecondFactorSchema.optional(),
+  passkeys: z.array(storedPasskeySchema).optional(),
+  /** Made an administrator on the command line (ADMIN_EMAILS grants it without being stored). */
+  admin: z.boolean().optional(),
+  /** Locked by an administrator: no sign-in, no session, no API token works until unlocked. */
+  lockedAt: z.string().nullable().optional(),
+  /**
+   * When the address was confirmed by a link in an e-mail. null: not yet (REQUIRE_EMAIL_CONFIRMATION
+   * keeps it from signing in); absent: made before confirmation existed, or without it.
+   */
+  emailConfirmedAt: z.string().nullable().optional(),
 });
 export type StoredUser = z.infer<typeof storedUserSchema>;
 
@@ -96,6 +145,28 @@ export const storedSessionSchema = z.object({
   expiresAt: z.string(),
 });
 export type StoredSession = z.infer<typeof storedSessionSchema>;
+
+/**
+ * A one-time code the browser extension exchanges for an API token (accounts/extension-connect/):
+ * made when the user approves the extension, bound to the PKCE challenge and redirect URI the
+ * extension asked with. Marked used (with the id its token got) by the first exchange.
+ */
+export const storedConnectCodeSchema = z.object({
+  /** SHA-256 of the code (codes carry 256 bits of entropy). */
+  hash: z.string(),
+  userId: z.string(),
+  /** base64url(SHA-256(code_verifier)): PKCE S256. */
+  challenge: z.string(),
+  redirectUri: z.string(),
+  /** The label the token gets (browser and date, in the approving page's language). */
+  label: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  usedAt: z.string().optional(),
+  /** The id of the token the first exchange made (or meant to make): revoked if the code is replayed. */
+  tokenId: z.string().optional(),
+});
+export type StoredConnectCode = z.infer<typeof storedConnectCodeSchema>;
 
 
 /** An account's webhook endpoint. */
@@ -175,3 +246,31 @@ export const storedRequestSchema = z.object({
   closedAt: z.string().nullable(),
 });
 export type StoredRequest = z.infer<typeof storedRequestSchema>;
+
+/**
+ * One e-mail in the outbox: written in the same atomic step as its cause, sent by the mail
+ * worker (server/mail/mail-worker.ts) with retries, leased like a webhook delivery so that with
+ * several instances each is sent by one.
+ */
+export const storedMailSchema = z.object({
+  id: z.string(),
+  /** The account it concerns (its page lists what was sent), or null (an address without one). */
+  userId: z.string().nullable(),
+  /** What it is (password-reset, confirm-email, …): for the log and the account page. */
+  kind: z.string(),
+  /** The message (recipients, subject, both parts, headers) as JSON, sealed: it may hold a reset link. */
+  message: sealed,
+  createdAt: z.string(),
+  attempts: z.number().int().nonnegative(),
+  /** When the next attempt is due; null once sent or given up. */
+  nextAttemptAt: z.string().nullable(),
+  leaseUntil: z.string().nullable(),
+  state: z.enum(['pending', 'sent', 'failed']),
+  /** The SMTP server's last refusal (its reply code and text), or the connection error. */
+  lastError: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+});
+export type StoredMail = z.infer<typeof storedMailSchema>;
+
+/** What one attempt at a mail changed (see Store.finishMail). */
+export type MailOutcome = Pick<StoredMail, 'attempts' | 'nextAttemptAt' | 'state' | 'lastError' | 'lastAttemptAt'>;

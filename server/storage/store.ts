@@ -2,7 +2,10 @@ import type { Readable } from 'node:stream';
 import type {
   AuditRecord,
   DeliveryOutcome,
+  MailOutcome,
   StoredApiToken,
+  StoredConnectCode,
+  StoredMail,
   StoredDelivery,
   StoredPush,
   StoredRequest,
@@ -11,6 +14,7 @@ import type {
   StoredWebhook,
   WebhookEvent,
 } from './records.js';
+import type { AdminLogEntry, InstanceAuditEntry, InstanceAuditFilter, StoredInvite } from './admin-records.js';
 
 /** The result of a read-modify-write on one push (see Store.updatePush). */
 export interface PushChange<T> {
@@ -20,6 +24,8 @@ export interface PushChange<T> {
   audit?: AuditRecord | AuditRecord[];
   /** Webhook events written to the outbox in the same atomic step (see Store.insertPush). */
   events?: WebhookEvent[];
+  /** E-mails (receipts) put in the mail outbox in the same atomic step (see Store.insertMails). */
+  mails?: StoredMail[];
   result: T;
 }
 
@@ -37,6 +43,7 @@ export interface RequestChange<T> {
   /** A push created in the same atomic step (the answer), with its creation entry. */
   push?: { push: StoredPush; creation: AuditRecord };
   events?: WebhookEvent[];
+  mails?: StoredMail[];
   result: T;
 }
 
@@ -152,7 +159,7 @@ export interface Store {
    * `events`: one pending delivery per webhook of the event's account subscribed to its type,
    * named `<event id>.<webhook id>`, due at once.
    */
-  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void>;
+  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void>;
   getPush(token: string): Promise<StoredPush | undefined>;
   /**
    * Runs `change` on the current record and persists what it returns, atomically with respect
@@ -218,6 +225,22 @@ export interface Store {
   /** Deletes up to `limit` delivered or given-up deliveries last attempted before `before`; resolves with how many. */
   deleteFinishedDeliveries(before: Date, limit: number): Promise<number>;
 
+  /**
+   * Puts e-mails in the mail outbox, durably before it resolves, all or none. A mail whose id is
+   * already there is left as it is (a retried cause does not send twice).
+   */
+  insertMails(mails: StoredMail[]): Promise<void>;
+  /**
+   * Claims up to `limit` pending mails due at `now` whose lease (if any) has run out, oldest
+   * first, leasing each until `leaseUntil`: with several instances each mail is attempted by one
+   * at a time, and one whose instance died is taken up again after its lease.
+   */
+  claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]>;
+  /** Records an attempt's outcome and releases the lease. */
+  finishMail(id: string, outcome: MailOutcome): Promise<void>;
+  /** The mails about an account, newest first (its page shows what was given up). */
+  listMails(userId: string, limit: number): Promise<StoredMail[]>;
+
   insertRequest(request: StoredRequest): Promise<void>;
   getRequest(id: string): Promise<StoredRequest | undefined>;
   /** The owner's requests, newest first. */
@@ -237,18 +260,66 @@ export interface Store {
 
   /**
    * Adds an account; refuses (rejects) one whose email already has an account, also when both
-   * are inserted at once: one email, one account.
+   * are inserted at once: one email, one account. `mails` (a confirmation) go to the mail outbox
+   * in the same atomic step.
    */
-  insertUser(user: StoredUser): Promise<void>;
-  /** Replaces an existing account (same id and email). */
-  updateUser(user: StoredUser): Promise<void>;
+  insertUser(user: StoredUser, mails?: StoredMail[]): Promise<void>;
+  /** Replaces an existing account (same id), with `mails` (a notice of the change) in the same atomic step. */
+  updateUser(user: StoredUser, mails?: StoredMail[]): Promise<void>;
   getUser(id: string): Promise<StoredUser | undefined>;
+  /**
+   * Runs `change` on the current account and stores `next` if it returns one, atomically with
+   * respect to every other changeUser of the same account, on every instance (a recovery code
+   * is used once, a TOTP step accepted once). Resolves to undefined for an unknown id. `change`
+   * may run more than once and must not have side effects.
+   */
+  changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined>;
   getUserByEmail(email: string): Promise<StoredUser | undefined>;
+
+  /** Accounts whose email contains `query` (every account when it is empty), by email. */
+  listUsers(query: string, offset: number, limit: number): Promise<StoredUser[]>;
+  /**
+   * Deletes an account with its API tokens, sessions, webhooks (and their deliveries) and secret
+   * requests; its pushes stay (the caller expires them first when asked to). False when unknown.
+   */
+  deleteUser(id: string): Promise<boolean>;
+  /** Every push, newest first (the administration's list; callers show metadata only). */
+  listAllPushes(offset: number, limit: number): Promise<StoredPush[]>;
+  /**
+   * Every push's audit entries matching `filter`, read a bounded batch at a time (an export of
+   * millions of entries never holds them all), oldest first per push (pushes may interleave).
+   */
+  streamInstanceAudit(filter: InstanceAuditFilter): AsyncIterable<InstanceAuditEntry>;
+  /** Appends to the admin log. There is deliberately no method to change or delete an entry. */
+  appendAdminLog(entry: AdminLogEntry): Promise<void>;
+  /** The admin log, newest first. */
+  listAdminLog(offset: number, limit: number): Promise<AdminLogEntry[]>;
+  insertInvite(invite: StoredInvite): Promise<void>;
+  /**
+   * Marks the invite used at `now` unless it is used already, expired by then, or bound to an
+   * address other than `email`, atomically on every instance (an invite makes one account);
+   * resolves with it as used, or undefined.
+   */
+  useInvite(id: string, now: Date, email: string): Promise<StoredInvite | undefined>;
+  /** Invites newest first. */
+  listInvites(limit: number): Promise<StoredInvite[]>;
 
   insertApiToken(token: StoredApiToken): Promise<void>;
   getApiTokenByHash(hash: string): Promise<StoredApiToken | undefined>;
   listApiTokens(userId: string): Promise<StoredApiToken[]>;
   deleteApiToken(id: string): Promise<void>;
+
+  /** Stores a new extension connect code (accounts/extension-connect/). */
+  insertConnectCode(code: StoredConnectCode): Promise<void>;
+  /**
+   * Marks the code with this hash used at `usedAt` for the token `tokenId`, unless it is used
+   * already: atomic, so of several exchanges at once, on any instances, exactly one is `first`.
+   * Resolves with the code as now stored (for a replay: as the first exchange left it), or
+   * undefined when there is no such code.
+   */
+  redeemConnectCode(hash: string, usedAt: string, tokenId: string): Promise<{ first: boolean; code: StoredConnectCode } | undefined>;
+  /** Deletes up to `limit` connect codes that expired before `before`; resolves with how many. */
+  deleteExpiredConnectCodes(before: Date, limit: number): Promise<number>;
 
   insertSession(session: StoredSession): Promise<void>;
   getSession(id: string): Promise<StoredSession | undefined>;
@@ -290,7 +361,17 @@ export class StoreNotReady extends Error {
  * Thrown when storage refuses or cannot be reached (a full disk, PostgreSQL down): callers
  * answer 503 with Retry-After and nothing stored is changed.
  */
-export class StorageUnavailableError extends Error {}
+export class StorageUnavailableError extends Error {
+  /**
+   * What clients are told to wait (Retry-After): a lost database connection is back within a
+   * second or two (measured: < 0.5 s after PostgreSQL is up), a full disk waits for an operator.
+   */
+  readonly retryAfterSeconds: number;
+  constructor(message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
+    super(message, options);
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 30;
+  }
+}
 
 /** Thrown at start when the data file cannot be read as ours: it is never overwritten. */
 export class CorruptDataError extends Error {}

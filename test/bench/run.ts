@@ -94,6 +94,8 @@ interface Measured {
   serverCpuUs?: number;
   /** The same for PostgreSQL (postmaster and every backend), on that store. */
   dbCpuUs?: number;
+  /** V8 heap bytes the server process allocated per answered request (allocation-probe.mjs). */
+  serverAllocBytes?: number;
 }
 
 /** Whose CPU a load is charged to: the server's process, and PostgreSQL's when it is the store. */
@@ -109,11 +111,20 @@ const PROFILE_DIR = arg('profile', '');
 const FROM_SOURCE = process.argv.includes('--source');
 const SERVER = FROM_SOURCE ? ['--import', 'tsx', 'server/main.ts'] : ['dist/server/main.js'];
 
+/** Where each started process's allocation probe writes (by pid). */
+const probeFiles = new Map<number, string>();
+const PROBE_DIR = mkdtempSync(join(tmpdir(), 'secret-push-bench-probe-'));
+let probes = 0;
+
 function start(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const probeFile = join(PROBE_DIR, `probe-${probes++}.json`);
+  args = ['--import', join(ROOT, 'test/bench/allocation-probe.mjs'), ...args];
+  env = { ...env, ALLOCATION_PROBE_FILE: probeFile };
   if (PROFILE_DIR && args.some((a) => a.endsWith('/main.ts') || a.endsWith('/main.js'))) args = ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, ...args];
   // taskset execs node in its own process: the pid is the server's.
   const [cmd, argv] = PIN ? ['taskset', ['-c', SERVER_CPUS, process.execPath, ...args]] : [process.execPath, args];
   const child = spawn(cmd, argv as string[], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  probeFiles.set(child.pid!, probeFile);
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -170,6 +181,25 @@ async function loadWith(generator: Generator, name: string, spec: LoadSpec): Pro
   return { name, generator, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
+/** Starts counting `pid`'s allocations (allocation-probe.mjs); the returned function stops and reads them. */
+function countAllocations(pid: number): () => Promise<number | undefined> {
+  const file = probeFiles.get(pid);
+  if (!file) return async () => undefined;
+  rmSync(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  return async () => {
+    process.kill(pid, 'SIGUSR2');
+    for (let i = 0; i < 500; i++) {
+      try {
+        return (JSON.parse(readFileSync(file, 'utf8')) as { allocated: number }).allocated;
+      } catch {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+    return undefined;
+  };
+}
+
 /** The same load from each generator in turn (never both at once). */
 async function load(name: string, spec: LoadSpec, generators: Generator[] = GENERATORS, meters: Meters = {}): Promise<Measured[]> {
   const out: Measured[] = [];
@@ -179,9 +209,12 @@ async function load(name: string, spec: LoadSpec, generators: Generator[] = GENE
   for (const g of generators) {
     const server = meters.server;
     const before = { server: server ? cpuSeconds(server) : 0, db: postmasterPid ? treeCpuSeconds(postmasterPid) : 0 };
+    const allocated = server ? countAllocations(server) : undefined;
     const m = await loadWith(g, name, spec);
     const requests = m.rps * (spec.duration ?? DURATION);
+    const bytes = await allocated?.();
     if (requests > 0) {
+      if (bytes !== undefined) m.serverAllocBytes = bytes / requests;
       if (server) m.serverCpuUs = ((cpuSeconds(server) - before.server) / requests) * 1e6;
       if (postmasterPid) m.dbCpuUs = ((treeCpuSeconds(postmasterPid) - before.db) / requests) * 1e6;
     }
@@ -401,18 +434,19 @@ async function main() {
   }
   const restart = STORE === 'embedded' ? await measureRestart(100_000) : undefined;
   await cluster?.destroy();
+  rmSync(PROBE_DIR, { recursive: true, force: true });
 
   const placement = PIN
     ? `server pinned to core ${SERVER_CPUS}; load generators${STORE === 'postgres' ? ', PostgreSQL' : ''} and this script on cores ${LOAD_CPUS} (taskset)`
     : 'server and load generator sharing every core (not pinned)';
   console.log(`\nSecret Push benchmark — ${STORE} store, ${FROM_SOURCE ? "server run from source (tsx)" : "compiled server (dist/, as deployed)"}, ${CONNECTIONS} connections, ${DURATION}s each after ${WARMUP}s of unmeasured warm-up; ${placement}\n`);
   const db = STORE === 'postgres';
-  console.log(`| endpoint | generator | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx | server CPU µs/req |${db ? ' PostgreSQL CPU µs/req |' : ''}`);
-  console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|${db ? '---:|' : ''}`);
+  console.log(`| endpoint | generator | req/s | ratio to baseline | p50 ms | p99 ms | errors | non-2xx | server CPU µs/req | server KB allocated/req |${db ? ' PostgreSQL CPU µs/req |' : ''}`);
+  console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${db ? '---:|' : ''}`);
   const us = (v: number | undefined) => (v === undefined ? '—' : fmt(v, 0));
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${r.generator} | ${fmt(r.rps, 0)} | ${fmt(r.rps / baseOf(r.generator).rps, 2)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${r.non2xx} | ${us(r.serverCpuUs)} |${db ? ` ${us(r.dbCpuUs)} |` : ''}`,
+      `| ${r.name} | ${r.generator} | ${fmt(r.rps, 0)} | ${fmt(r.rps / baseOf(r.generator).rps, 2)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${r.non2xx} | ${us(r.serverCpuUs)} | ${r.serverAllocBytes === undefined ? '—' : fmt(r.serverAllocBytes / 1024, 1)} |${db ? ` ${us(r.dbCpuUs)} |` : ''}`,
     );
   }
   console.log('\nCreate latency as the store grows (ratio: p50 against the first size)\n');

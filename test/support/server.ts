@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { startServer as start, type RunningServer } from '../../server/server.js';
+import { objectStoreEnv } from './object-store-env.js';
 import { createTestDatabase, type TestDatabase } from './postgres-database.js';
 
 /** Which store the suite runs on: the vitest project sets TEST_STORE=postgres for the second run. */
@@ -63,6 +64,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     LOG_LEVEL: 'debug',
     ...env,
     ...(await storeEnv(dataDir, env)),
+    ...(await objectStoreEnv(dataDir, env)),
     DATA_DIR: dataDir,
   });
   const logs: string[] = [];

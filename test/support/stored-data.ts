@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { S3BlobStore } from '../../server/storage/object-store/s3-blob-store.js';
 import { filesContaining, filesUnder } from './http.js';
 import type { TestServer } from './server.js';
 
@@ -23,6 +25,8 @@ async function withDb<T>(url: string, run: (c: pg.Client) => Promise<T>): Promis
 /** The stored blobs (encrypted files), as "push/file" names (of one push: by its URL token). */
 export async function storedBlobs(server: TestServer, urlToken?: string): Promise<string[]> {
   const pushToken = urlToken === undefined ? undefined : server.server.pushes.storageId(urlToken);
+  const objects = objectStoreOf(server);
+  if (objects) return (await storedObjects(objects, pushToken)).map((o) => o.name);
   if (server.databaseUrl) {
     return withDb(server.databaseUrl, async (c) => {
       const { rows } = await c.query('SELECT push_token, file_id FROM blobs WHERE $1::text IS NULL OR push_token = $1 ORDER BY 1, 2', [pushToken ?? null]);
@@ -39,6 +43,17 @@ export async function storedBlobs(server: TestServer, urlToken?: string): Promis
  * PostgreSQL "table" names (every column of every row, blobs included).
  */
 export async function storedContaining(server: TestServer, needle: string | Buffer): Promise<string[]> {
+  const objects = objectStoreOf(server);
+  if (objects) {
+    const n = typeof needle === 'string' ? Buffer.from(needle) : needle;
+    const found: string[] = [];
+    for (const o of await storedObjects(objects)) if ((await objectBytes(objects, o.key)).includes(n)) found.push(`s3:${o.name}`);
+    return [...found, ...(await storedRecordsContaining(server, needle))];
+  }
+  return storedRecordsContaining(server, needle);
+}
+
+async function storedRecordsContaining(server: TestServer, needle: string | Buffer): Promise<string[]> {
   if (!server.databaseUrl) return filesContaining(server.dataDir, needle);
   const n = typeof needle === 'string' ? Buffer.from(needle) : needle;
   return withDb(server.databaseUrl, async (c) => {
@@ -62,6 +77,14 @@ export async function storedContaining(server: TestServer, needle: string | Buff
  */
 export async function tamperWithBlob(server: TestServer, urlToken: string): Promise<void> {
   const pushToken = server.server.pushes.storageId(urlToken);
+  const objects = objectStoreOf(server);
+  if (objects) {
+    const [first] = await storedObjects(objects, pushToken);
+    const bytes = await objectBytes(objects, first!.key);
+    bytes[40] = bytes[40]! ^ 0xff;
+    await objects.client.send(new PutObjectCommand({ Bucket: objects.settings.bucket, Key: first!.key, Body: bytes }));
+    return;
+  }
   if (server.databaseUrl) {
     await withDb(server.databaseUrl, (c) =>
       c.query('UPDATE blob_chunks SET data = set_byte(data, 40, get_byte(data, 40) # 255) WHERE push_token = $1 AND seq = (SELECT min(seq) FROM blob_chunks WHERE push_token = $1)', [pushToken]),
@@ -76,4 +99,25 @@ export async function tamperWithBlob(server: TestServer, urlToken: string): Prom
   byte[0] = byte[0]! ^ 0xff;
   writeSync(fd, byte, 0, 1, 40);
   closeSync(fd);
+}
+
+/** The server's object store, when its files are in one (FILE_STORAGE=s3). */
+function objectStoreOf(server: TestServer): S3BlobStore | undefined {
+  const blobs = server.server.store.blobs;
+  return blobs instanceof S3BlobStore ? blobs : undefined;
+}
+
+/** Objects under the store's prefix (of one push), named "push/file.bin" like the disk's. */
+async function storedObjects(objects: S3BlobStore, pushToken?: string): Promise<{ key: string; name: string }[]> {
+  const { prefix } = objects.settings;
+  const found: { key: string; name: string }[] = [];
+  for await (const page of objects.keysUnder(`${prefix}${pushToken ? `${pushToken}/` : ''}`)) {
+    for (const o of page) found.push({ key: o.key, name: o.key.slice(prefix.length) });
+  }
+  return found;
+}
+
+async function objectBytes(objects: S3BlobStore, key: string): Promise<Buffer> {
+  const got = await objects.client.send(new GetObjectCommand({ Bucket: objects.settings.bucket, Key: key }));
+  return Buffer.from(await got.Body!.transformToByteArray());
 }

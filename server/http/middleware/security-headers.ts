@@ -56,3 +56,14 @@ export async function policyWithSameOriginFrames(): Promise<string> {
   if (!policy) throw new Error('the security headers have no Content-Security-Policy');
   return `${policy}; frame-src 'self'`;
 }
+
+/**
+ * The policy of the extension's connect page (pages/extension-connect-routes.tsx): the same,
+ * with its form allowed on to the extension's redirect origin, where the answer redirects the
+ * browser (browsers apply form-action to a form's redirects too).
+ */
+export async function policyWithFormAction(origin: string): Promise<string> {
+  const policy = (await securityHeaderSet()).find(([name]) => name.toLowerCase() === 'content-security-policy')?.[1];
+  if (!policy) throw new Error('the security headers have no Content-Security-Policy');
+  return policy.replace(/form-action 'self'/, `form-action 'self' ${origin}`);
+}

@@ -5,6 +5,7 @@ import type { AccountService } from '../../accounts/account-service.js';
 import type { User } from '../../accounts/user.js';
 import type { Actor } from '../../pushes/push-service.js';
 import type { AppEnv } from '../app-env.js';
+import { languageOf } from './page-language.js';
 
 /** The browser session cookie (its value is the session secret; only its digest is stored). */
 export const SESSION_COOKIE = 'sp_session';
@@ -75,7 +76,7 @@ export function findPageSession(c: Context<AppEnv>): PageSession | undefined {
 /** The caller as the push service sees it, from the session (not from API credentials). */
 export function pageActor(c: Context<AppEnv>): Actor {
   const ctx = c.get('ctx');
-  return { user: getPageSession(c).user, client: ctx.client, baseUrl: ctx.baseUrl };
+  return { user: getPageSession(c).user, client: ctx.client, baseUrl: ctx.baseUrl, locale: languageOf(c).locale };
 }
 
 /**
@@ -103,6 +104,12 @@ export function verifyPageCsrf(c: Context<AppEnv>, accounts: AccountService, tok
 export async function startPageSession(c: Context<AppEnv>, accounts: AccountService, user: User, maxAgeDays = 14): Promise<void> {
   const secret = await accounts.startSession(user);
   setCookie(c, SESSION_COOKIE, secret, cookieOptions(isSecure(c), maxAgeDays * 86_400));
+  // A page rendered in this same response (the recovery codes after a set-up) is a signed-in page.
+  const current = c.get('pageSession');
+  if (current) {
+    const binding = bindingOf(secret, '');
+    c.set('pageSession', { ...current, user, sessionSecret: secret, binding, csrfToken: accounts.csrfToken(binding) });
+  }
 }
 
 export async function endPageSession(c: Context<AppEnv>, accounts: AccountService): Promise<void> {

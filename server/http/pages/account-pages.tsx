@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
+import type { ComponentChildren } from 'preact';
 import { MIN_PASSWORD_CHARS, type ApiTokenInfo } from '../../accounts/account-service.js';
 import { CopyableValue, CsrfField, FieldErrors, Notice, RowAction } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
@@ -11,6 +12,10 @@ export interface CredentialsFormProps {
   errors?: Record<string, string[]>;
   error?: string;
   signupEnabled: boolean;
+  /** Other ways to sign in, below the password form (a passkey). */
+  children?: ComponentChildren;
+  /** SIGN_UP=invite: the invite link's secret, carried by the sign-up form. */
+  invite?: string;
 }
 
 function ReturnTo({ path }: { path: string | null }) {
@@ -23,13 +28,17 @@ export function SignInPage({
   email = '',
   error,
   signupEnabled,
+  children,
+  forgotLink,
+  notice,
   sso,
   passwordsOn = true,
-}: CredentialsFormProps & { sso?: { name: string; href: string }; passwordsOn?: boolean }) {
+}: CredentialsFormProps & { forgotLink?: boolean; notice?: string; sso?: { name: string; href: string }; passwordsOn?: boolean }) {
   const { t } = useLanguage();
   return (
     <section class="card narrow">
       <h1>{t('account.signIn.heading')}</h1>
+      {notice && <Notice kind="ok">{notice}</Notice>}
       {error && <Notice kind="error">{error}</Notice>}
       {sso && (
         <p>
@@ -50,6 +59,12 @@ export function SignInPage({
           <button type="submit">{t('account.signIn.button')}</button>
         </p>
       </form>}
+      {forgotLink && passwordsOn && (
+        <p class="muted">
+          <a href="/users/password/forgot">{t('account.forgot.link')}</a>
+        </p>
+      )}
+      {children}
       {signupEnabled && (
         <p class="muted">
           {t('account.signIn.noAccount')}{' '}
@@ -60,7 +75,7 @@ export function SignInPage({
   );
 }
 
-export function SignUpPage({ csrfToken, returnTo, email = '', errors, error }: CredentialsFormProps) {
+export function SignUpPage({ csrfToken, returnTo, email = '', errors, error, invite }: CredentialsFormProps) {
   const { t } = useLanguage();
   return (
     <section class="card narrow">
@@ -69,6 +84,8 @@ export function SignUpPage({ csrfToken, returnTo, email = '', errors, error }: C
       <form method="post" action="/users/sign_up" class="stack">
         <CsrfField token={csrfToken} />
         <ReturnTo path={returnTo} />
+        {invite && <input type="hidden" name="invite" value={invite} />}
+        <FieldErrors errors={errors} field="invite" />
         <label for="email">{t('account.email')}</label>
         <input type="email" id="email" name="email" value={email} autocomplete="username" required autofocus />
         <FieldErrors errors={errors} field="email" />
@@ -133,7 +150,7 @@ export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[
         <p class="muted">{t('account.tokens.intro')}</p>
         {notice && <Notice kind="ok">{notice}</Notice>}
         <p>
-          <a href="/users/password">{t('account.tokens.changePassword')}</a> · <a href="/users/webhooks">{t('account.tokens.webhooks')}</a> · <a href="/users/requests">{t('account.tokens.requests')}</a>
+          <a href="/users/password">{t('account.tokens.changePassword')}</a> · <a href="/users/webhooks">{t('account.tokens.webhooks')}</a> · <a href="/users/requests">{t('account.tokens.requests')}</a> · <a href="/users/security">{t('mfa.security.link')}</a>
         </p>
         <form method="post" action="/users/token" class="stack">
           <CsrfField token={csrfToken} />

@@ -2,7 +2,9 @@
 /** @jsxImportSource preact */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { AccountService } from '../../accounts/account-service.js';
+import type { AccountMail } from '../../accounts/account-mail.js';
+import { CONFIRM_FIRST_MESSAGE, type AccountService } from '../../accounts/account-service.js';
+import { mailContext } from './account-email-routes.js';
 import type { User } from '../../accounts/user.js';
 import type { Config } from '../../config.js';
 import type { OidcRelyingParty } from '../../accounts/oidc/relying-party.js';
@@ -11,7 +13,7 @@ import { OIDC_LOGOUT_COOKIE, OIDC_LOGOUT_COOKIE_PATH } from './oidc-routes.js';
 import { PAGE_SIZE, type PushService } from '../../pushes/push-service.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
-import { endPageSession, getPageSession, pageActor, pageSession, safeReturnPath, startPageSession, verifyPageCsrf } from '../middleware/session.js';
+import { endPageSession, getPageSession, pageActor, pageSession, safeReturnPath, verifyPageCsrf } from '../middleware/session.js';
 import { PasswordPage, SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } from './account-pages.js';
 import { AuditLogPage, DashboardPage, type DashboardEntry } from './dashboard-page.js';
 import { urlToken } from '../rest/api-guards.js';
@@ -20,9 +22,13 @@ import { ErrorPage, sendPage } from './render.js';
 import { languageOf } from '../middleware/page-language.js';
 import { CsrfField } from './components.js';
 import { translateServiceMessage } from './i18n/service-messages.js';
+import { continueAfterPassword, relyingParty, type SignInSteps } from './sign-in-steps/sign-in-steps.js';
+import { PasskeySignIn } from './sign-in-steps/sign-in-step-pages.js';
+import type { InviteService } from '../../admin/invite-service.js';
 
 /** Sign up, sign in, sign out, API tokens and the dashboard: adapters over the services. */
-export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService, oidc?: OidcRelyingParty): Hono<AppEnv> {
+export function accountRoutes(config: Config, pushes: PushService, accounts: AccountService, steps: SignInSteps, invites?: InviteService, accountMail?: AccountMail, oidc?: OidcRelyingParty): Hono<AppEnv> {
+  const mailOn = accountMail?.enabled ? accountMail : undefined;
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
   const passwordsOn = !config.signInMethods.ssoOnly;
@@ -35,21 +41,39 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(back)}`, 303);
   };
 
-  const signInForm = (c: Context<AppEnv>, status: 200 | 401 | 403 | 429, returnTo: string | null, email?: string, error?: string) =>
-    sendPage(
+  const signInForm = async (c: Context<AppEnv>, status: 200 | 401 | 403 | 429, returnTo: string | null, email?: string, error?: string) => {
+    const passkey = await steps.passkeys.signInOptions(relyingParty(c));
+    return sendPage(
       c,
       status,
       'title.signIn',
-      <SignInPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} error={error} signupEnabled={signupOpen} sso={sso(returnTo)} passwordsOn={passwordsOn} />,
+      <SignInPage
+        csrfToken={getPageSession(c).csrfToken}
+        returnTo={returnTo}
+        email={email}
+        error={error}
+        signupEnabled={signupOpen}
+        forgotLink={Boolean(mailOn)}
+        notice={c.req.query('reset') === '1' ? languageOf(c).t('account.reset.done') : undefined}
+        sso={sso(returnTo)}
+        passwordsOn={passwordsOn}
+      >
+        <PasskeySignIn csrfToken={getPageSession(c).csrfToken} challenge={passkey} returnTo={returnTo} />
+      </SignInPage>,
+      { scripts: ['passkeys.js'] },
     );
+  };
 
-  const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 403 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string) =>
+  const signUpForm = (c: Context<AppEnv>, status: 200 | 401 | 403 | 422 | 429, returnTo: string | null, email?: string, errors?: Record<string, string[]>, error?: string, invite?: string) =>
     sendPage(
       c,
       status,
       'title.signUp',
-      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={signupOpen} />,
+      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={signupOpen} invite={invite} />,
     );
+  /** SIGN_UP=invite: sign-up only with an invite link (whether it is still good is checked on submit). */
+  const inviteOnly = config.admin.signUp === 'invite';
+  const inviteOf = (raw: string | null | undefined) => (typeof raw === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(raw) ? raw : undefined);
 
   const passwordForm = (c: Context<AppEnv>, status: 200 | 401 | 422 | 429, notice?: { kind: 'ok' | 'error'; text: string }, errors?: Record<string, string[]>) =>
     sendPage(c, status, 'title.changePassword', <PasswordPage csrfToken={getPageSession(c).csrfToken} notice={notice} errors={errors} />);
@@ -59,7 +83,10 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
   app.get('/users/sign_in', session, (c) => {
     const returnTo = safeReturnPath(c.req.query('return_to'));
     if (getPageSession(c).user) return c.redirect(returnTo ?? '/dashboard', 303);
-    return signInForm(c, 200, returnTo);
+    // Back from a step after the password or from a passkey: what went wrong, in the page's language.
+    const { t } = languageOf(c);
+    const stepError = c.req.query('step_expired') ? t('mfa.verify.expired') : c.req.query('passkey_refused') ? t('mfa.passkey.refused') : c.req.query('passkey_expired') ? t('mfa.passkey.failed') : undefined;
+    return signInForm(c, 200, returnTo, undefined, stepError);
   });
 
   app.post('/users/sign_in', session, async (c) => {
@@ -72,6 +99,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       user = await accounts.verifyPassword(email, form.get('password') ?? '', c.get('ctx').client.ip);
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'unauthorized') return signInForm(c, 401, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
+      if (e instanceof ServiceError && e.kind === 'forbidden' && e.message === CONFIRM_FIRST_MESSAGE) return signInForm(c, 401, returnTo, email, languageOf(c).t('account.confirm.first'));
       if (e instanceof ServiceError && e.kind === 'forbidden') return signInForm(c, 403, returnTo, email, translateServiceMessage(languageOf(c).t, e.message));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
         c.header('Retry-After', String(e.retryAfter ?? 60));
@@ -79,15 +107,17 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       }
       throw e;
     }
-    await startPageSession(c, accounts, user);
-    return c.redirect(returnTo ?? '/dashboard', 303);
+    // A session now, or first the second factor (or, with REQUIRE_MFA, setting one up).
+    return continueAfterPassword(c, accounts, steps, user, returnTo, '/dashboard');
   });
 
   app.get('/users/sign_up', session, (c) => {
     if (!signupOpen) return signUpClosed(c);
     const returnTo = safeReturnPath(c.req.query('return_to'));
     if (getPageSession(c).user) return c.redirect(returnTo ?? '/dashboard', 303);
-    return signUpForm(c, 200, returnTo);
+    const invite = inviteOf(c.req.query('invite'));
+    if (inviteOnly && !invite) return signUpClosed(c);
+    return signUpForm(c, 200, returnTo, undefined, undefined, undefined, invite);
   });
 
   app.post('/users/sign_up', session, async (c) => {
@@ -96,13 +126,22 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
     const returnTo = safeReturnPath(form.get('return_to'));
     const email = form.get('email') ?? '';
+    const invite = inviteOf(form.get('invite'));
+    if (inviteOnly && (!invite || !invites)) return signUpClosed(c);
     let user: User;
     try {
-      ({ user } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip));
+      const redeem = inviteOnly ? (address: string) => invites!.redeem(invite, address) : undefined;
+      let confirmationSent: boolean | undefined;
+      ({ user, confirmationSent } = await accounts.signUp(email, form.get('password') ?? '', c.get('ctx').client.ip, { beforeCreate: redeem, confirm: mailOn?.signUpConfirmation(mailContext(c)) }));
+      // With confirmation, the same page for a new address and a taken one: the e-mail says which.
+      if (confirmationSent) {
+        const { t } = languageOf(c);
+        return sendPage(c, 200, 'title.checkEmail', <ErrorPage title={t('title.checkEmail')} message={t('account.signUp.checkEmail', { email: user.email })} />);
+      }
     } catch (e) {
-      if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors);
+      if (e instanceof ServiceError && e.kind === 'validation') return signUpForm(c, 422, returnTo, email, e.fieldErrors, undefined, invite);
       // SIGN_UP_EMAIL_DOMAINS: an address outside the list.
-      if (e instanceof ServiceError && e.kind === 'forbidden') return signUpForm(c, 403, returnTo, email, undefined, translateServiceMessage(languageOf(c).t, e.message));
+      if (e instanceof ServiceError && e.kind === 'forbidden') return signUpForm(c, 403, returnTo, email, undefined, translateServiceMessage(languageOf(c).t, e.message), invite);
       // An existing email with another password: what sign-in would answer, on the sign-up form.
       if (e instanceof ServiceError && e.kind === 'unauthorized') return signUpForm(c, 401, returnTo, email, undefined, translateServiceMessage(languageOf(c).t, e.message));
       if (e instanceof ServiceError && e.kind === 'too_many_requests') {
@@ -111,9 +150,9 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       }
       throw e;
     }
-    await startPageSession(c, accounts, user);
-    // A new account lands on its dashboard, with a word on where things are.
-    return c.redirect(returnTo ?? '/dashboard?welcome=1', 303);
+    // A new account lands on its dashboard, with a word on where things are (after setting up
+    // a second factor when REQUIRE_MFA asks; an existing account's second factor is asked for).
+    return continueAfterPassword(c, accounts, steps, user, returnTo, '/dashboard?welcome=1');
   });
 
   app.get('/users/sign_out', session, (c) => {
@@ -157,7 +196,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const { user, sessionSecret } = getPageSession(c);
     if (!user) return signInFirst(c);
     try {
-      const ended = await accounts.changePassword(user, form.get('current_password') ?? '', form.get('password') ?? '', c.get('ctx').client.ip, sessionSecret);
+      const ended = await accounts.changePassword(user, form.get('current_password') ?? '', form.get('password') ?? '', c.get('ctx').client.ip, sessionSecret, mailOn?.passwordChangedNotice(mailContext(c)));
       return passwordForm(c, 200, { kind: 'ok', text: languageOf(c).t('account.password.changed', { count: ended }) });
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return passwordForm(c, 422, undefined, e.fieldErrors);
@@ -193,6 +232,13 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     if (!user) return signInFirst(c);
     await accounts.revokeApiToken(user, form.get('id') ?? '');
     return c.redirect('/users/token?revoked=1', 303);
+  });
+
+  // A receipt e-mail's link: the push by its id (a receipt never holds the secret link), to its audit page.
+  app.get('/dashboard/push/:pushId', session, async (c) => {
+    const user = getPageSession(c).user;
+    if (!user) return signInFirst(c);
+    return c.redirect(await pushes.auditPathById(pageActor(c), c.req.param('pushId')), 303);
   });
 
   app.get('/dashboard', session, async (c) => {

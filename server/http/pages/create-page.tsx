@@ -5,6 +5,7 @@ import { CopyableValue, CsrfField, FieldErrors, Notice, OtherErrors } from './co
 import { useLanguage } from './i18n/i18n-context.js';
 import { EndToEndCreateNote, EndToEndLinkNote } from './end-to-end-pages.js';
 import { qrSvg } from './qr-svg.js';
+import { ReleaseField } from './release-pages.js';
 
 export type Kind = 'text' | 'url' | 'qr' | 'file';
 
@@ -19,6 +20,10 @@ export interface CreateFormValues {
   max_failed_passphrase_attempts: string;
   name: string;
   note: string;
+  /** Scheduled release: the form's local date and time (release-pages.tsx), or empty. */
+  release_at: string;
+  /** Its days count from the release (`expire_from_release`). */
+  expire_from_release: boolean;
 }
 
 export interface CreateFormProps {
@@ -33,6 +38,8 @@ export interface CreateFormProps {
   csrfToken: string;
   signedIn: boolean;
   maxFiles: number;
+  /** E-mail is set up: a signed-in sender may ask for receipts by e-mail. */
+  mailReceipts?: boolean;
 }
 
 
@@ -47,6 +54,8 @@ export function defaultValues(limits: PushLimits): CreateFormValues {
     max_failed_passphrase_attempts: '',
     name: '',
     note: '',
+    release_at: '',
+    expire_from_release: false,
   };
 }
 
@@ -55,12 +64,12 @@ function describedBy(errors: Record<string, string[]> | undefined, field: string
 }
 
 /** The create form: posted as multipart so that files stream to the server like the API's. */
-export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles }: CreateFormProps) {
+export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles, mailReceipts }: CreateFormProps) {
   const { t } = useLanguage();
-  const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note'];
+  const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note', 'not_before'];
   // "More options" is open when one of them was set, differs from the server's default or needs fixing.
   const moreOpen = Boolean(
-    values.name || values.note || values.max_failed_passphrase_attempts || errors?.name || errors?.note || errors?.max_failed_passphrase_attempts,
+    values.name || values.note || values.max_failed_passphrase_attempts || values.release_at || values.expire_from_release || errors?.name || errors?.note || errors?.max_failed_passphrase_attempts || errors?.not_before,
   ) || values.retrieval_step !== limits.retrieval_step || values.deletable_by_viewer !== limits.deletable_by_viewer;
   return (
     <section class="card">
@@ -179,6 +188,20 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           <p class="muted small hint" id="deletable-hint">
             {t('create.deletableHint')}
           </p>
+          {signedIn && mailReceipts && (
+            <>
+              <label class="choice">
+                <input type="checkbox" name="push[email_on_open]" value="true" />
+                {t('create.emailOnOpen')}
+              </label>
+              <label class="choice">
+                <input type="checkbox" name="push[email_on_expired_unopened]" value="true" />
+                {t('create.emailOnExpiredUnopened')}
+              </label>
+            </>
+          )}
+
+          <ReleaseField value={values.release_at} fromRelease={values.expire_from_release} errors={errors} />
 
           <p class="muted small">{t(signedIn ? 'create.nameAndNoteSignedIn' : 'create.nameAndNote')}</p>
           <label for="name">{t('create.name')}</label>

@@ -33,7 +33,7 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
     const files = doc.pushes.file_attachments;
     if (files.enabled && (!files.requires_authentication || signedIn)) kinds.push('file');
     else if (files.enabled) notes.push(languageOf(c).t('create.signInForFiles'));
-    return { kinds, notes, signedIn, anonymousAllowed: doc.anonymous_access };
+    return { kinds, notes, signedIn, anonymousAllowed: doc.anonymous_access && !config.features.createRequiresAccount };
   };
 
   const form = (c: Context<AppEnv>, status: 200 | 400 | 401 | 403 | 413 | 422 | 429 | 507, values: CreateFormValues, errors?: Record<string, string[]>, formError?: string) => {
@@ -52,8 +52,9 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
         csrfToken={getPageSession(c).csrfToken}
         signedIn={o.signedIn}
         maxFiles={config.limits.maxFilesPerPush}
+        mailReceipts={config.mail !== undefined}
       />,
-      { scripts: ['create.js', 'e2e-create.js'] },
+      { scripts: ['create.js', 'e2e-create.js', 'local-time.js'] },
     );
   };
 
@@ -82,7 +83,8 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
       return csrfRefused(c);
     }
     const input = params.push && typeof params.push === 'object' && !Array.isArray(params.push) ? params.push : ({} as Params);
-    const values = valuesFrom(input, pushes);
+    const values = valuesFrom(input, pushes, params.release_at);
+    releaseFromForm(input, params.release_at);
     try {
       // The script sent the files' envelopes as a sliced upload (browser/e2e-create.ts, upload-page-routes.ts): this creates its push.
       const sliced = typeof input.sliced_upload === 'string' ? input.sliced_upload : undefined;
@@ -101,12 +103,22 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
   return app;
 }
 
+/**
+ * The release time without scripts: local-time.js fills push[not_before] with the moment the
+ * sender's local time means; when it did not run, the form's date and time is read as UTC (the
+ * form's hint says so). A malformed value reaches the service, which refuses it on not_before.
+ */
+function releaseFromForm(input: Params, releaseAt: unknown): void {
+  const given = typeof input.not_before === 'string' && input.not_before.trim() !== '';
+  if (!given && typeof releaseAt === 'string' && releaseAt.trim() !== '') input.not_before = `${releaseAt.trim()}Z`;
+}
+
 function statusOf(e: ServiceError): 400 | 401 | 403 | 413 | 422 | 429 | 507 {
   return e.status === 401 || e.status === 403 || e.status === 413 || e.status === 422 || e.status === 429 || e.status === 507 ? e.status : 400;
 }
 
 /** The submitted values, to show the form again after a validation error. */
-function valuesFrom(input: Params, pushes: PushService): CreateFormValues {
+function valuesFrom(input: Params, pushes: PushService, releaseAt: Params[string] | undefined): CreateFormValues {
   const text = (k: string) => (typeof input[k] === 'string' ? (input[k] as string) : '');
   const flag = (k: string, fallback: boolean) => (typeof input[k] === 'string' ? input[k] === 'true' : fallback);
   const limits = pushes.pushLimits();
@@ -122,5 +134,7 @@ function valuesFrom(input: Params, pushes: PushService): CreateFormValues {
     max_failed_passphrase_attempts: text('max_failed_passphrase_attempts'),
     name: text('name'),
     note: text('note'),
+    release_at: typeof releaseAt === 'string' ? releaseAt : '',
+    expire_from_release: flag('expire_from_release', false),
   };
 }

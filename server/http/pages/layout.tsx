@@ -4,6 +4,8 @@ import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { useLanguage } from './i18n/i18n-context.js';
 import { localeNames, type Locale } from './i18n/locales.js';
+import type { Brand } from '../../branding/brand.js';
+import type { MessageKey } from './i18n/messages/en.js';
 
 export interface LayoutProps {
   /** The page's own title, already translated. */
@@ -12,17 +14,25 @@ export interface LayoutProps {
   /** Extra same-origin scripts from /assets (inline scripts are forbidden by the CSP). */
   scripts?: string[];
   /** Signed-in email, shown in the header with a sign-out form. */
-  user?: { email: string } | null;
+  user?: { email: string; admin?: boolean } | null;
   csrfToken?: string;
   /** The language menu (omitted where reloading the page is not harmless). */
   languageLinks?: { locale: string; href: string }[];
   /** The request's path: its header link is marked as the current page. */
   currentPath?: string;
+  /** The operator's branding (server/branding/brand.ts); absent: the product's own look. */
+  brand?: Brand;
 }
 
 /** The shell of every server-rendered page: no third-party resources, light and dark, either direction. */
-export function Layout({ title, children, scripts = [], user, csrfToken, languageLinks, currentPath }: LayoutProps) {
+export function Layout({ title, children, scripts = [], user, csrfToken, languageLinks, currentPath, brand }: LayoutProps) {
   const { t, locale, dir } = useLanguage();
+  const name = brand?.name ?? t('layout.brand');
+  const footerLinks = (brand?.footerLinks ?? []).map((l) => (
+    <a href={l.href} rel="noopener">
+      {t(`layout.footer.${l.kind}` as MessageKey)}
+    </a>
+  ));
   // Where you are, for sight (style.css) and for screen readers alike.
   const current = (href: string) => (href === currentPath ? { 'aria-current': 'page' as const } : {});
   return (
@@ -32,9 +42,10 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
         <meta name="referrer" content="no-referrer" />
-        <title>{t('layout.titleSuffix', { title })}</title>
+        <title>{brand?.name ? `${title} · ${brand.name}` : t('layout.titleSuffix', { title })}</title>
         <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/assets/style.css" />
+        {brand?.css && <link rel="stylesheet" href="/assets/brand.css" />}
         {scripts.map((src) => (
           <script src={`/assets/${src}`} defer />
         ))}
@@ -45,7 +56,8 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
         </a>
         <header class="site">
           <a class="brand" href="/">
-            {t('layout.brand')}
+            {brand?.logo && <img class="brand-logo" src={brand.logo.src} alt="" height={28} />}
+            {name}
           </a>
           {/* One navigation for the account area: every account page is one click from any other. */}
           <nav aria-label={t('layout.account')}>
@@ -56,6 +68,7 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
                 <a href="/users/requests" {...current('/users/requests')}>{t('layout.requests')}</a>
                 <a href="/users/webhooks" {...current('/users/webhooks')}>{t('layout.webhooks')}</a>
                 <a href="/users/token" {...current('/users/token')}>{t('layout.apiToken')}</a>
+                {user.admin && <a href="/admin" {...current('/admin')}>{t('layout.admin')}</a>}
                 <form method="post" action="/users/sign_out" class="inline">
                   <input type="hidden" name="csrf_token" value={csrfToken ?? ''} />
                   <button type="submit" class="link">
@@ -83,7 +96,14 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
             </nav>
             <p class="footer-links">
               <a href="/catalogue">{t('layout.footerCatalogue')}</a>
+              {footerLinks}
             </p>
+          </footer>
+        )}
+        {/* On secret links the operator's legal links still show (an imprint may be required on every page). */}
+        {!languageLinks && footerLinks.length > 0 && (
+          <footer class="site">
+            <p class="footer-links">{footerLinks}</p>
           </footer>
         )}
       </body>

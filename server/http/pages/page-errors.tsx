@@ -25,7 +25,7 @@ export function pageErrorResponse(c: Context<AppEnv>, error: unknown, logger?: P
   }
   if (error instanceof StorageUnavailableError) {
     logger?.error('storage unavailable', error);
-    c.header('Retry-After', '30');
+    c.header('Retry-After', String(error.retryAfterSeconds));
     return sendPage(c, 503, 'error.title.unavailable', <ErrorPage title={t('error.title.unavailable')} message={t('error.unavailable')} />);
   }
   if (error instanceof HTTPException && error.status < 500) {

@@ -13,6 +13,7 @@ import { getPageSession, pageActor, pageSession, safeReturnPath, verifyPageCsrf 
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { DeletedPage, ExpiredPage, PassphrasePage, remainingText, RetrievalStepPage, SecretPage } from './recipient-pages.js';
 import { EndToEndSecretPage } from './end-to-end-pages.js';
+import { NotYetOpenPage } from './release-pages.js';
 import { sendPage } from './render.js';
 import { policyWithSameOriginFrames } from '../middleware/security-headers.js';
 import { languageOf } from '../middleware/page-language.js';
@@ -49,6 +50,17 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     return expiredPage(c);
   };
 
+  /**
+   * Scheduled release: before it, anyone but the owner gets the page that says when it opens
+   * (425 with Retry-After, like the API), and no view is counted; null once it is open.
+   */
+  const notYetOpen = (c: Context<AppEnv>, push: StoredPush): Response | Promise<Response> | null => {
+    const later = pushes.opensLaterFor(push, pageActor(c));
+    if (!later) return null;
+    c.header('Retry-After', String(later.retryAfterSeconds));
+    return sendPage(c, 425, 'title.notYetOpen', <NotYetOpenPage opensAt={later.opensAt} />, { scripts: ['local-time.js'] });
+  };
+
   const showSecret = (c: Context<AppEnv>, token: string, push: StoredPush, rec: RetrievedPush, deleteTicket: DeleteTicket | null) => {
     if (rec.expired || (rec.payload === null && push.kind !== 'file')) return expiredPage(c);
     if (push.kind === 'url') {
@@ -74,6 +86,8 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     const token = c.req.param('token');
     const push = await live(token);
     if (!push) return expiredPage(c);
+    const early = notYetOpen(c, push);
+    if (early) return early;
     // An end-to-end push's script checks the link's key before the recipient can reveal.
     const endToEnd = push.endToEnd === true;
     return sendPage(c, 200, 'title.revealSecret', <RetrievalStepPage token={token} endToEnd={endToEnd} />, { scripts: endToEnd ? ['e2e-recipient.js'] : [] });
@@ -83,6 +97,8 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     const token = c.req.param('token');
     const push = await live(token);
     if (!push) return expiredView(c, token);
+    const early = notYetOpen(c, push);
+    if (early) return early;
     // End-to-end: the page counts no view; its script opens the push once the key is well formed.
     if (push.endToEnd) {
       const page = (
@@ -104,6 +120,8 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
     const push = await live(token);
     if (!push) return expiredView(c, token);
+    const early = notYetOpen(c, push);
+    if (early) return early;
     try {
       const { push: rec, deleteTicket } = await pushes.retrieveWithDeleteTicket(pageActor(c), token, form.get('passphrase') ?? '');
       return showSecret(c, token, push, rec, deleteTicket);
@@ -130,6 +148,11 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
       return c.json({ error: 'expired' }, 404);
     }
     if (!push.endToEnd) return c.json({ error: 'not an end-to-end push' }, 404);
+    const later = pushes.opensLaterFor(push, pageActor(c));
+    if (later) {
+      c.header('Retry-After', String(later.retryAfterSeconds));
+      return c.json({ error: 'not open yet', not_before: later.opensAt }, 425);
+    }
     // A push with a passphrase check: the script sends the check of what the recipient typed
     // (never the passphrase), and a wrong one counts no view, as on any push.
     let opened;

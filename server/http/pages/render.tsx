@@ -39,12 +39,21 @@ export function sendPage(
         scripts={['pages.js', ...(options.scripts ?? [])]}
         languageLinks={languageLinks(c)}
         currentPath={c.req.path}
+        brand={c.get('brand')}
       >
         {body}
       </Layout>
     </LanguageContext.Provider>,
   );
   c.header('Content-Language', language.locale);
+  const imageOrigin = c.get('brand')?.imageOrigin;
+  if (imageOrigin) {
+    // A logo on the operator's own host (BRAND_LOGO_URL): that origin is allowed for images only.
+    // requestFrame put the security headers on Node's response (or, without one, on Hono's).
+    const outgoing = c.env?.outgoing as { getHeader?: (name: string) => unknown } | undefined;
+    const policy = String(outgoing?.getHeader?.('content-security-policy') ?? c.res.headers.get('content-security-policy') ?? '');
+    if (policy) c.header('Content-Security-Policy', policy.replace(/img-src ([^;]*)/, `img-src $1 ${imageOrigin}`));
+  }
   c.header('Vary', 'Accept-Language, Cookie', { append: true });
   return c.html(html, status);
 }

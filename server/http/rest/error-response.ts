@@ -15,7 +15,7 @@ export function errorResponse(c: Context, error: unknown, logger: Logger): Respo
   }
   if (error instanceof StorageUnavailableError) {
     logger.error('storage unavailable', error);
-    c.header('Retry-After', '30');
+    c.header('Retry-After', String(error.retryAfterSeconds));
     return c.json({ error: `The server cannot store data right now: ${error.message}. Try again later.` }, 503);
   }
   logger.error(`unexpected error on ${c.req.method}`, error);

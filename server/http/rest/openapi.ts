@@ -10,8 +10,11 @@ import {
   validationErrorBodySchema,
   versionDocumentSchema,
 } from '../../../shared/push-schema.js';
+import { tooEarlyBodySchema } from '../../../shared/release-schema.js';
 import { SECRET_PUSH_VERSION } from '../../version.js';
 import { accountFeatureInputs, accountFeaturePaths, accountFeatureSchemas } from './openapi-account-features.js';
+import { adminPaths } from './openapi-admin.js';
+import { extensionConnectPaths } from './openapi-extension-connect.js';
 
 /**
  * The OpenAPI 3.1 document of REST v2, built from the shared zod schemas (z.toJSONSchema), so
@@ -27,6 +30,7 @@ const schemas = {
   Version: versionDocumentSchema,
   Error: errorBodySchema,
   ValidationErrors: validationErrorBodySchema,
+  TooEarly: tooEarlyBodySchema,
   ...accountFeatureSchemas,
 };
 
@@ -35,6 +39,11 @@ const json = (name: keyof typeof schemas, description: string) => ({ description
 const err = (description: string) => json('Error', description);
 const tokenParam = { name: 'url_token', in: 'path', required: true, schema: { type: 'string' } };
 const pageParam = { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 1 } };
+/** Scheduled release's answer before the push opens, with its Retry-After. */
+const tooEarly = (description: string) => ({
+  ...json('TooEarly', description),
+  headers: { 'Retry-After': { description: 'Seconds until the push opens', schema: { type: 'integer', minimum: 1 } } },
+});
 const common = { 401: err('Authentication required, or token invalid'), 429: err('Rate limited') };
 
 export function buildOpenApiDocument(baseUrl: string) {
@@ -81,12 +90,23 @@ export function buildOpenApiDocument(baseUrl: string) {
         get: {
           summary: 'Retrieve a push (counts a view)',
           parameters: [tokenParam, { name: 'passphrase', in: 'query', required: false, schema: { type: 'string' } }],
-          responses: { 200: json('RetrievedPush', 'The push, with its payload unless expired'), 404: err('Unknown token'), ...common },
+          responses: {
+            200: json('RetrievedPush', 'The push, with its payload unless expired'),
+            404: err('Unknown token'),
+            425: tooEarly('A scheduled release (not_before) not reached yet: no view counted; Retry-After gives the seconds until it opens'),
+            ...common,
+          },
         },
         delete: {
           summary: 'Expire a push now',
           parameters: [tokenParam],
-          responses: { 200: json('PushRecord', 'The expired push'), 403: err('Not yours'), 404: err('Unknown token'), ...common },
+          responses: {
+            200: json('PushRecord', 'The expired push'),
+            403: err('Not yours'),
+            404: err('Unknown token'),
+            425: tooEarly('A viewer (not the owner) deleting a push before its scheduled release; its passphrase is not judged'),
+            ...common,
+          },
         },
       },
       '/pushes/{url_token}/preview': {
@@ -103,6 +123,8 @@ export function buildOpenApiDocument(baseUrl: string) {
         get: { summary: 'Your active pushes', parameters: [pageParam], responses: { 200: { description: 'Newest first, 50 a page', content: { 'application/json': { schema: { type: 'array', items: ref('OwnerPushRecord') } } } }, 400: err('Invalid page'), ...common } },
       },
       ...accountFeaturePaths,
+      ...adminPaths,
+      ...extensionConnectPaths(baseUrl),
       '/pushes/expired': {
         get: { summary: 'Your expired pushes', parameters: [pageParam], responses: { 200: { description: 'Newest first, 50 a page', content: { 'application/json': { schema: { type: 'array', items: ref('OwnerPushRecord') } } } }, 400: err('Invalid page'), ...common } },
       },

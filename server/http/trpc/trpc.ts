@@ -16,6 +16,8 @@ const codeOf = {
   unavailable: 'SERVICE_UNAVAILABLE',
   // tRPC has no 507: the storage cap is "try again later" to a tRPC client.
   insufficient_storage: 'SERVICE_UNAVAILABLE',
+  // tRPC has no 425: the code says "not yet", and the HTTP status is set to 425 below.
+  too_early: 'PRECONDITION_FAILED',
 } as const;
 
 /**
@@ -37,7 +39,9 @@ const t = initTRPC.context<RequestContext>().create({
     // An unexpected failure's own message (a file path, PostgreSQL's error text) stays in the
     // log (app.ts's onError); the client gets REST's words for it.
     const message = error.code === 'INTERNAL_SERVER_ERROR' ? INTERNAL_ERROR_MESSAGE : shape.message;
-    return { ...shape, message, data: { ...shape.data, stack: undefined, fieldErrors } };
+    const httpStatus = cause instanceof ServiceError && cause.kind === 'too_early' ? cause.status : shape.data.httpStatus;
+    const notBefore = cause instanceof ServiceError && cause.kind === 'too_early' ? (cause.body.not_before as string) : undefined;
+    return { ...shape, message, data: { ...shape.data, httpStatus, stack: undefined, fieldErrors, notBefore } };
   },
 });
 

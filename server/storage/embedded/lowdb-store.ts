@@ -10,7 +10,9 @@ import { MemoryLimitCounters } from './memory-limit-counters.js';
 import {
   auditRecordSchema,
   storedApiTokenSchema,
+  storedConnectCodeSchema,
   storedDeliverySchema,
+  storedMailSchema,
   storedPushSchema,
   storedRequestSchema,
   storedSessionSchema,
@@ -18,7 +20,10 @@ import {
   storedWebhookSchema,
   type AuditRecord,
   type DeliveryOutcome,
+  type MailOutcome,
   type StoredApiToken,
+  type StoredConnectCode,
+  type StoredMail,
   type StoredDelivery,
   type StoredPush,
   type StoredRequest,
@@ -28,6 +33,15 @@ import {
   type WebhookEvent,
 } from '../records.js';
 import { auditList, deliveriesFor } from '../outbox.js';
+import {
+  adminLogEntrySchema,
+  matchesAuditFilter,
+  storedInviteSchema,
+  type AdminLogEntry,
+  type InstanceAuditEntry,
+  type InstanceAuditFilter,
+  type StoredInvite,
+} from '../admin-records.js';
 import { SharedStrings, shareRepeatedStrings } from './shared-strings.js';
 import { StoreNotReady, type BlobStore, type DueWork, type EndpointShare, type LimitCounters, type PushChange, type RequestChange, type Store } from '../store.js';
 
@@ -46,10 +60,17 @@ const dataSchema = z.object({
   webhooks: z.record(z.string(), storedWebhookSchema),
   deliveries: z.record(z.string(), storedDeliverySchema),
   requests: z.record(z.string(), storedRequestSchema),
+  // Absent from data files written before the administration area (issue 32).
+  adminLog: z.record(z.string(), adminLogEntrySchema).optional(),
+  invites: z.record(z.string(), storedInviteSchema).optional(),
+  /** Extension connect codes by hash (short-lived; a data file from before them has none). */
+  connectCodes: z.record(z.string(), storedConnectCodeSchema).default({}),
+  /** The mail outbox (a data file from before e-mail has none). */
+  mails: z.record(z.string(), storedMailSchema).default({}),
 });
 type DbData = z.infer<typeof dataSchema>;
 
-const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {} });
+const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, adminLog: {}, invites: {}, connectCodes: {}, mails: {} });
 
 export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
   /** Told when the directory's lock was left by a process that is gone (it did not stop cleanly). */
@@ -171,12 +192,13 @@ export class LowdbStore implements Store {
     return next;
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails: StoredMail[] = []): Promise<void> {
     const outbox = this.outbox(events);
     await this.journal.commit([
       { c: 'pushes', k: push.token, v: push },
       { c: 'audit', k: push.token, a: creation, max: UNBOUNDED },
       ...outbox.map((x): Change => ({ c: 'deliveries', k: x.id, v: x })),
+      ...this.newMails(mails),
     ]);
     this.index(push);
     await this.settleOutbox(outbox);
@@ -214,13 +236,14 @@ export class LowdbStore implements Store {
     return this.withLock(token, async () => {
       const current = await this.getPush(token);
       if (!current) return undefined;
-      const { next, audit, events, result } = change(editableCopy(current));
+      const { next, audit, events, mails, result } = change(editableCopy(current));
       const changes: Change[] = [];
       const written = next && recordChange('pushes', token, current, next);
       if (written) changes.push(written);
       for (const a of auditList(audit)) changes.push({ c: 'audit', k: token, a, max: UNBOUNDED });
       const outbox = this.outbox(events);
       for (const x of outbox) changes.push({ c: 'deliveries', k: x.id, v: x });
+      changes.push(...this.newMails(mails ?? []));
       if (changes.length) await this.journal.commit(changes);
       await this.settleOutbox(outbox);
       if (next) {
@@ -388,9 +411,9 @@ export class LowdbStore implements Store {
     return this.withLock(`request:${id}`, async () => {
       const current = await this.getRequest(id);
       if (!current) return undefined;
-      const { next, push, events, result } = change(editableCopy(current));
+      const { next, push, events, mails, result } = change(editableCopy(current));
       const outbox = this.outbox(events);
-      const changes: Change[] = [];
+      const changes: Change[] = [...this.newMails(mails ?? [])];
       if (next) changes.push({ c: 'requests', k: id, v: next });
       if (push) {
         changes.push({ c: 'pushes', k: push.push.token, v: push.push });
@@ -473,6 +496,36 @@ export class LowdbStore implements Store {
     if (outcome.state !== 'pending') this.pendingDeliveries.delete(id);
   }
 
+  async insertMails(mails: StoredMail[]): Promise<void> {
+    const fresh = this.newMails(mails);
+    if (fresh.length) await this.journal.commit(fresh);
+  }
+
+  async claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]> {
+    const iso = now.toISOString();
+    const due = Object.values(this.db.mails).filter(
+      (m) => m.state === 'pending' && (m.nextAttemptAt === null || m.nextAttemptAt <= iso) && (this.leases.get(`mail:${m.id}`) ?? 0) <= now.getTime(),
+    );
+    due.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    return due.slice(0, limit).map((m) => {
+      this.leases.set(`mail:${m.id}`, leaseUntil.getTime());
+      return { ...m, leaseUntil: leaseUntil.toISOString() };
+    });
+  }
+
+  async finishMail(id: string, outcome: MailOutcome): Promise<void> {
+    this.leases.delete(`mail:${id}`);
+    const m = Object.hasOwn(this.db.mails, id) ? this.db.mails[id] : undefined;
+    if (!m) return;
+    await this.journal.commit([{ c: 'mails', k: id, v: { ...m, ...outcome, leaseUntil: null } }]);
+  }
+
+  async listMails(userId: string, limit: number): Promise<StoredMail[]> {
+    const mine = Object.values(this.db.mails).filter((m) => m.userId === userId);
+    mine.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return mine.slice(0, limit);
+  }
+
   async deleteFinishedDeliveries(before: Date, limit: number): Promise<number> {
     const iso = before.toISOString();
     const ids: string[] = [];
@@ -491,18 +544,32 @@ export class LowdbStore implements Store {
     return mine.slice(0, limit);
   }
 
-  insertUser(user: StoredUser): Promise<void> {
+  insertUser(user: StoredUser, mails: StoredMail[] = []): Promise<void> {
     // Under the email's lock: a second insert of the same email waits for the first and is refused.
     return this.withLock(`email:${user.email}`, async () => {
       if (this.emailIndex.has(user.email)) throw new Error(`an account with the email ${user.email} exists`);
-      await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
+      await this.journal.commit([{ c: 'users', k: user.id, v: user }, ...this.newMails(mails)]);
       this.emailIndex.set(user.email, user.id);
     });
   }
 
-  async updateUser(user: StoredUser): Promise<void> {
+  async updateUser(user: StoredUser, mails: StoredMail[] = []): Promise<void> {
     if (!Object.hasOwn(this.db.users, user.id)) throw new Error(`no user ${user.id}`);
-    await this.journal.commit([{ c: 'users', k: user.id, v: user }]);
+    await this.journal.commit([{ c: 'users', k: user.id, v: user }, ...this.newMails(mails)]);
+  }
+
+  /** The journal changes that add `mails` to the outbox (an id already there is kept). */
+  private newMails(mails: StoredMail[]): Change[] {
+    return mails.filter((m) => !Object.hasOwn(this.db.mails, m.id)).map((m): Change => ({ c: 'mails', k: m.id, v: m }));
+  }
+
+  changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined> {
+    return this.withLock(`user:${id}`, async () => {
+      if (!Object.hasOwn(this.db.users, id)) return undefined;
+      const { next, result } = change(structuredClone(this.db.users[id]!));
+      if (next) await this.journal.commit([{ c: 'users', k: id, v: { ...next, id } }]);
+      return result;
+    });
   }
 
   async getUser(id: string) {
@@ -512,6 +579,80 @@ export class LowdbStore implements Store {
   async getUserByEmail(email: string) {
     const id = this.emailIndex.get(email);
     return id ? this.db.users[id] : undefined;
+  }
+
+  async listUsers(query: string, offset: number, limit: number): Promise<StoredUser[]> {
+    const users = Object.values(this.db.users).filter((u) => u.email.includes(query));
+    users.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+    return users.slice(offset, offset + limit);
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    const user = Object.hasOwn(this.db.users, id) ? this.db.users[id]! : undefined;
+    if (!user) return false;
+    for (const w of [...(this.webhooksByUser.get(id) ?? [])]) await this.deleteWebhook(id, w.id);
+    const tokens = Object.values(this.db.apiTokens).filter((t) => t.userId === id);
+    const changes: Change[] = [
+      { c: 'users', k: id, v: null },
+      ...tokens.map((t): Change => ({ c: 'apiTokens', k: t.id, v: null })),
+      ...Object.values(this.db.sessions).filter((x) => x.userId === id).map((x): Change => ({ c: 'sessions', k: x.id, v: null })),
+      ...Object.values(this.db.requests).filter((r) => r.ownerId === id).map((r): Change => ({ c: 'requests', k: r.id, v: null })),
+    ];
+    await this.withLock(`email:${user.email}`, () => this.journal.commit(changes));
+    this.emailIndex.delete(user.email);
+    for (const t of tokens) this.tokenHashIndex.delete(t.hash);
+    return true;
+  }
+
+  async listAllPushes(offset: number, limit: number): Promise<StoredPush[]> {
+    const tokens = Object.keys(this.db.pushes);
+    const out: StoredPush[] = [];
+    for (let i = tokens.length - 1 - offset; i >= 0 && out.length < limit; i--) out.push(this.db.pushes[tokens[i]!]!);
+    return out;
+  }
+
+  /** The trails are in memory already: the export's bound is on what it holds beside them. */
+  async *streamInstanceAudit(filter: InstanceAuditFilter): AsyncIterable<InstanceAuditEntry> {
+    const tokens = filter.push !== undefined ? [filter.push] : Object.keys(this.db.audit);
+    for (const token of tokens) {
+      const trail = Object.hasOwn(this.db.audit, token) ? this.db.audit[token]! : [];
+      const owner = Object.hasOwn(this.db.pushes, token) ? this.db.pushes[token]!.ownerId : null;
+      if (filter.owner !== undefined && owner !== filter.owner) continue;
+      for (const e of trail) {
+        const entry: InstanceAuditEntry = { push: token, owner, kind: e.kind, ip: e.ip, userAgent: e.userAgent, at: e.at };
+        if (matchesAuditFilter(filter, entry)) yield entry;
+      }
+    }
+  }
+
+  async appendAdminLog(entry: AdminLogEntry): Promise<void> {
+    await this.journal.commit([{ c: 'adminLog', k: entry.id, v: entry }]);
+  }
+
+  async listAdminLog(offset: number, limit: number): Promise<AdminLogEntry[]> {
+    const entries = Object.values(this.db.adminLog ?? {});
+    const out: AdminLogEntry[] = [];
+    for (let i = entries.length - 1 - offset; i >= 0 && out.length < limit; i--) out.push(entries[i]!);
+    return out;
+  }
+
+  async insertInvite(invite: StoredInvite): Promise<void> {
+    await this.journal.commit([{ c: 'invites', k: invite.id, v: invite }]);
+  }
+
+  useInvite(id: string, now: Date, email: string): Promise<StoredInvite | undefined> {
+    return this.withLock(`invite:${id}`, async () => {
+      const invites = this.db.invites ?? {};
+      const invite = Object.hasOwn(invites, id) ? invites[id]! : undefined;
+      if (!invite || invite.usedAt !== null || invite.expiresAt <= now.toISOString() || (invite.email !== null && invite.email !== email)) return undefined;
+      const used = { ...invite, usedAt: now.toISOString() };
+      await this.journal.commit([{ c: 'invites', k: id, v: used }]);
+      return used;
+    });
+  }
+
+  async listInvites(limit: number): Promise<StoredInvite[]> {
+    return Object.values(this.db.invites ?? {}).reverse().slice(0, limit);
   }
 
   async insertApiToken(token: StoredApiToken): Promise<void> {
@@ -535,6 +676,34 @@ export class LowdbStore implements Store {
     if (!existing) return;
     await this.journal.commit([{ c: 'apiTokens', k: id, v: null }]);
     this.tokenHashIndex.delete(existing.hash);
+  }
+
+  async insertConnectCode(code: StoredConnectCode): Promise<void> {
+    await this.journal.commit([{ c: 'connectCodes', k: code.hash, v: code }]);
+  }
+
+  redeemConnectCode(hash: string, usedAt: string, tokenId: string): Promise<{ first: boolean; code: StoredConnectCode } | undefined> {
+    // Serialised per code: two exchanges at once must not both find it unused before either commits.
+    return this.withLock(`connect-code:${hash}`, async () => {
+      const codes = this.db.connectCodes;
+      const code = Object.hasOwn(codes, hash) ? codes[hash]! : undefined;
+      if (!code) return undefined;
+      if (code.usedAt) return { first: false, code };
+      const used = { ...code, usedAt, tokenId };
+      await this.journal.commit([{ c: 'connectCodes', k: hash, v: used }]);
+      return { first: true, code: used };
+    });
+  }
+
+  async deleteExpiredConnectCodes(before: Date, limit: number): Promise<number> {
+    const iso = before.toISOString();
+    const hashes: string[] = [];
+    for (const hash in this.db.connectCodes) {
+      if (hashes.length >= limit) break;
+      if (this.db.connectCodes[hash]!.expiresAt < iso) hashes.push(hash);
+    }
+    if (hashes.length) await this.journal.commit(hashes.map((k) => ({ c: 'connectCodes', k, v: null })));
+    return hashes.length;
   }
 
   async insertSession(session: StoredSession): Promise<void> {
@@ -579,6 +748,8 @@ export class LowdbStore implements Store {
       webhooks: Object.values(d.webhooks),
       deliveries: Object.values(d.deliveries),
       requests: Object.values(d.requests),
+      adminLog: Object.values(d.adminLog ?? {}),
+      invites: Object.values(d.invites ?? {}),
     };
   }
 

@@ -3,7 +3,9 @@ import type { Logger } from '../../logger.js';
 import {
   auditRecordSchema,
   storedApiTokenSchema,
+  storedConnectCodeSchema,
   storedDeliverySchema,
+  storedMailSchema,
   storedPushSchema,
   storedRequestSchema,
   storedSessionSchema,
@@ -11,7 +13,10 @@ import {
   storedWebhookSchema,
   type AuditRecord,
   type DeliveryOutcome,
+  type MailOutcome,
+  type StoredMail,
   type StoredApiToken,
+  type StoredConnectCode,
   type StoredDelivery,
   type StoredPush,
   type StoredRequest,
@@ -21,6 +26,7 @@ import {
   type WebhookEvent,
 } from '../records.js';
 import { auditList } from '../outbox.js';
+import { adminLogEntrySchema, storedInviteSchema, type AdminLogEntry, type InstanceAuditEntry, type InstanceAuditFilter, type StoredInvite } from '../admin-records.js';
 import { StorageUnavailableError, StoreNotReady, type DueWork, type EndpointShare, type PushChange, type RequestChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
@@ -45,6 +51,9 @@ const WAIT_LOG_INTERVAL_MS = 30_000;
 /** The rows' whole records, validated on the way out like the embedded store's file. */
 const parse = <T>(schema: { parse(v: unknown): T }) => (row: { record: unknown }) => schema.parse(row.record);
 const parsePush = parse(storedPushSchema);
+
+/** Audit entries read per query by an instance-wide listing or export. */
+const AUDIT_BATCH = 1000;
 
 /** Optimistic writes of one push before taking its row lock instead (see updatePush). */
 const OPTIMISTIC_ATTEMPTS = 3;
@@ -121,7 +130,7 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool, schemaVersion);
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[]): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void> {
     const insert = (db: Queryable) =>
       // One statement (atomic by itself): the push and its creation entry, in one round trip.
       db.query(
@@ -132,13 +141,14 @@ export class PostgresStore implements Store {
          INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
         [...pushColumns(push), creation],
       );
-    if (!events?.length) {
+    if (!events?.length && !mails?.length) {
       await insert(this.db);
       return;
     }
     await this.db.transaction(async (tx) => {
       await insert(tx);
-      await writeOutbox(tx, events);
+      if (events?.length) await writeOutbox(tx, events);
+      if (mails?.length) await insertMailRows(tx, mails);
     });
   }
 
@@ -182,9 +192,9 @@ export class PostgresStore implements Store {
   }
 
   /** Writes a change unless the row has moved on from `version`; false when it has (or is gone). */
-  private async writeIfUnchanged(token: string, version: string, { next, audit: audits, events }: PushChange<unknown>): Promise<boolean> {
+  private async writeIfUnchanged(token: string, version: string, { next, audit: audits, events, mails }: PushChange<unknown>): Promise<boolean> {
     const entries = auditList(audits);
-    if (entries.length > 1 || events?.length) return this.writeAllIfUnchanged(token, version, next, entries, events ?? []);
+    if (entries.length > 1 || events?.length || mails?.length) return this.writeAllIfUnchanged(token, version, next, entries, events ?? [], mails ?? []);
     const audit = entries[0];
     if (next) {
       const { rowCount } = await this.db.query(
@@ -216,12 +226,13 @@ export class PostgresStore implements Store {
    * The general optimistic write: the record (if changed), every audit entry in order and the
    * outbox rows of the events, in one statement that does nothing unless the row is unchanged.
    */
-  private async writeAllIfUnchanged(token: string, version: string, next: StoredPush | undefined, entries: AuditRecord[], events: WebhookEvent[]): Promise<boolean> {
+  private async writeAllIfUnchanged(token: string, version: string, next: StoredPush | undefined, entries: AuditRecord[], events: WebhookEvent[], mails: StoredMail[] = []): Promise<boolean> {
     const rest = (a: number, e: number) => `,
        a AS (INSERT INTO audit (token, entry) SELECT p.token, t.e FROM p CROSS JOIN unnest($${a}::json[]) WITH ORDINALITY AS t(e, n) ORDER BY t.n),
-       o AS (${outboxInsert(`$${e}`, 'CROSS JOIN p')})
+       o AS (${outboxInsert(`$${e}`, 'CROSS JOIN p')}),
+       ml AS (${mailInsert(`$${e + 1}`, 'CROSS JOIN p')})
        SELECT 1 FROM p`;
-    const list = [entries.map((a) => JSON.stringify(a)), JSON.stringify(events)];
+    const list = [entries.map((a) => JSON.stringify(a)), JSON.stringify(events), JSON.stringify(mails)];
     const { rowCount } = next
       ? await this.db.query(
           `WITH p AS (
@@ -235,7 +246,7 @@ export class PostgresStore implements Store {
   }
 
   private async applyChange<T>(tx: Queryable, current: StoredPush, change: (push: StoredPush) => PushChange<T>): Promise<T> {
-    const { next, audit: audits, events, result } = change(current);
+    const { next, audit: audits, events, mails, result } = change(current);
     const [audit, ...moreAudit] = auditList(audits);
     if (next && audit) {
       await tx.query(
@@ -262,6 +273,7 @@ export class PostgresStore implements Store {
       ]);
     }
     if (events?.length) await writeOutbox(tx, events);
+    if (mails?.length) await insertMailRows(tx, mails);
     return result;
   }
 
@@ -295,7 +307,8 @@ export class PostgresStore implements Store {
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query('SELECT record FROM secret_requests WHERE id = $1 FOR UPDATE', [id]);
       if (!rows[0]) return undefined;
-      const { next, push, events, result } = change(parse(storedRequestSchema)(rows[0]));
+      const { next, push, events, mails, result } = change(parse(storedRequestSchema)(rows[0]));
+      if (mails?.length) await insertMailRows(tx, mails);
       if (push) {
         await tx.query(
           `WITH p AS (
@@ -386,6 +399,35 @@ export class PostgresStore implements Store {
   async listDeliveries(userId: string, limit: number): Promise<StoredDelivery[]> {
     const { rows } = await this.db.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [userId, limit]);
     return rows.map(deliveryFromRow);
+  }
+
+  async insertMails(mails: StoredMail[]): Promise<void> {
+    if (!mails.length) return;
+    await insertMailRows(this.db, mails);
+  }
+
+  async claimMails(now: Date, leaseUntil: Date, limit: number): Promise<StoredMail[]> {
+    const { rows } = await this.db.query(
+      `UPDATE mail_outbox SET lease_until = $2 WHERE id IN (
+         SELECT id FROM mail_outbox
+         WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+         ORDER BY next_attempt_at, seq LIMIT $3 FOR UPDATE SKIP LOCKED
+       ) RETURNING ${MAIL_COLUMNS}`,
+      [now.toISOString(), leaseUntil.toISOString(), limit],
+    );
+    return rows.map(mailFromRow);
+  }
+
+  async finishMail(id: string, o: MailOutcome): Promise<void> {
+    await this.db.query(
+      `UPDATE mail_outbox SET attempts = $2, next_attempt_at = $3, state = $4, last_error = $5, last_attempt_at = $6, lease_until = NULL WHERE id = $1`,
+      [id, o.attempts, o.nextAttemptAt, o.state, o.lastError, o.lastAttemptAt],
+    );
+  }
+
+  async listMails(userId: string, limit: number): Promise<StoredMail[]> {
+    const { rows } = await this.db.query(`SELECT ${MAIL_COLUMNS} FROM mail_outbox WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [userId, limit]);
+    return rows.map(mailFromRow);
   }
 
   async appendAudit(token: string, entry: AuditRecord): Promise<void> {
@@ -496,13 +538,38 @@ export class PostgresStore implements Store {
     return { active: Number(rows[0].active), total: Number(rows[0].total) };
   }
 
-  async insertUser(user: StoredUser): Promise<void> {
-    await this.db.query('INSERT INTO users (id, email, record) VALUES ($1, $2, $3)', [user.id, user.email, user]);
+  async insertUser(user: StoredUser, mails?: StoredMail[]): Promise<void> {
+    const insert = (db: Queryable) => db.query('INSERT INTO users (id, email, record) VALUES ($1, $2, $3)', [user.id, user.email, user]);
+    if (!mails?.length) {
+      await insert(this.db);
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      await insert(tx);
+      await insertMailRows(tx, mails);
+    });
   }
 
-  async updateUser(user: StoredUser): Promise<void> {
-    const { rowCount } = await this.db.query('UPDATE users SET email = $2, record = $3 WHERE id = $1', [user.id, user.email, user]);
-    if (!rowCount) throw new Error(`no user ${user.id}`);
+  async updateUser(user: StoredUser, mails?: StoredMail[]): Promise<void> {
+    const update = async (db: Queryable) => {
+      const { rowCount } = await db.query('UPDATE users SET email = $2, record = $3 WHERE id = $1', [user.id, user.email, user]);
+      if (!rowCount) throw new Error(`no user ${user.id}`);
+    };
+    if (!mails?.length) return update(this.db);
+    await this.db.transaction(async (tx) => {
+      await update(tx);
+      await insertMailRows(tx, mails);
+    });
+  }
+
+  changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query('SELECT record FROM users WHERE id = $1 FOR UPDATE', [id]);
+      if (!rows[0]) return undefined;
+      const { next, result } = change(parse(storedUserSchema)(rows[0]));
+      if (next) await tx.query('UPDATE users SET record = $2 WHERE id = $1', [id, { ...next, id }]);
+      return result;
+    });
   }
 
   async getUser(id: string) {
@@ -513,6 +580,82 @@ export class PostgresStore implements Store {
   async getUserByEmail(email: string) {
     const { rows } = await this.db.query('SELECT record FROM users WHERE email = $1', [email]);
     return rows[0] ? parse(storedUserSchema)(rows[0]) : undefined;
+  }
+
+  async listUsers(query: string, offset: number, limit: number): Promise<StoredUser[]> {
+    const pattern = '%' + query.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+    const { rows } = await this.db.query('SELECT record FROM users WHERE email LIKE $1 ORDER BY email OFFSET $2 LIMIT $3', [pattern, offset, limit]);
+    return rows.map(parse(storedUserSchema));
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    // Tokens, sessions, webhooks (with their deliveries) and requests go with it (ON DELETE CASCADE).
+    const { rowCount } = await this.db.query('DELETE FROM users WHERE id = $1', [id]);
+    return Boolean(rowCount);
+  }
+
+  async listAllPushes(offset: number, limit: number): Promise<StoredPush[]> {
+    const { rows } = await this.db.query('SELECT record FROM pushes ORDER BY seq DESC OFFSET $1 LIMIT $2', [offset, limit]);
+    return rows.map(parsePush);
+  }
+
+  /** Keyset pages over the audit table's id: each batch is one short query, whatever the total. */
+  async *streamInstanceAudit(filter: InstanceAuditFilter): AsyncIterable<InstanceAuditEntry> {
+    const conditions: string[] = ['a.id > $1'];
+    const params: unknown[] = [0];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      conditions.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.from !== undefined) add("(a.entry->>'at') >= ?", filter.from);
+    if (filter.to !== undefined) add("(a.entry->>'at') < ?", filter.to);
+    if (filter.owner !== undefined) add('p.owner_id = ?', filter.owner);
+    if (filter.push !== undefined) add('a.token = ?', filter.push);
+    if (filter.kind !== undefined) add("(a.entry->>'kind') = ?", filter.kind);
+    if (filter.ip !== undefined) add("(a.entry->>'ip') = ?", filter.ip);
+    const sql = `SELECT a.id, a.token, p.owner_id, a.entry FROM audit a LEFT JOIN pushes p ON p.token = a.token
+                 WHERE ${conditions.join(' AND ')} ORDER BY a.id LIMIT ${AUDIT_BATCH}`;
+    for (;;) {
+      const { rows } = await this.db.query(sql, params);
+      for (const r of rows) {
+        const e = auditRecordSchema.parse(r.entry);
+        yield { push: r.token, owner: r.owner_id ?? null, kind: e.kind, ip: e.ip, userAgent: e.userAgent, at: e.at };
+      }
+      if (rows.length < AUDIT_BATCH) return;
+      params[0] = rows[rows.length - 1].id;
+    }
+  }
+
+  async appendAdminLog(entry: AdminLogEntry): Promise<void> {
+    await this.db.query('INSERT INTO admin_log (entry) VALUES ($1)', [entry]);
+  }
+
+  async listAdminLog(offset: number, limit: number): Promise<AdminLogEntry[]> {
+    const { rows } = await this.db.query('SELECT entry FROM admin_log ORDER BY seq DESC OFFSET $1 LIMIT $2', [offset, limit]);
+    return rows.map((r) => adminLogEntrySchema.parse(r.entry));
+  }
+
+  async insertInvite(invite: StoredInvite): Promise<void> {
+    await this.db.query('INSERT INTO invites (id, created_at, expires_at, used_at, record) VALUES ($1, $2, $3, $4, $5)', [
+      invite.id,
+      invite.createdAt,
+      invite.expiresAt,
+      invite.usedAt,
+      invite,
+    ]);
+  }
+
+  async useInvite(id: string, now: Date, email: string): Promise<StoredInvite | undefined> {
+    const { rows } = await this.db.query(
+      'UPDATE invites SET used_at = $2, record = record::jsonb || jsonb_build_object(\'usedAt\', $3::text) WHERE id = $1 AND used_at IS NULL AND expires_at > $2 AND coalesce(record->>\'email\', $4) = $4 RETURNING record',
+      [id, now, now.toISOString(), email],
+    );
+    return rows[0] ? { ...parse(storedInviteSchema)(rows[0]), usedAt: now.toISOString() } : undefined;
+  }
+
+  async listInvites(limit: number): Promise<StoredInvite[]> {
+    const { rows } = await this.db.query('SELECT record FROM invites ORDER BY created_at DESC LIMIT $1', [limit]);
+    return rows.map(parse(storedInviteSchema));
   }
 
   async insertApiToken(token: StoredApiToken): Promise<void> {
@@ -537,6 +680,32 @@ export class PostgresStore implements Store {
 
   async deleteApiToken(id: string): Promise<void> {
     await this.db.query('DELETE FROM api_tokens WHERE id = $1', [id]);
+  }
+
+  async insertConnectCode(code: StoredConnectCode): Promise<void> {
+    await this.db.query('INSERT INTO extension_connect_codes (hash, user_id, expires_at, record) VALUES ($1, $2, $3, $4)', [code.hash, code.userId, code.expiresAt, code]);
+  }
+
+  async redeemConnectCode(hash: string, usedAt: string, tokenId: string): Promise<{ first: boolean; code: StoredConnectCode } | undefined> {
+    // A concurrent exchange holding the row makes this one wait, then re-check `used_at IS NULL`
+    // on the row it left: it matches nothing, and reads the code as that exchange marked it.
+    const won = await this.db.query(
+      'UPDATE extension_connect_codes SET used_at = $2, token_id = $3 WHERE hash = $1 AND used_at IS NULL RETURNING record',
+      [hash, usedAt, tokenId],
+    );
+    if (won.rows[0]) return { first: true, code: { ...parse(storedConnectCodeSchema)(won.rows[0]), usedAt, tokenId } };
+    const { rows } = await this.db.query('SELECT record, used_at, token_id FROM extension_connect_codes WHERE hash = $1', [hash]);
+    if (!rows[0]) return undefined;
+    const code = parse(storedConnectCodeSchema)(rows[0]);
+    return { first: false, code: { ...code, usedAt: (rows[0].used_at as Date).toISOString(), tokenId: rows[0].token_id as string } };
+  }
+
+  async deleteExpiredConnectCodes(before: Date, limit: number): Promise<number> {
+    const { rowCount } = await this.db.query(
+      'DELETE FROM extension_connect_codes WHERE hash IN (SELECT hash FROM extension_connect_codes WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)',
+      [before.toISOString(), limit],
+    );
+    return rowCount ?? 0;
   }
 
   async insertSession(session: StoredSession): Promise<void> {
@@ -597,6 +766,23 @@ export class PostgresStore implements Store {
       if (trail.length) await tx.query('INSERT INTO audit (token, entry) SELECT $1, e FROM unnest($2::json[]) WITH ORDINALITY AS t(e, n) ORDER BY n', [push.token, trail.map((a) => JSON.stringify(a))]);
       return true;
     });
+  }
+
+  /** For store-migrate: an admin-log entry, unless one with its id is there already (a second run). */
+  async importAdminLogEntry(entry: AdminLogEntry): Promise<boolean> {
+    const { rowCount } = await this.db.query("INSERT INTO admin_log (entry) SELECT $1::json WHERE NOT EXISTS (SELECT 1 FROM admin_log WHERE entry->>'id' = $2)", [entry, entry.id]);
+    return Boolean(rowCount);
+  }
+
+  async importInvite(invite: StoredInvite): Promise<boolean> {
+    const { rowCount } = await this.db.query('INSERT INTO invites (id, created_at, expires_at, used_at, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+      invite.id,
+      invite.createdAt,
+      invite.expiresAt,
+      invite.usedAt,
+      invite,
+    ]);
+    return Boolean(rowCount);
   }
 
   async importUser(user: StoredUser): Promise<boolean> {
@@ -683,7 +869,7 @@ function startupError(e: unknown, url: string): unknown {
   } catch {
     // An unparsable URL is reported as it is by the driver.
   }
-  if (isUnavailable(e)) return new StorageUnavailableError(`Cannot reach ${where} (${code ?? (e as Error).message}). Check DATABASE_URL and that the database server is running.`, { cause: e });
+  if (isUnavailable(e)) return new StorageUnavailableError(`Cannot reach ${where} (${code ?? (e as Error).message}). Check DATABASE_URL and that the database server is running.`, { cause: e, retryAfterSeconds: 2 });
   if (code === '28P01' || code === '28000') return new StorageUnavailableError(`${where} refused the login (${code}): check the user and password in DATABASE_URL.`, { cause: e });
   if (code === '3D000') return new StorageUnavailableError(`${where} does not exist (${code}): create it first (createdb), or fix DATABASE_URL.`, { cause: e });
   return e;
@@ -721,6 +907,37 @@ const DELIVERY_COLUMNS = `id, webhook_id, user_id, type, body, created_at, attem
   last_status, last_error, last_attempt_at`;
 
 const iso = (v: Date | null) => (v ? v.toISOString() : null);
+
+const MAIL_COLUMNS = 'id, user_id, kind, message, created_at, attempts, next_attempt_at, lease_until, state, last_error, last_attempt_at';
+
+/** The outbox rows of `mails`, in the caller's transaction (or alone); an id already there is kept. */
+async function insertMailRows(tx: Queryable, mails: StoredMail[]): Promise<void> {
+  await tx.query(mailInsert('$1'), [JSON.stringify(mails)]);
+}
+
+/** The mail outbox INSERT for the mails (a JSON array) in `param`; `join` may tie it to a CTE's row. */
+function mailInsert(param: string, join = ''): string {
+  return `INSERT INTO mail_outbox (id, user_id, kind, message, created_at, attempts, next_attempt_at, state)
+     SELECT m.id, m."userId", m.kind, m.message, m."createdAt"::timestamptz, 0, m."nextAttemptAt"::timestamptz, 'pending'
+     FROM json_to_recordset(${param}::json) AS m(id text, "userId" text, kind text, message text, "createdAt" text, "nextAttemptAt" text) ${join}
+     ON CONFLICT (id) DO NOTHING`;
+}
+
+function mailFromRow(r: Record<string, never>): StoredMail {
+  return storedMailSchema.parse({
+    id: r.id,
+    userId: r.user_id,
+    kind: r.kind,
+    message: r.message,
+    createdAt: iso(r.created_at),
+    attempts: r.attempts,
+    nextAttemptAt: iso(r.next_attempt_at),
+    leaseUntil: iso(r.lease_until),
+    state: r.state,
+    lastError: r.last_error,
+    lastAttemptAt: iso(r.last_attempt_at),
+  });
+}
 
 function deliveryFromRow(r: Record<string, never>): StoredDelivery {
   return storedDeliverySchema.parse({

@@ -47,7 +47,7 @@ function translate(e: unknown): unknown {
   const code = (e as { code?: unknown })?.code;
   if (code === '22021' || code === '22P05') return unstorableText();
   if (e instanceof StorageUnavailableError || !isUnavailable(e)) return e;
-  return new StorageUnavailableError(`the database is unreachable (${(e as { code?: string }).code ?? (e as Error).message})`, { cause: e });
+  return new StorageUnavailableError(`the database is unreachable (${(e as { code?: string }).code ?? (e as Error).message})`, { cause: e, retryAfterSeconds: 2 });
 }
 
 const statementNames = new Map<string, string>();

@@ -107,6 +107,15 @@ export async function chromiumHarness(extensionDir: string, profileDir: string, 
         shortcut,
       );
     },
+    async waitForWindow(url) {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const page = b.context.pages().find((p) => url.test(p.url()));
+        if (page) return driven(page);
+        if (Date.now() > deadline) throw new Error(`no window at ${url} (open: ${b.context.pages().map((p) => p.url()).join(', ')})`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     async restart() {
       await b.context.close();
       b = await launchWithExtension(extensionDir, profileDir, theme, language);

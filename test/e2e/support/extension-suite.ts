@@ -826,7 +826,10 @@ export function extensionSuite(b: BrowserUnderTest) {
         await useServer(server.url, 'not-a-real-token');
         popup = await ext.openPopup('');
         await pushText(popup, 'with a bad token');
-        await expect.poll(async () => (await pageText(popup)).match(/did not accept your API token \(401\)/g)?.length).toBe(2);
+        // On open: connect again (the token is refused), with Connect; for the push: the 401 sentence.
+        await expect.poll(async () => (await pageText(popup)).match(/did not accept your API token \(401\)/g)?.length).toBe(1);
+        expect(await pageText(popup)).toMatch(/no longer accepts this extension’s token/);
+        expect(await has(popup, { button: 'Connect by signing in' })).toBe(true);
         await popup.close();
 
         // Too large for the server's body limit (413), then too many requests (429, with

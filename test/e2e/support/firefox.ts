@@ -142,6 +142,15 @@ export async function firefoxHarness(extensionDir: string, profileDir: string, t
         shortcut,
       );
     },
+    async waitForWindow(url) {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const page = (await browser.pages()).find((p) => url.test(p.url()));
+        if (page) return driven(page);
+        if (Date.now() > deadline) throw new Error(`no window at ${url} (open: ${(await browser.pages()).map((p) => p.url()).join(', ')})`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     async restart() {
       await browser.close();
       helper = null;

@@ -141,14 +141,17 @@ describe(`hostile text on every route (${testStore})`, () => {
     };
     const cases: Case[] = [];
     for (const [path, ops] of Object.entries<Record<string, JsonSchema>>(doc.paths)) {
+      // A path may name its own server (the extension's token endpoint is at the site's root).
+      const prefix = ops.servers ? new URL(ops.servers[0].url).pathname.replace(/\/$/, '') : '/api/v2';
       for (const [method, op] of Object.entries(ops)) {
+        if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
         const params: JsonSchema[] = op.parameters ?? [];
         const pathParams = params.filter((p) => p.in === 'path').map((p) => p.name as string);
         const queryParams = [...new Set([...params.filter((p) => p.in === 'query').map((p) => p.name as string), 'passphrase', 'page'])];
         const fill = async (hostileName?: string, hostile?: string) => {
           let p = path;
           for (const name of pathParams) p = p.replace(`{${name}}`, name === hostileName ? hostile! : encodeURIComponent(await paramValue(name)));
-          return `/api/v2${p}`;
+          return `${prefix}${p}`;
         };
         const schema = op.requestBody?.content?.['application/json']?.schema;
         const base = valid[path] ?? {};
@@ -293,6 +296,13 @@ describe(`hostile text on every route (${testStore})`, () => {
       { action: '/users/requests/close', fields: ['token'] },
       { action: '/users/password', fields: ['current_password', 'password'] },
       { action: '/users/token/revoke', fields: ['id'] },
+      { action: '/users/two_factor', fields: ['code'] },
+      { action: '/users/two_factor/setup', fields: ['code'] },
+      { action: '/users/passkeys/sign_in', fields: ['ticket', 'response', 'return_to'] },
+      { action: '/users/security/totp', fields: ['code', 'action'] },
+      { action: '/users/security/passkeys', fields: ['ticket', 'response', 'name'] },
+      { action: '/users/security/passkeys/rename', fields: ['id', 'name'] },
+      { action: '/users/security/passkeys/remove', fields: ['id'] },
       { action: '/users/sign_out', fields: ['x'] },
     ];
     const cases: Case[] = [];
@@ -309,7 +319,7 @@ describe(`hostile text on every route (${testStore})`, () => {
         }
       }
       for (const h of HOSTILE_ESCAPED) {
-        for (const path of [`/p/${h}`, `/p/${h}/r`, `/p/${h}/preview`, `/p/${pushToken}/files/${h}`, `/p/${h}/files/x`, `/req/${h}`, `/dashboard/audit/${h}`, `/users/sign_in?return_to=${h}`, `/users/webhooks?removed=${h}`, `/dashboard?page=${h}`]) {
+        for (const path of [`/p/${h}`, `/p/${h}/r`, `/p/${h}/preview`, `/p/${pushToken}/files/${h}`, `/p/${h}/files/x`, `/req/${h}`, `/dashboard/audit/${h}`, `/users/sign_in?return_to=${h}`, `/users/webhooks?removed=${h}`, `/dashboard?page=${h}`, `/users/security?done=${h}`, `/users/sign_in?passkey_refused=${h}`]) {
           cases.push({ label: 'page get', method: 'GET', path, browser: who });
         }
         for (const path of [`/p/${h}`, `/p/${h}/open`, `/p/${h}/delete`, `/req/${h}`]) {

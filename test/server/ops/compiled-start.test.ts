@@ -71,6 +71,13 @@ describe('the compiled server (npm run build && node dist/server/main.js)', () =
       expect(script.status).toBe(200);
       expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
       expect(await script.text()).toContain('AES-GCM');
+      // The sign-in page with its passkey options (WebAuthn through @simplewebauthn/server) and the passkey script.
+      const signIn = await fetch(`${server.url}/users/sign_in`);
+      expect(signIn.status).toBe(200);
+      expect(await signIn.text()).toContain('data-passkey="sign-in"');
+      const passkeys = await fetch(`${server.url}/assets/passkeys.js`);
+      expect(passkeys.status).toBe(200);
+      expect(await passkeys.text()).toContain('navigator.credentials');
       const metrics = await api.get(server.url, '/metrics', { token: metricsToken });
       expect(metrics.text).toMatch(/secretpush_pushes_created_total\{kind="text"\} 1/);
     } finally {

@@ -8,6 +8,7 @@ import { newPushKey } from '../../../shared/e2e/link-key.js';
 import { decryptPayload, encryptManifestPayload } from '../../../shared/e2e/push-content.js';
 import { finishSlices, sendSlices } from '../../../shared/e2e/sliced-upload-client.js';
 import { api, request } from '../../support/http.js';
+import { testFileStorage } from '../../support/object-store.js';
 import { storedBlobs } from '../../support/stored-data.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 
@@ -107,7 +108,11 @@ describe('sliced uploads of end-to-end file pushes (REST v2)', () => {
     expect((await api.get(server, '/api/v2/pushes/active', { token: owner })).body).toHaveLength(1);
   });
 
-  it('answers a finish asked again with the push it made, for its starter, for 15 minutes', async () => {
+  // These two move the clock hours ahead (a fake Date): the object store (s3rver, in its own
+  // process on the real clock) refuses requests signed that far off (RequestTimeTooSkewed), and a
+  // streamed upload cannot be re-signed and resent. Run on the two stores only.
+  const onRealClockOnly = it.skipIf(testFileStorage === 's3');
+  onRealClockOnly('answers a finish asked again with the push it made, for its starter, for 15 minutes', async () => {
     const { envelope, push } = await sealedFile(1000);
     const upload = (await start(server, { push, files: [{ size: envelope.length }] }, owner)).body.upload;
     expect((await putSlice(server, upload, 0, 0, envelope, owner)).status).toBe(200);
@@ -243,7 +248,7 @@ describe('sliced uploads of end-to-end file pushes (REST v2)', () => {
     expect((await finish(server, mine, owner)).status).toBe(201);
   });
 
-  it('gives an upload up on request, refuses it after six hours, and the sweep purges what was abandoned', async () => {
+  onRealClockOnly('gives an upload up on request, refuses it after six hours, and the sweep purges what was abandoned', async () => {
     const { envelope, push } = await sealedFile(2 * MiB);
     const files = [{ size: envelope.length }];
     // Uploads the tests above left unfinished go first (as below), so that what remains is the pushes' files.

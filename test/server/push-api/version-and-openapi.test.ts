@@ -60,9 +60,10 @@ describe('GET /api/v2/openapi.json', () => {
 
   it('has every v2 path and method', () => {
     const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
-      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+      Object.keys(item).filter((m) => m !== 'servers').map((m) => `${m.toUpperCase()} ${path}`),
     );
-    expect(ops.sort()).toEqual(
+    // The administration's paths have their own check against their route table (test/server/admin/admin-area.test.ts).
+    expect(ops.filter((op) => !op.includes(' /admin/')).sort()).toEqual(
       [
         'GET /version',
         'POST /pushes',
@@ -86,8 +87,11 @@ describe('GET /api/v2/openapi.json', () => {
         'DELETE /uploads/{upload}',
         'PUT /uploads/{upload}/files/{index}',
         'POST /uploads/{upload}/finish',
+        'POST /extension/token',
       ].sort(),
     );
+    // At the site's root, not under /api/v2 (the extension's connect, beside its page).
+    expect(doc.paths['/extension/token'].servers[0].url).toBe(server.url);
     // Path parameters are declared where used.
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       if (!path.includes('{url_token}')) continue;
@@ -111,11 +115,17 @@ describe('GET /api/v2/openapi.json', () => {
     const input = doc.components.schemas.PushInput;
     expect(input.type).toBe('object');
     expect(Object.keys(input.properties).sort()).toEqual(
-      ['payload', 'kind', 'expire_after_days', 'expire_after_views', 'expire_after_duration', 'deletable_by_viewer', 'retrieval_step', 'passphrase', 'name', 'note', 'end_to_end', 'max_failed_passphrase_attempts'].sort(),
+      ['payload', 'kind', 'expire_after_days', 'expire_after_views', 'expire_after_duration', 'deletable_by_viewer', 'retrieval_step', 'passphrase', 'name', 'note', 'end_to_end', 'max_failed_passphrase_attempts', 'not_before', 'expire_from_release', 'email_on_open', 'email_on_expired_unopened', 'notify_emails', 'notify_note'].sort(),
     );
     const create = doc.paths['/pushes'].post;
     expect(create.requestBody.content['application/json'].schema.properties.push.$ref).toBe('#/components/schemas/PushInput');
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '413', '422']));
+    // Scheduled release: the retrieval's 425, its body and its Retry-After.
+    const retrieve = doc.paths['/pushes/{url_token}'].get;
+    expect(retrieve.responses['425'].content['application/json'].schema.$ref).toBe('#/components/schemas/TooEarly');
+    expect(retrieve.responses['425'].headers['Retry-After']).toBeDefined();
+    expect(Object.keys(doc.components.schemas.TooEarly.properties)).toEqual(['error', 'not_before']);
+    expect(input.properties.not_before.type).toBe('string');
   });
 
   it('describes the record shapes with the reference keys', () => {
@@ -123,7 +133,7 @@ describe('GET /api/v2/openapi.json', () => {
     expect(Object.keys(rec.properties)).toEqual(
       expect.arrayContaining(['expire_after_views', 'expired', 'url_token', 'passphrase', 'views_remaining', 'json_url', 'html_url', 'payload', 'files']),
     );
-    expect(Object.keys(doc.components.schemas.Version.properties)).toEqual(['application_version', 'api_version', 'edition', 'features', 'secret_push_version']);
+    expect(Object.keys(doc.components.schemas.Version.properties)).toEqual(['application_version', 'api_version', 'edition', 'features', 'secret_push_version', 'secret_push_name']);
     // The owner's records: Password Pusher's keys, then file_names (optional: file pushes only).
     const owner = doc.components.schemas.OwnerPushRecord;
     expect(owner.properties.file_names).toMatchObject({ type: 'array', items: { type: 'string' } });

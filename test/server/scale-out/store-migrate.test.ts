@@ -25,10 +25,12 @@ const migrate = async (to: string, env: Record<string, string> = {}) => {
 beforeAll(async () => {
   db = await createTestDatabase();
   // No webhook delivery is attempted (the endpoint is a public address this test cannot reach).
-  const s = await startServer({ DATA_DIR: dataDir, WEBHOOK_POLL_SECONDS: '3600' });
+  const s = await startServer({ DATA_DIR: dataDir, WEBHOOK_POLL_SECONDS: '3600', ADMIN_EMAILS: 'mover@example.com' });
   try {
     made.owner = (await createUserWithToken(s, 'mover@example.com')).token;
     expect((await api.post(s, '/api/v2/webhooks', { token: made.owner, json: { url: 'https://93.184.216.34/hook', events: ['push.expired'] } })).status).toBe(201);
+    // An administrator's action: an invite, and its admin-log entry.
+    expect((await api.post(s, '/api/v2/admin/invites', { token: made.owner, json: { email: 'next@example.com' } })).status).toBe(201);
     made.request = (await api.post(s, '/api/v2/secret-requests', { token: made.owner, json: { title: 'moved request' } })).body.url_token;
     made.text = (await createPush(s, { payload: 'plain secret ✓', expire_after_views: 5 }, made.owner)).url_token;
     made.guarded = (await createPush(s, { payload: 'guarded secret', passphrase: 'open sesame', expire_after_views: 5 }, made.owner)).url_token;
@@ -54,7 +56,7 @@ describe('npm run store:migrate', () => {
   it('copies, verifies, can run again, and a PostgreSQL server with the same key serves it all', async () => {
     const first = await migrate(db.url);
     expect(first.out).toContain('Copied 5 pushes');
-    expect(first.out).toMatch(/1 files, \d+ bytes\), 1 accounts, 1 API tokens, 0 sessions, 1 webhooks \(1 deliveries\), 1 secret requests/);
+    expect(first.out).toMatch(/1 files, \d+ bytes\), 1 accounts, 1 API tokens, 0 sessions, 1 webhooks \(1 deliveries\), 1 secret requests, 1 admin-log entries, 1 invites/);
     expect(first.out).toContain('Verified: all 5 pushes');
     expect(first.code).toBe(0);
 
@@ -62,6 +64,7 @@ describe('npm run store:migrate', () => {
     expect(again.code).toBe(0);
     expect(again.out).toContain('Copied 0 pushes');
     expect(again.out).toContain('5 pushes were already there');
+    expect(again.out).toContain('0 admin-log entries, 0 invites');
 
     const masterKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
     const s = await startServer({ DATABASE_URL: db.url, MASTER_KEY: masterKey, WEBHOOK_POLL_SECONDS: '3600' });

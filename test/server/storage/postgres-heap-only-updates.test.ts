@@ -13,11 +13,13 @@ import { iso, storedPush, T0 } from '../../support/stored-push.js';
  * here by where the row lives (`ctid`'s page) before and after a view of pushes that filled their
  * pages. On full pages the first view of a page moves its row to another page (with a new entry
  * in each index); the later ones fit in the space that moved row leaves once pruned, so without
- * the free quarter about 1 view in 9 moved its row here (0.8875 stayed), and with it none does.
+ * the free quarter about 1 view in 9 moved its row here (0.8875 stayed), and with it none does
+ * (alone; see the bound below).
  */
-function push(n: number): StoredPush {
+function push(n: number, run: string): StoredPush {
   return storedPush({
-    token: `heap-only-${n}-${'x'.repeat(32)}`,
+    // Each try its own rows: a retried test must not meet the first try's.
+    token: `heap-only-${run}-${n}-${'x'.repeat(32)}`,
     // About the size of a sealed short secret (base64 of IV, ciphertext and tag).
     payload: `v1.${Buffer.alloc(90, n % 256).toString('base64')}`,
     expireAfterViews: 5,
@@ -36,6 +38,11 @@ describe('PostgreSQL: a view is a heap-only update', () => {
     store = await PostgresStore.open({ url: db.url, poolSize: 2, logger: createLogger('silent') });
     client = new pg.Client({ connectionString: db.url });
     await client.connect();
+    // An autovacuum worker analysing the table after the inserts holds a snapshot while it runs
+    // (long under load), and no row version it may see can be pruned meanwhile: views then move
+    // rows for a reason that has nothing to do with the pages' free space. This database is the
+    // file's own, so turning autovacuum off for its table changes nothing else.
+    await client.query('ALTER TABLE pushes SET (autovacuum_enabled = off)');
   });
   afterAll(async () => {
     await client.end();
@@ -49,7 +56,8 @@ describe('PostgreSQL: a view is a heap-only update', () => {
   };
 
   it('keeps the viewed row on its page for pushes stored on full pages', async () => {
-    const pushes = Array.from({ length: 400 }, (_, i) => push(i));
+    const run = Math.random().toString(36).slice(2, 8);
+    const pushes = Array.from({ length: 400 }, (_, i) => push(i, run));
     for (const p of pushes) await store.insertPush(p, { ...view, kind: 'creation' });
     const { rows } = await client.query<{ pages: string }>("SELECT pg_relation_size('pushes') / current_setting('block_size')::int AS pages");
     // Enough pushes that most sit on pages the later inserts filled up.
@@ -62,6 +70,8 @@ describe('PostgreSQL: a view is a heap-only update', () => {
     }
     let stayed = 0;
     for (const p of pushes) if ((await pageOf(p.token)) === before.get(p.token)) stayed++;
+    // Every row stays (1.0); without the free quarter 0.8875 stay. (Before autovacuum was turned
+    // off above, a few to a few dozen rows moved when the suite loaded the machine.)
     expect(stayed / pushes.length).toBe(1);
     expect((await store.getPush(pushes[0]!.token))?.views).toBe(1);
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/logger.js';
 import { LowdbStore } from '../../../server/storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../../../server/storage/postgres/postgres-store.js';
-import type { AuditRecord, StoredDelivery, StoredPush, StoredRequest, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
+import type { AuditRecord, StoredDelivery, StoredMail, StoredPush, StoredRequest, StoredWebhook, WebhookEvent } from '../../../server/storage/records.js';
 import { StoreNotReady, type Store } from '../../../server/storage/store.js';
 import { createTestDatabase } from '../../support/postgres-database.js';
 import { iso, storedPush, T0 } from '../../support/stored-push.js';
@@ -506,6 +506,33 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.getSession(`s-${id}`)).toBeUndefined();
   });
 
+  it('changeUser changes an account atomically: concurrent changes on two instances all count, none is lost', async () => {
+    const id = `change-user-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id, email: `${id}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
+    const codes = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const secondFactor = { totpSecret: null, pendingTotpSecret: null, lastUsedStep: 0, recoveryCodes: codes, enrolledAt: null };
+    expect(await store.changeUser(id, (u) => ({ next: { ...u, secondFactor }, result: 'set' }))).toBe('set');
+    const other = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      // Each code used twice at once, half through each handle: each use succeeds exactly once.
+      const use = (s: Store, code: string) =>
+        s.changeUser(id, (u) => {
+          const left = u.secondFactor!.recoveryCodes;
+          if (!left.includes(code)) return { result: false };
+          return { next: { ...u, secondFactor: { ...u.secondFactor!, recoveryCodes: left.filter((c) => c !== code) } }, result: true };
+        });
+      const results = await Promise.all(codes.flatMap((code) => [use(store, code), use(other, code)]));
+      expect(results.filter(Boolean)).toHaveLength(codes.length);
+      expect((await store.getUser(id))!.secondFactor!.recoveryCodes).toEqual([]);
+      // No change leaves the record as it was; an unknown account resolves to undefined.
+      expect(await store.changeUser(id, () => ({ result: 1 }))).toBe(1);
+      expect(await store.changeUser('nobody-at-all', () => ({ result: 1 }))).toBeUndefined();
+      expect((await store.getUser(id))!.email).toBe(`${id}@example.com`);
+    } finally {
+      if (other !== store) await other.close();
+    }
+  });
+
   it('deletes expired sessions in bounded batches, keeps live ones', async () => {
     const id = `sess-user-${randomBytes(3).toString('hex')}`;
     await store.insertUser({ id, email: `${id}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
@@ -516,6 +543,46 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect(await store.deleteExpiredSessions(new Date(now), 3)).toBe(2);
     for (let i = 0; i < 5; i++) expect(await store.getSession(`old-${id}-${i}`)).toBeUndefined();
     expect(await store.getSession(`live-${id}`)).toBeDefined();
+  });
+
+  it('extension connect codes: redeemed once, also by exchanges at once on two handles; a replay reads the first redemption; expired ones swept in batches', async () => {
+    const id = `connect-user-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id, email: `${id}@example.com`, passwordHash: '', createdAt: iso(T0) });
+    const code = (n: number, expiresAt: number) => ({
+      hash: `code-${id}-${n}`,
+      userId: id,
+      challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      redirectUri: 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/',
+      label: 'Secret Push extension — Chromium, 2026-11-28',
+      createdAt: iso(T0),
+      expiresAt: iso(expiresAt),
+    });
+    await store.insertConnectCode(code(1, T0 + 60_000));
+    expect(await store.redeemConnectCode('no-such-code', iso(T0 + 1), 'tok-x')).toBeUndefined();
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const tries = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 ? peer : store).redeemConnectCode(`code-${id}-1`, iso(T0 + 1000 + i), `tok-${i}`)),
+      );
+      const winners = tries.filter((t) => t!.first);
+      expect(winners).toHaveLength(1);
+      const won = winners[0]!.code;
+      expect(won).toMatchObject({ ...code(1, T0 + 60_000), usedAt: expect.any(String), tokenId: expect.stringMatching(/^tok-/) });
+      // Every other exchange sees the code as the winner marked it: the token a replay must revoke.
+      for (const t of tries.filter((t) => !t!.first)) expect(t!.code).toMatchObject({ tokenId: won.tokenId, usedAt: won.usedAt });
+      expect((await store.redeemConnectCode(`code-${id}-1`, iso(T0 + 5000), 'tok-late'))!).toMatchObject({ first: false, code: { tokenId: won.tokenId } });
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+    for (let i = 2; i < 7; i++) await store.insertConnectCode(code(i, T0 + 1000));
+    await store.insertConnectCode(code(9, T0 + 10 * 60_000));
+    const sweepAt = new Date(T0 + 5 * 60_000);
+    // Codes 1 to 6 expired before the sweep: three, then three, then none.
+    expect(await store.deleteExpiredConnectCodes(sweepAt, 3)).toBe(3);
+    expect(await store.deleteExpiredConnectCodes(sweepAt, 3)).toBe(3);
+    expect(await store.deleteExpiredConnectCodes(sweepAt, 3)).toBe(0);
+    for (let i = 1; i < 7; i++) expect(await store.redeemConnectCode(`code-${id}-${i}`, iso(T0 + 6_000_000), 'tok-gone')).toBeUndefined();
+    expect((await store.redeemConnectCode(`code-${id}-9`, iso(T0 + 6_000_000), 'tok-9'))!.first).toBe(true);
   });
 
   it('settings: the first value stored wins, putSetting replaces it', async () => {
@@ -589,6 +656,48 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     }
   });
 
+  it('mail outbox: mails are inserted once by id, claimed under a lease by one handle at a time (oldest first), finished, retried when due, and listed per account', async () => {
+    const userId = `mail-user-${randomBytes(3).toString('hex')}`;
+    const mail = (id: string, ms: number): StoredMail => ({
+      id: `${userId}-${id}`, userId, kind: 'password-reset', message: `v1.sealed-${id}`, createdAt: iso(T0 + ms), attempts: 0,
+      nextAttemptAt: iso(T0 + ms), leaseUntil: null, state: 'pending', lastError: null, lastAttemptAt: null,
+    });
+    await store.insertMails([mail('m1', 1), mail('m2', 2)]);
+    // The same id again (a retried cause) changes nothing.
+    await store.insertMails([{ ...mail('m1', 1), message: 'v1.other' }, mail('m3', 3)]);
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const mine = (ms: StoredMail[]) => ms.filter((m) => m.userId === userId);
+      const now = new Date(T0 + 10);
+      const lease = new Date(T0 + 1000);
+      const [a, b] = await Promise.all([store.claimMails(now, lease, 100), peer.claimMails(now, lease, 100)]);
+      const claimed = mine([...a, ...b]);
+      expect(claimed.map((m) => m.id).sort()).toEqual([`${userId}-m1`, `${userId}-m2`, `${userId}-m3`]);
+      expect(claimed.find((m) => m.id === `${userId}-m1`)!.message).toBe('v1.sealed-m1');
+      expect(mine(await peer.claimMails(now, lease, 100))).toEqual([]);
+      await store.finishMail(`${userId}-m1`, { attempts: 1, state: 'sent', nextAttemptAt: null, lastError: null, lastAttemptAt: iso(T0 + 20) });
+      await store.finishMail(`${userId}-m2`, { attempts: 1, state: 'pending', nextAttemptAt: iso(T0 + 5000), lastError: '421 try later', lastAttemptAt: iso(T0 + 20) });
+      // After the lease: m3 (never finished: its instance "died") comes back; m2 only when due.
+      expect(mine(await peer.claimMails(new Date(T0 + 2000), new Date(T0 + 10_000), 100)).map((m) => m.id)).toEqual([`${userId}-m3`]);
+      expect(mine(await store.claimMails(new Date(T0 + 5000), new Date(T0 + 6000), 100)).map((m) => [m.id, m.attempts, m.lastError])).toEqual([[`${userId}-m2`, 1, '421 try later']]);
+      await store.finishMail(`${userId}-m2`, { attempts: 2, state: 'failed', nextAttemptAt: null, lastError: '550 no such user', lastAttemptAt: iso(T0 + 5000) });
+      const listed = await store.listMails(userId, 10);
+      expect(listed.map((m) => [m.id, m.state])).toEqual([[`${userId}-m3`, 'pending'], [`${userId}-m2`, 'failed'], [`${userId}-m1`, 'sent']]);
+      expect(await store.listMails('nobody', 10)).toEqual([]);
+
+      // Receipts: written with a push's change (with the record, with audit entries only, or alone); an id already there is kept.
+      const p = push({ ownerId: userId });
+      await store.insertPush(p, audit('creation'));
+      await store.updatePush(p.token, (cur) => ({ next: { ...cur, views: 1 }, audit: audit('view', 1), mails: [mail('r1', 4)], result: null }));
+      await store.updatePush(p.token, () => ({ audit: [audit('view', 2), audit('view', 3)], mails: [mail('r2', 5), mail('r1', 4)], result: null }), p);
+      await store.updatePush(p.token, () => ({ mails: [mail('r3', 6)], result: null }));
+      expect((await store.listMails(userId, 10)).map((m) => m.id).slice(0, 3).sort()).toEqual([`${userId}-r1`, `${userId}-r2`, `${userId}-r3`]);
+      expect((await store.listAudit(p.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view', 'view', 'view']);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
   it("webhook outbox: a claim shares out between webhooks, at most perWebhook each (the earliest due first), none of a skipped one's", async () => {
     const userId = `share-user-${randomBytes(3).toString('hex')}`;
     await store.insertUser({ id: userId, email: `${userId}@example.com`, passwordHash: 'h', createdAt: iso(T0) });
@@ -651,6 +760,81 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
       expect(await store.getRequest(request.id)).toBeUndefined();
       expect(await store.getRequest(open.id)).toEqual(open);
       expect(await store.getPush(winners[0]!)).toBeDefined();
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
+  it('administration: accounts searched by email and deleted with their tokens, sessions, webhooks and requests (their pushes stay)', async () => {
+    const now = iso(T0);
+    for (const email of ['adm-b@example.com', 'adm-a@example.com', 'other@example.org', '100%_sure@example.com']) {
+      await store.insertUser({ id: `id-${email}`, email, passwordHash: '', createdAt: now, lockedAt: null, admin: email === 'adm-a@example.com' });
+    }
+    expect((await store.listUsers('adm-', 0, 10)).map((u) => u.email)).toEqual(['adm-a@example.com', 'adm-b@example.com']);
+    expect((await store.listUsers('adm-', 1, 10)).map((u) => u.email)).toEqual(['adm-b@example.com']);
+    // LIKE's wildcards are plain characters in a search.
+    expect((await store.listUsers('%_', 0, 10)).map((u) => u.email)).toEqual(['100%_sure@example.com']);
+    expect((await store.getUserByEmail('adm-a@example.com'))?.admin).toBe(true);
+    const id = 'id-adm-b@example.com';
+    await store.insertApiToken({ id: 'tok-adm-b', userId: id, hash: 'hash-adm-b', label: 'x', createdAt: now });
+    await store.insertSession({ id: 'sess-adm-b', userId: id, createdAt: now, expiresAt: iso(T0 + 86_400_000) });
+    const owned = push({ ownerId: id });
+    await store.insertPush(owned, audit('creation'));
+    expect(await store.deleteUser(id)).toBe(true);
+    expect(await store.deleteUser(id)).toBe(false);
+    expect(await store.getUser(id)).toBeUndefined();
+    expect(await store.getUserByEmail('adm-b@example.com')).toBeUndefined();
+    expect(await store.getApiTokenByHash('hash-adm-b')).toBeUndefined();
+    expect(await store.getSession('sess-adm-b')).toBeUndefined();
+    expect(await store.getPush(owned.token)).toEqual(owned);
+    // The address is free again.
+    await store.insertUser({ id: 'id-again', email: 'adm-b@example.com', passwordHash: '', createdAt: now });
+  });
+
+  it('administration: every push newest first, and the instance-wide audit filtered and streamed', async () => {
+    const a = push({ ownerId: 'aud-owner' });
+    const b = push();
+    await store.insertPush(a, { ...audit('creation'), ip: '198.51.100.1', at: '2031-01-01T00:00:00.000Z' });
+    await store.insertPush(b, { ...audit('creation'), ip: '198.51.100.2', at: '2031-01-02T00:00:00.000Z' });
+    await store.appendAudit(a.token, { ...audit('view'), ip: '198.51.100.2', at: '2031-01-03T00:00:00.000Z' });
+    const newest = await store.listAllPushes(0, 2);
+    expect(newest.map((p) => p.token)).toEqual([b.token, a.token]);
+    expect((await store.listAllPushes(1, 1)).map((p) => p.token)).toEqual([a.token]);
+    const collect = async (filter: Parameters<Store['streamInstanceAudit']>[0]) => {
+      const out = [];
+      for await (const e of store.streamInstanceAudit(filter)) if (e.push === a.token || e.push === b.token) out.push(`${e.push === a.token ? 'a' : 'b'}:${e.kind}:${e.owner}`);
+      // Oldest first per push; pushes may interleave (PostgreSQL: in order of writing) or not (embedded).
+      return out.sort();
+    };
+    expect(await collect({ from: '2031-01-01T00:00:00.000Z' })).toEqual(['a:creation:aud-owner', 'a:view:aud-owner', 'b:creation:null']);
+    expect(await collect({ owner: 'aud-owner' })).toEqual(['a:creation:aud-owner', 'a:view:aud-owner']);
+    expect(await collect({ ip: '198.51.100.2' })).toEqual(['a:view:aud-owner', 'b:creation:null']);
+    expect(await collect({ kind: 'view', push: a.token })).toEqual(['a:view:aud-owner']);
+    expect(await collect({ from: '2031-01-02T00:00:00.000Z', to: '2031-01-03T00:00:00.000Z' })).toEqual(['b:creation:null']);
+  });
+
+  it('administration: the admin log is appended and listed newest first; an invite is used once, across two handles, never after expiry or by another address', async () => {
+    const entry = (n: number) => ({ id: `log-${n}-${randomBytes(4).toString('hex')}`, at: iso(T0 + n), actorId: null, actorEmail: 'command line', action: 'user.lock', target: `t${n}`, ip: '::1', userAgent: 'ua' });
+    const written = [entry(1), entry(2), entry(3)];
+    for (const e of written) await store.appendAdminLog(e);
+    expect(await store.listAdminLog(0, 3)).toEqual([...written].reverse());
+    expect(await store.listAdminLog(1, 1)).toEqual([written[1]]);
+
+    const invite = (id: string, email: string | null) => ({ id, email, createdBy: 'a@example.com', createdAt: iso(T0), expiresAt: iso(T0 + 60_000), usedAt: null });
+    await store.insertInvite(invite('inv-any', null));
+    await store.insertInvite(invite('inv-bound', 'bound@example.com'));
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const at = new Date(T0 + 1000);
+      const uses = await Promise.all([store.useInvite('inv-any', at, 'x@example.com'), peer.useInvite('inv-any', at, 'y@example.com'), store.useInvite('inv-any', at, 'z@example.com')]);
+      expect(uses.filter(Boolean)).toHaveLength(1);
+      expect(uses.find(Boolean)!.usedAt).toBe(at.toISOString());
+      expect(await store.useInvite('inv-bound', at, 'other@example.com')).toBeUndefined();
+      expect(await store.useInvite('inv-bound', new Date(T0 + 60_000), 'bound@example.com')).toBeUndefined();
+      expect((await peer.useInvite('inv-bound', at, 'bound@example.com'))?.email).toBe('bound@example.com');
+      expect(await store.useInvite('nope', at, 'bound@example.com')).toBeUndefined();
+      const listed = await store.listInvites(10);
+      expect(listed.filter((i) => i.id.startsWith('inv-')).every((i) => i.usedAt === at.toISOString())).toBe(true);
     } finally {
       if (peer !== store) await peer.close();
     }

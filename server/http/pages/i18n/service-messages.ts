@@ -20,6 +20,7 @@ const FIELD_MESSAGES: [RegExp, MessageKey, string[]][] = [
   [/^needs a passphrase \(it counts wrong passphrases\)$/, 'service.burnNeedsPassphrase', []],
   [/^choose at least one event$/, 'service.chooseEvent', []],
   [/^must not contain control characters \(line breaks, tabs, NUL…\) in a URL$/, 'service.urlControl', []],
+  [/^This invite link is not valid: it has been used, has expired, or is for another address\.$/, 'service.inviteInvalid', []],
 ];
 
 /**
@@ -42,6 +43,9 @@ const SENTENCES: [RegExp, MessageKey, string[]][] = [
   [/^Request body too large: the limit is (\d+) bytes\.$/, 'service.sentence.bodyTooLarge', ['max!']],
   [/^Too many form fields: the limit is (\d+) in one body\.$/, 'service.sentence.tooManyFields', ['max!']],
   [/^Too many failed sign-in attempts from your address\. Please wait, then try again\.$/, 'service.sentence.signInLimited', []],
+  [/^This account is locked\. Ask an administrator\.$/, 'service.sentence.accountLocked', []],
+  [/^Sign in to create a push: this instance does not allow anonymous creation\.$/, 'service.sentence.createNeedsAccount', []],
+  [/^Administrators only\.$/, 'service.sentence.adminsOnly', []],
   [/^This upload did not come from this site's create page \(its CSRF token is missing or stale\): reload the page\.$/, 'service.sentence.staleUpload', []],
 ];
 

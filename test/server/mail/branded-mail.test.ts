@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPush, waitFor } from '../../support/http.js';
+import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
+import { SmtpReceiver, type ReceivedMail } from '../../support/smtp-receiver.js';
+import { Browser } from '../pages/browser.js';
+
+/**
+ * BRAND_NAME reaches the e-mails as it reaches the pages: the sender's name, the subjects and
+ * texts that name the product, the signature. Real server (both stores), real SMTP.
+ */
+describe('e-mails carry the instance’s BRAND_NAME', () => {
+  let smtp: SmtpReceiver;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    smtp = await SmtpReceiver.start();
+    server = await startServer({
+      ...smtp.serverEnv(),
+      REQUIRE_EMAIL_CONFIRMATION: 'false',
+      BRAND_NAME: 'Acme Vault',
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  const mailTo = async (address: string): Promise<ReceivedMail> => {
+    await waitFor(() => smtp.received.some((m) => m.to.includes(address)), 20_000, `a mail to ${address}`);
+    return smtp.received.find((m) => m.to.includes(address))!;
+  };
+  const branded = (m: ReceivedMail) => {
+    expect(m.parsed.from?.value[0]?.name).toBe('Acme Vault');
+    expect(m.parsed.text).toContain('\n-- \nAcme Vault');
+    expect(m.parsed.html).toContain('— Acme Vault');
+    expect(`${m.parsed.subject} ${m.parsed.text} ${m.parsed.html}`).not.toContain('Secret Push');
+  };
+
+  it('an account e-mail (forgot password) and a link sent to a recipient (push service) are signed with it', async () => {
+    const email = `brand-${Date.now()}@example.test`;
+    const { token } = await createUserWithToken(server, email);
+    await new Browser(server).submit('/users/password/forgot', '/users/password/forgot', { email });
+    branded(await mailTo(email));
+
+    const recipient = `brand-recipient-${Date.now()}@example.test`;
+    await createPush(server, { payload: 'for the recipient', notify_emails: [recipient] }, token);
+    branded(await mailTo(recipient));
+  });
+});

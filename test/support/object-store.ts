@@ -1,0 +1,90 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** Whether the suite runs with files in object storage (the vitest project `server-s3` sets it). */
+export const testFileStorage: 'store' | 's3' = process.env.TEST_FILE_STORAGE === 's3' ? 's3' : 'store';
+
+export interface TestObjectStore {
+  endpoint: string;
+  port: number;
+  /** Where s3rver keeps the buckets. */
+  directory: string;
+  /** Kills the server (its data stays until `remove`): the object store down. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and directory. */
+  restart(): Promise<void>;
+  remove(): Promise<void>;
+  /** A new empty bucket, and the environment that points a server at it. */
+  bucket(): Promise<{ bucket: string; env: Record<string, string>; client: S3Client }>;
+}
+
+const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/**
+ * A real S3-protocol server (s3rver, from the npm registry: pure JavaScript, no binary to
+ * download, runs on loopback with a directory for its data) on an ephemeral port, in a child
+ * process: `stop` kills it (SIGKILL, the store gone at once), `restart` starts it again.
+ */
+export async function startObjectStore(): Promise<TestObjectStore> {
+  // The server in this process finds its credentials where the SDK looks: the usual variables.
+  process.env.AWS_ACCESS_KEY_ID ??= CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY ??= CREDENTIALS.secretAccessKey;
+  const directory = mkdtempSync(join(tmpdir(), 'secret-push-s3-'));
+  let port = 0;
+  let child: ChildProcess | undefined;
+  const up = async () => {
+    const script = fileURLToPath(new URL('./s3rver-process.mjs', import.meta.url));
+    child = spawn(process.execPath, [script, directory, String(port)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    port = (JSON.parse(line) as { port: number }).port;
+    // The test process must not wait on it to exit (it is killed at exit).
+    child.unref();
+    for (const pipe of [child.stdin, child.stdout]) (pipe as unknown as { unref?: () => void }).unref?.();
+  };
+  const down = async () => {
+    const c = child;
+    child = undefined;
+    if (!c || c.exitCode !== null) return;
+    c.kill('SIGKILL');
+    await once(c, 'exit');
+  };
+  process.once('exit', () => child?.kill('SIGKILL'));
+  await up();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const clients: S3Client[] = [];
+  return {
+    endpoint,
+    port,
+    directory,
+    stop: down,
+    restart: up,
+    async remove() {
+      for (const c of clients) c.destroy();
+      await down();
+      rmSync(directory, { recursive: true, force: true });
+    },
+    async bucket() {
+      const bucket = `b-${randomBytes(6).toString('hex')}`;
+      const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: CREDENTIALS });
+      clients.push(client);
+      await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      return {
+        bucket,
+        client,
+        env: {
+          FILE_STORAGE: 's3',
+          S3_ENDPOINT: endpoint,
+          S3_BUCKET: bucket,
+          S3_FORCE_PATH_STYLE: 'true',
+        },
+      };
+    },
+  };
+}
