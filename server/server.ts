@@ -79,7 +79,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota, mailEnabled: config.mail !== undefined });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
-    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa, admins: { adminEmails: new Set(config.admin.emails) }, signInMethods: config.signInMethods });
+    const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa, admins: { adminEmails: new Set(config.admin.emails), oidcAdminGroup: config.signInMethods.oidc?.adminGroup }, signInMethods: config.signInMethods, signUpMode: config.admin.signUp });
     const oidc = config.signInMethods.oidc ? new OidcRelyingParty(config.signInMethods.oidc, keys, logger) : undefined;
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });

@@ -49,9 +49,15 @@ export interface AccountServiceDeps {
   admins?: AdminSources;
   /** SSO_ONLY and SIGN_UP_EMAIL_DOMAINS (the OpenID Connect part is used by the pages). */
   signInMethods?: Pick<SignInSettings, 'ssoOnly' | 'signUpEmailDomains'>;
+  /** SIGN_UP: whether single sign-on may make accounts just in time (password sign-up is governed by the pages). */
+  signUpMode?: 'open' | 'invite' | 'closed';
 }
 
 export const PASSWORDS_OFF_MESSAGE = 'Password sign-in is turned off on this server: use single sign-on.';
+export const SSO_NO_EMAIL_MESSAGE = 'The sign-in provider did not tell your e-mail address (ask for the email scope).';
+export const SSO_UNVERIFIED_MESSAGE = 'The sign-in provider has not verified your e-mail address, so it cannot be used to sign in here.';
+export const SSO_SIGN_UP_CLOSED_MESSAGE = 'There is no account for your e-mail address here, and new accounts are not being made.';
+export const SSO_INVITE_NEEDED_MESSAGE = 'There is no account for your e-mail address here: new accounts need a valid invite link.';
 
 /** Wrong second-step codes per account per minute, from all addresses together. */
 export const SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE = 10;
@@ -135,33 +141,76 @@ export class AccountService {
   }
 
   /**
-   * The account for someone the OpenID Connect provider signed in: the account with their
-   * e-mail when the provider says it verified that e-mail (a password account is linked and
-   * keeps its pushes, tokens and webhooks), else a new account made just in time (within
-   * SIGN_UP_EMAIL_DOMAINS, without a password). An unverified e-mail is never linked and never
-   * made into an account: whoever controls the provider's profile could otherwise claim anyone's
-   * address here.
+   * The account for someone the OpenID Connect provider signed in. An existing account is used
+   * only when the provider says it verified the e-mail (a password account is linked and keeps its
+   * pushes, tokens and webhooks); otherwise a new account is made just in time, under the same
+   * rules as sign-up (SIGN_UP: closed refuses, invite needs the invite the sign-in started from,
+   * SIGN_UP_EMAIL_DOMAINS), without a password. An unverified e-mail is never linked and never made
+   * into an account: whoever can edit their profile at the provider could otherwise claim anyone's
+   * address here. A locked account is refused. The groups of this sign-in are stored, so that
+   * OIDC_ADMIN_GROUP grants or takes away the administrator role now; a change is in the admin log.
    */
-  async signInWithProvider(identity: Pick<ProviderIdentity, 'email' | 'emailVerified'>): Promise<{ user: User; created: boolean }> {
-    if (!identity.email) throw new ServiceError('forbidden', 'The sign-in provider did not tell your e-mail address (ask for the email scope).');
+  async signInWithProvider(
+    identity: Pick<ProviderIdentity, 'issuer' | 'subject' | 'email' | 'emailVerified' | 'groups'>,
+    options: { clientIp?: string; userAgent?: string; beforeCreate?: (email: string) => Promise<void> } = {},
+  ): Promise<{ user: User; created: boolean }> {
+    if (!identity.email) throw new ServiceError('forbidden', SSO_NO_EMAIL_MESSAGE);
     const email = this.normaliseEmail(identity.email);
-    if (!identity.emailVerified) throw new ServiceError('forbidden', 'The sign-in provider has not verified your e-mail address, so it cannot be used to sign in here.');
+    if (!identity.emailVerified) throw new ServiceError('forbidden', SSO_UNVERIFIED_MESSAGE);
+    const at = this.now().toISOString();
+    const sso = { issuer: identity.issuer, subject: identity.subject, groups: identity.groups, signedInAt: at };
     const existing = await this.deps.store.getUserByEmail(email);
-    if (existing) return { user: this.toUser(existing), created: false };
+    if (existing) {
+      if (existing.lockedAt) throw new ServiceError('forbidden', ACCOUNT_LOCKED_MESSAGE);
+      const before = this.toUser(existing);
+      // The provider verified the address, so a confirmation still pending is settled too.
+      const changed = await this.deps.store.changeUser(existing.id, (u) => ({
+        next: { ...u, sso, ...(u.emailConfirmedAt === null ? { emailConfirmedAt: at } : {}) },
+        result: u,
+      }));
+      if (!changed) throw new ServiceError('forbidden', 'This account was deleted. Please try again.');
+      if (changed.lockedAt) throw new ServiceError('forbidden', ACCOUNT_LOCKED_MESSAGE);
+      const user = this.toUser({ ...changed, sso });
+      await this.logSsoAdminChange(before.admin, user, options);
+      return { user, created: false };
+    }
+    const signUp = this.deps.signUpMode ?? 'open';
+    if (signUp === 'closed') throw new ServiceError('forbidden', SSO_SIGN_UP_CLOSED_MESSAGE);
+    if (signUp === 'invite' && !options.beforeCreate) throw new ServiceError('forbidden', SSO_INVITE_NEEDED_MESSAGE);
     this.checkNewAccountDomain(email);
-    const user = { id: randomUUID(), email, passwordHash: '', createdAt: this.now().toISOString() };
+    const user: StoredUser = { id: randomUUID(), email, passwordHash: '', createdAt: at, sso };
     try {
+      if (signUp === 'invite') await options.beforeCreate?.(email);
       await this.deps.store.insertUser(user);
     } catch (e) {
       const made = await this.deps.store.getUserByEmail(email);
-      if (made) return { user: this.toUser(made), created: false };
+      if (made) return this.signInWithProvider(identity, { ...options, beforeCreate: undefined });
+      if (e instanceof ServiceError && e.kind === 'validation') throw new ServiceError('forbidden', SSO_INVITE_NEEDED_MESSAGE);
       throw e;
     }
-    return { user: this.toUser(user), created: true };
+    const made = this.toUser(user);
+    await this.logSsoAdminChange(false, made, options);
+    return { user: made, created: true };
   }
 
-  private toUser(u: { id: string; email: string; createdAt: string; admin?: boolean }): User {
-    return { id: u.id, email: u.email, createdAt: u.createdAt, admin: isAdministrator(u, this.deps.admins ?? noAdminSources) };
+  /** OIDC_ADMIN_GROUP granted or took away the role at this sign-in: one admin-log entry, by the provider. */
+  private async logSsoAdminChange(wasAdmin: boolean | undefined, user: User, client: { clientIp?: string; userAgent?: string }): Promise<void> {
+    if (Boolean(wasAdmin) === Boolean(user.admin)) return;
+    await this.deps.store.appendAdminLog({
+      id: randomUUID(),
+      at: this.now().toISOString(),
+      actorId: null,
+      actorEmail: 'identity provider (OIDC_ADMIN_GROUP)',
+      action: user.admin ? 'user.grant-admin' : 'user.revoke-admin',
+      target: user.email,
+      ip: (client.clientIp ?? '').slice(0, 200),
+      userAgent: (client.userAgent ?? '').slice(0, 200),
+    });
+  }
+
+  private toUser(u: { id: string; email: string; createdAt: string; admin?: boolean; sso?: { groups: string[] } }): User {
+    const role = isAdministrator({ email: u.email, admin: u.admin, ssoGroups: u.sso?.groups }, this.deps.admins ?? noAdminSources);
+    return { id: u.id, email: u.email, createdAt: u.createdAt, admin: role };
   }
 
   /** The password rules, for sign-up and for setting a password alike. */
@@ -332,7 +381,8 @@ export class AccountService {
     // Read from the store on every request: a lock made on any instance applies at once.
     const user = await this.deps.store.getUser(session.userId);
     if (!user || user.lockedAt) return null;
-    if (this.deps.requireMfa && user.passwordHash && !user.secondFactor?.totpSecret && !user.passkeys?.length) return null;
+    // REQUIRE_MFA is for password accounts: an account that signs in by SSO relies on the provider's MFA.
+    if (this.deps.requireMfa && user.passwordHash && !user.sso && !user.secondFactor?.totpSecret && !user.passkeys?.length) return null;
     return this.toUser(user);
   }
 

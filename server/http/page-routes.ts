@@ -57,7 +57,7 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', recipientRoutes(pushes, accounts));
   app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
   app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));
-  if (deps.oidc) app.route('/', oidcRoutes(deps.oidc, accounts, deps.logger));
+  if (deps.oidc) app.route('/', oidcRoutes(deps.oidc, accounts, deps.invites, deps.logger));
   app.route('/', accountRoutes(config, pushes, accounts, deps.signInSteps, deps.invites, deps.accountMail, deps.oidc));
   if (deps.accountMail?.enabled) app.route('/', accountEmailRoutes(accounts, deps.accountMail));
   app.route('/', signInStepRoutes(accounts, deps.signInSteps));

@@ -124,6 +124,18 @@ export const storedUserSchema = z.object({
    * keeps it from signing in); absent: made before confirmation existed, or without it.
    */
   emailConfirmedAt: z.string().nullable().optional(),
+  /**
+   * Set once the account has signed in by OpenID Connect (made just in time or linked by a verified
+   * e-mail): the provider's identity and the groups its last sign-in reported (OIDC_ADMIN_GROUP).
+   */
+  sso: z
+    .object({
+      issuer: z.string(),
+      subject: z.string(),
+      groups: z.array(z.string()),
+      signedInAt: z.string(),
+    })
+    .optional(),
 });
 export type StoredUser = z.infer<typeof storedUserSchema>;
 

@@ -20,6 +20,10 @@ export const oidcEnvSchema = {
    * assigns (Entra ID work accounts): their e-mail is treated as verified. Off by default.
    */
   OIDC_EMAIL_ALWAYS_VERIFIED: z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).optional(),
+  /** Members of this group at the provider are administrators, decided again at each SSO sign-in. */
+  OIDC_ADMIN_GROUP: z.string().min(1).max(200).optional(),
+  /** The ID token claim that lists the person's groups (a list of strings, or one string). */
+  OIDC_GROUPS_CLAIM: z.string().min(1).max(100).default('groups'),
   /** Comma list of e-mail domains that may sign up or be created (passwords, SSO and the CLI alike). */
   SIGN_UP_EMAIL_DOMAINS: z.string().optional(),
   SSO_ONLY: z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).optional(),
@@ -36,6 +40,9 @@ export function checkOidcEnv(e: OidcEnv, ctx: z.RefinementCtx) {
   }
   if (truthy(e.SSO_ONLY) && !e.OIDC_ISSUER) {
     ctx.addIssue({ code: 'custom', path: ['SSO_ONLY'], message: 'SSO_ONLY=true needs an OpenID Connect provider (OIDC_ISSUER and OIDC_CLIENT_ID): nobody could sign in' });
+  }
+  if (e.OIDC_ADMIN_GROUP && !e.OIDC_ISSUER) {
+    ctx.addIssue({ code: 'custom', path: ['OIDC_ADMIN_GROUP'], message: 'OIDC_ADMIN_GROUP needs an OpenID Connect provider (OIDC_ISSUER and OIDC_CLIENT_ID)' });
   }
   for (const domain of splitList(e.SIGN_UP_EMAIL_DOMAINS)) {
     if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain)) {
@@ -58,6 +65,9 @@ export interface OidcSettings {
   displayName: string;
   scopes: string[];
   emailAlwaysVerified: boolean;
+  /** OIDC_ADMIN_GROUP (undefined: the provider's groups grant nothing). */
+  adminGroup: string | undefined;
+  groupsClaim: string;
 }
 
 export interface SignInSettings {
@@ -80,6 +90,8 @@ export function signInSettings(e: OidcEnv): SignInSettings {
             displayName: e.OIDC_DISPLAY_NAME,
             scopes: [...scopes],
             emailAlwaysVerified: truthy(e.OIDC_EMAIL_ALWAYS_VERIFIED),
+            adminGroup: e.OIDC_ADMIN_GROUP,
+            groupsClaim: e.OIDC_GROUPS_CLAIM,
           }
         : undefined,
     ssoOnly: truthy(e.SSO_ONLY),

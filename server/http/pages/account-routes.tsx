@@ -112,6 +112,9 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
   });
 
   app.get('/users/sign_up', session, (c) => {
+    // SSO_ONLY with SIGN_UP=invite: an invite link goes on to the provider, which makes the account.
+    const ssoInvite = inviteOf(c.req.query('invite'));
+    if (oidc && !passwordsOn && ssoInvite) return c.redirect(`/users/auth/oidc?invite=${ssoInvite}`, 303);
     if (!signupOpen) return signUpClosed(c);
     const returnTo = safeReturnPath(c.req.query('return_to'));
     if (getPageSession(c).user) return c.redirect(returnTo ?? '/dashboard', 303);

@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AccountService } from '../../accounts/account-service.js';
 import { OidcRelyingParty } from '../../accounts/oidc/relying-party.js';
+import type { InviteService } from '../../admin/invite-service.js';
 import type { Logger } from '../../logger.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
@@ -22,7 +23,7 @@ export const OIDC_LOGOUT_COOKIE_PATH = '/users/sign_out';
 const SESSION_DAYS = 14;
 
 /** "Sign in with <provider>": the start of the code flow and its callback; adapters over the relying party and the account service. */
-export function oidcRoutes(oidc: OidcRelyingParty, accounts: AccountService, logger?: Logger): Hono<AppEnv> {
+export function oidcRoutes(oidc: OidcRelyingParty, accounts: AccountService, invites?: InviteService, logger?: Logger): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const session = pageSession(accounts);
 
@@ -47,7 +48,8 @@ export function oidcRoutes(oidc: OidcRelyingParty, accounts: AccountService, log
     const returnTo = safeReturnPath(c.req.query('return_to'));
     if (getPageSession(c).user) return c.redirect(returnTo ?? '/dashboard', 303);
     try {
-      const started = await oidc.start(c.get('ctx').baseUrl, returnTo);
+      const invite = c.req.query('invite');
+      const started = await oidc.start(c.get('ctx').baseUrl, returnTo, invite && /^[A-Za-z0-9_-]{16,64}$/.test(invite) ? invite : undefined);
       setCookie(c, OIDC_FLOW_COOKIE, started.flowCookie, {
         path: FLOW_COOKIE_PATH,
         httpOnly: true,
@@ -67,8 +69,14 @@ export function oidcRoutes(oidc: OidcRelyingParty, accounts: AccountService, log
     // One flow, one callback: the cookie goes whatever happens (a replayed callback finds none).
     deleteCookie(c, OIDC_FLOW_COOKIE, { path: FLOW_COOKIE_PATH, secure: getPageSession(c).secure });
     try {
-      const { identity, returnTo } = await oidc.finish(new URL(c.req.url).search, flowCookie);
-      const { user, created } = await accounts.signInWithProvider(identity);
+      const { identity, returnTo, invite } = await oidc.finish(new URL(c.req.url).search, flowCookie);
+      const client = c.get('ctx').client;
+      const { user, created } = await accounts.signInWithProvider(identity, {
+        clientIp: client.ip,
+        userAgent: client.userAgent,
+        // SIGN_UP=invite: the invite link the sign-in started from is used up when the account is made.
+        beforeCreate: invite && invites ? (email) => invites.redeem(invite, email) : undefined,
+      });
       if (created) logger?.info('account made at its first single sign-on', { userId: user.id });
       await startPageSession(c, accounts, user, SESSION_DAYS);
       setCookie(c, OIDC_LOGOUT_COOKIE, oidc.logoutCookie(identity, SESSION_DAYS), {
