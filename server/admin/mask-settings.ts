@@ -1,7 +1,7 @@
 import type { SettingSource } from '../config.js';
 
 /** Settings whose values are credentials: shown as set or not, never their value. */
-const SECRET_SETTINGS = new Set(['MASTER_KEY', 'MASTER_KEY_OLD', 'METRICS_TOKEN']);
+const SECRET_SETTINGS = new Set(['MASTER_KEY', 'MASTER_KEY_OLD', 'METRICS_TOKEN', 'OIDC_CLIENT_SECRET']);
 
 /** The effective configuration fit to show an administrator: secrets masked, a database URL without its password. */
 export function maskedSettings(settings: Record<string, SettingSource>): { name: string; value: string; source: SettingSource['source'] }[] {

@@ -135,6 +135,10 @@ describe('OpenID Connect sign-in', () => {
     expect(log.status).toBe(200);
     expect(log.text.match(/identity provider \(OIDC_ADMIN_GROUP\)/g)?.length).toBe(3);
     expect(log.text).toContain('user.revoke-admin');
+    // The effective configuration shows the client secret as set, never its value.
+    const config = await third.browser.get('/admin/config');
+    expect(config.text).toContain('OIDC_CLIENT_SECRET');
+    expect(config.text).not.toContain(TEST_CLIENT_SECRET);
   });
 
   it('a locked account cannot sign in by SSO', async () => {
