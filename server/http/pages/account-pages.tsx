@@ -75,12 +75,19 @@ export function SignInPage({
   );
 }
 
-export function SignUpPage({ csrfToken, returnTo, email = '', errors, error, invite }: CredentialsFormProps) {
+export function SignUpPage({ csrfToken, returnTo, email = '', errors, error, invite, sso }: CredentialsFormProps & { sso?: { name: string; href: string } }) {
   const { t } = useLanguage();
   return (
     <section class="card narrow">
       <h1>{t('account.signUp.heading')}</h1>
       {error && <Notice kind="error">{error}</Notice>}
+      {sso && (
+        <p>
+          <a class="button" href={sso.href} id="sign-up-sso">
+            {t('account.sso.button', { name: sso.name })}
+          </a>
+        </p>
+      )}
       <form method="post" action="/users/sign_up" class="stack">
         <CsrfField token={csrfToken} />
         <ReturnTo path={returnTo} />

@@ -69,7 +69,17 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
       c,
       status,
       'title.signUp',
-      <SignUpPage csrfToken={getPageSession(c).csrfToken} returnTo={returnTo} email={email} errors={errors} error={error} signupEnabled={signupOpen} invite={invite} />,
+      <SignUpPage
+        csrfToken={getPageSession(c).csrfToken}
+        returnTo={returnTo}
+        email={email}
+        errors={errors}
+        error={error}
+        signupEnabled={signupOpen}
+        invite={invite}
+        // An invite may be used by signing in through the provider too (the account is made there).
+        sso={oidc ? { name: oidc.displayName, href: `/users/auth/oidc?${new URLSearchParams({ ...(invite ? { invite } : {}), ...(returnTo ? { return_to: returnTo } : {}) })}` } : undefined}
+      />,
     );
   /** SIGN_UP=invite: sign-up only with an invite link (whether it is still good is checked on submit). */
   const inviteOnly = config.admin.signUp === 'invite';

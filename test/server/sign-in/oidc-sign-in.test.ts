@@ -63,6 +63,8 @@ describe('OpenID Connect sign-in', () => {
     const page = await new Browser(server).get('/users/sign_in');
     expect(page.text).toContain('Corp ID');
     expect(page.text).toContain('href="/users/auth/oidc"');
+    // The sign-up page offers it too.
+    expect((await new Browser(server).get('/users/sign_up')).text).toContain('id="sign-up-sso"');
     const { authorization } = await throughProvider('alice');
     const q = authorization.searchParams;
     expect(q.get('response_type')).toBe('code');
