@@ -94,6 +94,8 @@ export default defineConfig({
             'test/server/object-store/**/*.test.ts',
           ],
           env: { TEST_FILE_STORAGE: 's3' },
+          // After every file: its buckets listed, no object without a push (bucket-audit.ts).
+          setupFiles: ['test/support/bucket-audit-setup.ts'],
           globalSetup: ['test/support/postgres-global-setup.ts'],
           isolate: isolateServerFiles,
           testTimeout: 30_000,
