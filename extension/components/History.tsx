@@ -12,6 +12,7 @@ import { knownOrListed, pushLabel } from '../lib/push-label';
 import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { Notice } from './Field';
 import type { RecordWithReceipt } from '../lib/read-receipt';
+import { Requests } from './Requests';
 
 interface Props {
   env: PopupEnv;
@@ -20,7 +21,7 @@ interface Props {
   onOpenSettings(): void;
 }
 
-type Which = 'active' | 'expired';
+type Which = 'active' | 'expired' | 'requests';
 
 function formatDate(iso: string | null): string {
   if (!iso) return '';
@@ -58,7 +59,7 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
 
   // The first page, again after a change (a push expired): as many pages as were shown.
   useEffect(() => {
-    if (!signedIn || !settings.serverUrl) return;
+    if (!signedIn || !settings.serverUrl || which === 'requests') return;
     let live = true;
     setProblem(null);
     void (async () => {
@@ -126,7 +127,11 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
         <button type="button" aria-pressed={which === 'expired'} onClick={() => switchTo('expired')}>
           {t('expired')}
         </button>
+        <button type="button" aria-pressed={which === 'requests'} onClick={() => switchTo('requests')}>
+          {t('requests')}
+        </button>
       </div>
+      {which === 'requests' && <Requests api={api} copy={env.copy} />}
 
       {problem && <Notice tone="error">{problem.message}</Notice>}
       {!problem && items === null && <p role="status">{t('loading')}</p>}

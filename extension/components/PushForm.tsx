@@ -15,9 +15,13 @@ import {
 } from '../lib/push-options';
 import { t, type MessageKey } from '../lib/i18n';
 import { pushHint } from '../lib/push-label';
-import type { Settings } from '../lib/settings-storage';
+import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { CheckField, FieldError, NumberField, Notice, TextField } from './Field';
-import { PushResult } from './PushResult';
+import { Lazy } from './Lazy';
+
+// Loaded when needed: the first paint is the form alone (scripts/bundle-size.ts).
+const loadResult = () => import('./PushResult').then((m) => m.PushResult);
+const loadGenerator = () => import('./Generator').then((m) => m.Generator);
 
 interface Props {
   env: PopupEnv;
@@ -51,6 +55,9 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   const touched = useRef({ text: false, options: false });
   const textArea = useRef<HTMLTextAreaElement>(null);
   const draftLoaded = useRef(false);
+  /** The text is a generated secret: never kept in the draft, gone after the push. */
+  const generated = useRef(false);
+  const [generatorOpen, setGeneratorOpen] = useState(false);
 
   // The draft left when the popup was closed, then the target tab and its selection: the
   // selection fills the text unless the user already typed (now or in the draft).
@@ -103,7 +110,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     if (!draftLoaded.current || result) return;
     const empty = !text && !options.name && !options.note && (kind === 'text' || !touched.current.text);
     void env.saveDraft(
-      empty && kind === 'text' ? null : { kind, text: touched.current.text ? text : '', address: kind === 'text' ? undefined : address, name: options.name, note: options.note },
+      empty && kind === 'text' ? null : { kind, text: touched.current.text && !generated.current ? text : '', address: kind === 'text' ? undefined : address, name: options.name, note: options.note },
     );
   }, [kind, text, address, options.name, options.note]);
 
@@ -113,11 +120,11 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     setFieldErrors(({ [key]: _, ...rest }) => rest);
   };
 
-  const payload = kind === 'text' ? text : address.trim();
-
-  async function submit(e?: Event) {
+  /** `secret`: a generated value pushed at once ("Generate and push"), before the state has it. */
+  async function submit(e?: Event, secret?: string) {
     e?.preventDefault();
     if (busy) return;
+    const payload = secret ?? (kind === 'text' ? text : address.trim());
     const problems = checkPush(kind, payload, options, limits);
     if (kind === 'file' && !file) problems.files = t('check_choose_file');
     setFieldErrors(problems);
@@ -152,6 +159,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   function another() {
     setResult(null);
     setText('');
+    generated.current = false;
     setFile(null);
     setFromSelection(false);
     touched.current = { text: false, options: false };
@@ -180,7 +188,15 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     return <Notice tone="error">{t('no_pushes_accepted')}</Notice>;
   }
   // Part of the first chunk: without its QR encoder (drawn by the background) it is 0.6 KB.
-  if (result) return <PushResult {...result} env={env} onAnother={another} />;
+  if (result) {
+    const emailLink = limits.email_links && tokenToSend(settings) ? env.createApi(settings).emailLink : undefined;
+    return <Lazy load={loadResult} props={{ ...result, env, emailLink, onAnother: another }} />;
+  }
+  const useGenerated = (value: string) => {
+    generated.current = touched.current.text = true;
+    setText(value);
+    setFieldErrors(({ payload: _, ...rest }) => rest);
+  };
 
   return (
     <form class="push-form" onSubmit={submit} noValidate aria-busy={busy}>
@@ -217,6 +233,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
             aria-describedby={fieldErrors.payload ? 'payload-error' : undefined}
             onInput={(e) => {
               touched.current.text = true;
+              generated.current = false;
               setText(e.currentTarget.value);
               setFieldErrors(({ payload: _, ...rest }) => rest);
             }}
@@ -225,6 +242,22 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
             }}
           />
           <FieldError id="payload-error" message={fieldErrors.payload} />
+          <button type="button" class="link" aria-expanded={generatorOpen} onClick={() => setGeneratorOpen(!generatorOpen)}>
+            {t('gen_open')}
+          </button>
+          {generatorOpen && (
+            <Lazy
+              load={loadGenerator}
+              props={{
+                busy,
+                onUse: useGenerated,
+                onPush: (value: string) => {
+                  useGenerated(value);
+                  void submit(undefined, value);
+                },
+              }}
+            />
+          )}
         </div>
       ) : kind === 'file' ? (
         <div class="field">
@@ -302,6 +335,17 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
           hint={kind === 'url' ? t('url_not_deletable') : undefined}
           onChange={(v) => setOption('deletable_by_viewer', v)}
         />
+        {limits.scheduled_release && (
+          <TextField
+            id="not_before"
+            label={t('opens_from')}
+            type="datetime-local"
+            value={options.not_before}
+            error={fieldErrors.not_before}
+            hint={t('opens_from_hint')}
+            onChange={(v) => setOption('not_before', v)}
+          />
+        )}
         <TextField
           id="name"
           label={t('name_label')}

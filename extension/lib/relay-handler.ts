@@ -30,7 +30,19 @@ function replay(report: UploadReport): typeof fetch {
  * Every `PushApi` method, by name (a method added to `PushApi` and not here fails to compile),
  * and whether the popup may call it through the relay (FormData does not survive messaging).
  */
-const methods: Record<ApiMethod, boolean> = { version: true, limits: true, create: true, active: true, expired: true, audit: true, expire: true, createWithFiles: false };
+const methods: Record<ApiMethod, boolean> = {
+  version: true,
+  limits: true,
+  create: true,
+  active: true,
+  expired: true,
+  audit: true,
+  expire: true,
+  createWithFiles: false,
+  requests: true,
+  createRequest: true,
+  emailLink: true,
+};
 
 const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-host-idle', 'file-pushed']);
 

@@ -69,6 +69,9 @@ export function relayedPushApi({ serverUrl, apiToken }: Omit<ApiConnection, 'fet
     expire: call('expire'),
     // FormData does not survive Chromium's messaging: files go through relayedFilePush.
     createWithFiles: call('createWithFiles'),
+    requests: call('requests'),
+    createRequest: call('createRequest'),
+    emailLink: call('emailLink'),
   };
 }
 

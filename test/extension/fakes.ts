@@ -87,6 +87,9 @@ export function fakeApi(overrides: Partial<PushApi> = {}): PushApi & { [K in key
     expired: vi.fn(async () => []),
     audit: vi.fn(async () => []),
     expire: vi.fn(async (token: string) => record({ url_token: token, expired: true })),
+    requests: vi.fn(async () => []),
+    createRequest: vi.fn(),
+    emailLink: vi.fn(async (input: { notify_emails: string[] | string }) => ({ sent: [input.notify_emails].flat().length })),
     ...overrides,
   } as never;
 }

@@ -4,6 +4,8 @@
  * it is 30 KB gzipped, more than the whole popup.
  */
 export const WORD_LIST_FILE = 'eff-large-wordlist.txt';
+/** Its size, for the strength shown before it is loaded (12.925 bits a word). */
+export const EFF_WORD_COUNT = 7776;
 
 export function parseWordList(text: string): string[] {
   return text.split('\n').map((w) => w.trim()).filter(Boolean);
@@ -15,6 +17,8 @@ export function loadWordList(url: string): Promise<string[]> {
   return (loaded ??= fetch(url)
     .then((res) => (res.ok ? res.text() : Promise.reject(new Error(`HTTP ${res.status}`))))
     .then(parseWordList)
+    // A damaged file must not make weaker passphrases than the strength shown.
+    .then((words) => (words.length === EFF_WORD_COUNT ? words : Promise.reject(new Error('word list damaged'))))
     .catch((err: unknown) => {
       loaded = undefined;
       throw err;
