@@ -20,8 +20,8 @@ import { CheckField, FieldError, NumberField, Notice, TextField } from './Field'
 import { Lazy } from './Lazy';
 
 // Loaded when needed: the first paint is the form alone (scripts/bundle-size.ts).
-const loadResult = () => import('./PushResult').then((m) => m.PushResult);
-const loadGenerator = () => import('./Generator').then((m) => m.Generator);
+const loadResult = () => import('./lazy-views').then((m) => m.PushResult);
+const loadGenerator = () => import('./lazy-views').then((m) => m.Generator);
 
 interface Props {
   env: PopupEnv;
