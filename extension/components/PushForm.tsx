@@ -14,7 +14,6 @@ import {
   type PushOptions,
 } from '../lib/push-options';
 import { t, type MessageKey } from '../lib/i18n';
-import { pushHint } from '../lib/push-label';
 import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { CheckField, FieldError, NumberField, Notice, TextField } from './Field';
 import { Lazy } from './Lazy';
@@ -140,9 +139,9 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
       // Copy at once: the popup may be closed the moment the user looks away.
       const copied = await env.copy(record.html_url);
       // A file's name stays in this browser only (the server has it encrypted, or not at all).
-      const hint = kind === 'file' ? file?.name : pushHint(kind, payload, tab?.url);
+      // The hint is made by the background from the page (text) or the URL pushed, never the secret.
       await Promise.all([
-        env.rememberKind(record.url_token, kind, hint).catch(() => undefined),
+        env.rememberKind(record.url_token, kind, kind === 'file' ? file?.name : undefined, kind === 'text' ? tab?.url : payload).catch(() => undefined),
         env.saveDraft(null),
       ]);
       onServerOk?.();

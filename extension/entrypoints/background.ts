@@ -63,7 +63,14 @@ export default defineBackground(() => {
     runtime: browser.runtime as unknown as HostPlace['runtime'],
     document: typeof document === 'undefined' ? undefined : document,
   };
-  const relay = createRelayHandler({ createApi: described, qrPath, openFileHost: () => openFileHost(hostPlace), closeIdleFileHost: () => closeIdleFileHost(hostPlace), pushed: recordPush });
+  const relay = createRelayHandler({
+    createApi: described,
+    qrPath,
+    openFileHost: () => openFileHost(hostPlace),
+    closeIdleFileHost: () => closeIdleFileHost(hostPlace),
+    pushed: recordPush,
+    readSelection: (tabId) => env.readSelection(tabId),
+  });
   browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string }, sendResponse: (answer: unknown) => void) => {
     if (sender.id !== browser.runtime.id || !isRelayRequest(message)) return false;
     void relay(message).then(sendResponse);

@@ -3,6 +3,9 @@ import type { OwnerPushRecord } from '../../shared/push-schema';
 import type { UploadReport } from './file-host-protocol';
 import { sendFilePush, sendPush, withKey } from './push-sending';
 import { problemOf } from './problem';
+import { recallKinds, rememberKind } from './kind-memory';
+import { wholeLink } from './link-keys';
+import { pushHint, pushTitles } from './push-label';
 import type { ApiMethod, QrPath, RelayAnswer, RelayRequest } from './relay';
 
 export interface RelayEnv {
@@ -15,6 +18,8 @@ export interface RelayEnv {
   closeIdleFileHost(): Promise<boolean>;
   /** Keeps a push the file host made, for a popup that closed before it ended (background-env.ts: recordPush). */
   pushed(record: OwnerPushRecord, kind: 'file', hint?: string): Promise<void>;
+  /** The text selected in a tab (selection.ts). */
+  readSelection(tabId: number): Promise<string>;
 }
 
 /** The file host's upload answered again, as a fetch would, so that the API client reads it as its own. */
@@ -44,7 +49,7 @@ const methods: Record<ApiMethod, boolean> = {
   emailLink: true,
 };
 
-const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-host-idle', 'file-pushed']);
+const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-host-idle', 'file-pushed', 'selection', 'remember', 'titles', 'whole-link']);
 
 export function isRelayRequest(message: unknown): message is RelayRequest {
   const relay = typeof message === 'object' && message !== null ? (message as { relay?: unknown }).relay : undefined;
@@ -72,6 +77,13 @@ export function createRelayHandler(env: RelayEnv): (request: RelayRequest) => Pr
   return async (request) => {
     try {
       if (request.relay === 'qr') return { ok: true, value: env.qrPath(request.text) };
+      if (request.relay === 'selection') return { ok: true, value: await env.readSelection(request.tabId) };
+      if (request.relay === 'remember') {
+        const hint = request.hint ?? (request.from ? pushHint(request.kind, request.from, request.from) : undefined);
+        return { ok: true, value: await rememberKind(request.urlToken, request.kind, hint) };
+      }
+      if (request.relay === 'titles') return { ok: true, value: pushTitles(request.records, await recallKinds(request.records.map((r) => r.url_token))) };
+      if (request.relay === 'whole-link') return { ok: true, value: await wholeLink(request.record) };
       if (request.relay === 'push') return { ok: true, value: await sendPush(apiFor(request.connection), request.input, request.endToEnd) };
       if (request.relay === 'file-part') {
         const bytes = Uint8Array.from(atob(request.data), (c) => c.charCodeAt(0));

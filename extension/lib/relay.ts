@@ -29,7 +29,16 @@ export type RelayRequest =
   /** The file host has had nothing to do for a while; answers whether it is closed (file-host-opening.ts). */
   | { relay: 'file-host-idle' }
   /** The file host's upload, for the background to read as its own (the link's key added, failures worded). */
-  | { relay: 'file-pushed'; connection: Connection; report: UploadReport; linkKey?: string; hint: string };
+  | { relay: 'file-pushed'; connection: Connection; report: UploadReport; linkKey?: string; hint: string }
+  /**
+   * What the popup needs of the tab and of what this browser remembers of pushes, answered by
+   * the background, which has the code for the context menu already (the popup then ships none).
+   */
+  | { relay: 'selection'; tabId: number }
+  /** `hint` (a file's name) or `from` (the page or URL the hint is taken from: push-label.ts). */
+  | { relay: 'remember'; urlToken: string; kind: string; hint?: string; from?: string }
+  | { relay: 'titles'; records: Array<{ url_token: string; name: string | null; file_names?: string[] }> }
+  | { relay: 'whole-link'; record: { url_token: string; html_url: string } };
 
 export type RelayAnswer = { ok: true; value: unknown } | { ok: false; problem: Problem };
 

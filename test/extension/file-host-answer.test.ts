@@ -18,6 +18,7 @@ function background() {
     qrPath,
     openFileHost: async () => true,
     closeIdleFileHost: async () => false,
+    readSelection: async () => '',
     pushed,
   });
   const answer = (report: UploadReport, linkKey?: string) => handle({ relay: 'file-pushed', connection: { serverUrl: SERVER, apiToken: 'tok' }, report, linkKey, hint: 'q3.pdf' });
