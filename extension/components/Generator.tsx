@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
 import { t } from '../lib/i18n';
-import { characterSets, generatePassphrase, generatePassword, passphraseBits, passwordBits, type CharacterSet } from '../lib/generator/password';
-import { EFF_WORD_COUNT, loadWordList, WORD_LIST_FILE } from '../lib/generator/word-list';
+import { characterSets, passphraseBits, passwordBits, type CharacterSet } from '../lib/generator/password';
+import { EFF_WORD_COUNT } from '../lib/generator/word-list';
+import type { GenerateRequest } from '../lib/relay';
 import { CheckField, FieldError, NumberField } from './Field';
 
 interface Props {
+  /** Generates (the background does: lib/relay.ts). */
+  generate(what: GenerateRequest): Promise<string>;
   busy: boolean;
   /** Puts the value in the secret field. */
   onUse(value: string): void;
@@ -20,7 +22,7 @@ const bounds = { length: [8, 128], words: [3, 12] } as const;
  * The generator in the push form, loaded when it is opened (components/Lazy.tsx). Its choices
  * are not stored, and the value goes only into the form, which keeps no generated secret.
  */
-export function Generator({ busy, onUse, onPush }: Props) {
+export function Generator({ generate, busy, onUse, onPush }: Props) {
   const [words, setWords] = useState(false);
   const [length, setLength] = useState<number | undefined>(20);
   const [count, setCount] = useState<number | undefined>(6);
@@ -35,7 +37,7 @@ export function Generator({ busy, onUse, onPush }: Props) {
     setProblem('');
     if (badNumber || !bits) return;
     try {
-      then(words ? generatePassphrase(await loadWordList(browser.runtime.getURL(`/${WORD_LIST_FILE}` as never)), n!) : generatePassword({ length: n!, sets }));
+      then(await generate(words ? { words: n! } : { rule: { length: n!, sets } }));
     } catch {
       setProblem(t('gen_list_failed'));
     }

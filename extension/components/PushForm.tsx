@@ -248,6 +248,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
             <Lazy
               load={loadGenerator}
               props={{
+                generate: env.generate,
                 busy,
                 onUse: useGenerated,
                 onPush: (value: string) => {

@@ -4,7 +4,7 @@ import type { PushApi } from './api-client';
 import { copyHere } from './clipboard';
 import type { PushTitle } from './push-label';
 import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
-import { ask, relayedPush, relayedPushApi, relayedQrPath, type QrPath, type SendMessage } from './relay';
+import { ask, relayedPush, relayedPushApi, relayedQrPath, type GenerateRequest, type QrPath, type SendMessage } from './relay';
 import {
   draftItem,
   lastPushItem,
@@ -68,6 +68,8 @@ export interface PopupEnv {
   saveDraft(draft: PushDraft | null): Promise<void>;
   /** History's titles of listed pushes (push-label.ts: pushTitles). */
   pushTitles(records: Array<{ url_token: string; name: string | null; file_names?: string[] }>): Promise<Record<string, PushTitle>>;
+  /** A generated password or passphrase, made by the background (generator/). */
+  generate(what: GenerateRequest): Promise<string>;
   /** The push's link with its key when this extension made it end to end (link-keys.ts). */
   wholeLink(record: { url_token: string; html_url: string }): Promise<string>;
 }
@@ -125,6 +127,7 @@ export function createPopupEnv(): PopupEnv {
     rememberKind: (urlToken, kind, hint, from) => ask<void>(send, { relay: 'remember', urlToken, kind, hint, from }),
     pushTitles: (records) =>
       ask<Record<string, PushTitle>>(send, { relay: 'titles', records: records.map(({ url_token, name, file_names }) => ({ url_token, name, file_names })) }),
+    generate: (what) => ask<string>(send, { relay: 'generate', what }),
     wholeLink: (record) => ask<string>(send, { relay: 'whole-link', record: { url_token: record.url_token, html_url: record.html_url } }),
     // Session storage may be missing (an old Firefox): then there is simply no draft.
     loadDraft: () => draftItem.getValue().catch(() => null),

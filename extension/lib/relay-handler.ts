@@ -6,6 +6,7 @@ import { problemOf } from './problem';
 import { recallKinds, rememberKind } from './kind-memory';
 import { wholeLink } from './link-keys';
 import { pushHint, pushTitles } from './push-label';
+import { generatePassphrase, generatePassword } from './generator/password';
 import type { ApiMethod, QrPath, RelayAnswer, RelayRequest } from './relay';
 
 export interface RelayEnv {
@@ -20,6 +21,8 @@ export interface RelayEnv {
   pushed(record: OwnerPushRecord, kind: 'file', hint?: string): Promise<void>;
   /** The text selected in a tab (selection.ts). */
   readSelection(tabId: number): Promise<string>;
+  /** The EFF word list (generator/word-list.ts), loaded on first use. */
+  loadWords(): Promise<string[]>;
 }
 
 /** The file host's upload answered again, as a fetch would, so that the API client reads it as its own. */
@@ -49,7 +52,7 @@ const methods: Record<ApiMethod, boolean> = {
   emailLink: true,
 };
 
-const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-host-idle', 'file-pushed', 'selection', 'remember', 'titles', 'whole-link']);
+const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-host-idle', 'file-pushed', 'selection', 'remember', 'titles', 'whole-link', 'generate']);
 
 export function isRelayRequest(message: unknown): message is RelayRequest {
   const relay = typeof message === 'object' && message !== null ? (message as { relay?: unknown }).relay : undefined;
@@ -84,6 +87,10 @@ export function createRelayHandler(env: RelayEnv): (request: RelayRequest) => Pr
       }
       if (request.relay === 'titles') return { ok: true, value: pushTitles(request.records, await recallKinds(request.records.map((r) => r.url_token))) };
       if (request.relay === 'whole-link') return { ok: true, value: await wholeLink(request.record) };
+      if (request.relay === 'generate') {
+        const { what } = request;
+        return { ok: true, value: 'words' in what ? generatePassphrase(await env.loadWords(), what.words) : generatePassword(what.rule) };
+      }
       if (request.relay === 'push') return { ok: true, value: await sendPush(apiFor(request.connection), request.input, request.endToEnd) };
       if (request.relay === 'file-part') {
         const bytes = Uint8Array.from(atob(request.data), (c) => c.charCodeAt(0));

@@ -3,6 +3,7 @@ import type { ApiConnection, PushApi } from './api-client';
 import type { UploadReport } from './file-host-protocol';
 import { t } from './i18n';
 import { DescribedError, type Problem } from './problem';
+import type { PasswordRule } from './generator/password';
 
 /**
  * The popup's way to the server and to the QR encoder: both run in the background, which has
@@ -38,7 +39,12 @@ export type RelayRequest =
   /** `hint` (a file's name) or `from` (the page or URL the hint is taken from: push-label.ts). */
   | { relay: 'remember'; urlToken: string; kind: string; hint?: string; from?: string }
   | { relay: 'titles'; records: Array<{ url_token: string; name: string | null; file_names?: string[] }> }
-  | { relay: 'whole-link'; record: { url_token: string; html_url: string } };
+  | { relay: 'whole-link'; record: { url_token: string; html_url: string } }
+  /** A generated password or passphrase (generator/): the background has the generator for the context menu. */
+  | { relay: 'generate'; what: GenerateRequest };
+
+/** What to generate: characters by a rule, or a passphrase of `words` EFF words. */
+export type GenerateRequest = { rule: PasswordRule } | { words: number };
 
 export type RelayAnswer = { ok: true; value: unknown } | { ok: false; problem: Problem };
 

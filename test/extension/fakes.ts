@@ -7,6 +7,7 @@ import { qrPath } from '../../extension/lib/qr-path';
 import type { PopupEnv } from '../../extension/lib/popup-env';
 import { tokenToSend, type Settings } from '../../extension/lib/settings-storage';
 import { pushTitles } from '../../extension/lib/push-label';
+import { generatePassphrase, generatePassword } from '../../extension/lib/generator/password';
 
 export const SERVER = 'https://push.example.org';
 
@@ -90,7 +91,7 @@ export function fakeApi(overrides: Partial<PushApi> = {}): PushApi & { [K in key
     expire: vi.fn(async (token: string) => record({ url_token: token, expired: true })),
     requests: vi.fn(async () => []),
     createRequest: vi.fn(),
-    emailLink: vi.fn(async (input: { notify_emails: string[] | string }) => ({ sent: [input.notify_emails].flat().length })),
+    emailLink: vi.fn(async (input: { notify_emails: string[] | string }) => ({ sent: (typeof input.notify_emails === 'string' ? input.notify_emails.split(',') : input.notify_emails).length })),
     ...overrides,
   } as never;
 }
@@ -129,6 +130,9 @@ export function fakeEnv(api: PushApi, { recallKinds = async (): Promise<Remember
     requestOrigin: vi.fn(async () => true),
     rememberKind: vi.fn(async () => undefined),
     pushTitles: vi.fn(async (records: Parameters<PopupEnv['pushTitles']>[0]) => pushTitles(records, await recallKinds(records.map((r) => r.url_token)))),
+    generate: vi.fn(async (what: Parameters<PopupEnv['generate']>[0]) =>
+      'words' in what ? generatePassphrase(['alpha', 'bravo', 'charlie', 'delta'], what.words) : generatePassword(what.rule),
+    ),
     wholeLink: vi.fn(async (r: { url_token: string; html_url: string }) => (r.html_url.includes('#') ? r.html_url : (await import('../../extension/lib/link-keys')).wholeLink(r))),
     loadDraft: vi.fn(async () => null),
     saveDraft: vi.fn(async () => undefined),

@@ -21,7 +21,8 @@ function wire(api = fakeApi()) {
   const createApi = vi.fn((c: { serverUrl: string; apiToken?: string }) => describedApi(api, c.serverUrl, Boolean(c.apiToken)));
   const pushed = vi.fn(async () => undefined);
   const readSelection = vi.fn(async (tabId: number) => `selected in tab ${tabId}`);
-  const handle = createRelayHandler({ createApi, qrPath, openFileHost: async () => false, closeIdleFileHost: async () => false, pushed, readSelection });
+  const loadWords = async () => ['alpha', 'bravo', 'charlie'];
+  const handle = createRelayHandler({ createApi, qrPath, openFileHost: async () => false, closeIdleFileHost: async () => false, pushed, readSelection, loadWords });
   const send: SendMessage = async (message) => JSON.parse(JSON.stringify(await handle(JSON.parse(JSON.stringify(message)) as RelayRequest)));
   return { api, createApi, send, pushed };
 }
@@ -39,6 +40,9 @@ describe('relay (the popup asks, the background calls the server)', () => {
       'tok-c': { title: 'Named' },
     });
     expect(await ask(send, { relay: 'whole-link', record: { url_token: 'tok-a', html_url: 'https://x/p/tok-a' } })).toBe('https://x/p/tok-a');
+    // The generator, for the popup.
+    expect(await ask(send, { relay: 'generate', what: { rule: { length: 12, sets: ['digits'] } } })).toMatch(/^\d{12}$/);
+    expect((await ask<string>(send, { relay: 'generate', what: { words: 4 } })).split(' ').every((w) => ['alpha', 'bravo', 'charlie'].includes(w))).toBe(true);
   });
 
   it('passes calls and answers through', async () => {

