@@ -48,6 +48,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['test/server/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          // The object-store files run on the embedded store in the server-s3 project.
+          exclude: ['test/server/object-store/**'],
           globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/test-run-global-setup.ts'],
           isolate: isolateServerFiles,
           testTimeout: 30_000,
