@@ -110,6 +110,9 @@ export default defineConfig({
           include: ['test/extension/**/*.test.{ts,tsx}'],
           // The fake browser speaks the English catalogue (extension/public/_locales/en).
           setupFiles: ['test/extension/setup-i18n.ts'],
+          // Component tests that render the popup and encrypt files: well under a second alone,
+          // but vitest's 5 s default timed them out with the machine loaded (load average 30).
+          testTimeout: 30_000,
         },
       },
     ],
