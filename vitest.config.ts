@@ -48,6 +48,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['test/server/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          // The object-store files run on the embedded store in the server-s3 project.
+          exclude: ['test/server/object-store/**'],
           globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/test-run-global-setup.ts'],
           isolate: isolateServerFiles,
           testTimeout: 30_000,
@@ -94,6 +96,8 @@ export default defineConfig({
             'test/server/object-store/**/*.test.ts',
           ],
           env: { TEST_FILE_STORAGE: 's3' },
+          // After every file: its buckets listed, no object without a push (bucket-audit.ts).
+          setupFiles: ['test/support/bucket-audit-setup.ts'],
           globalSetup: ['test/support/postgres-global-setup.ts'],
           isolate: isolateServerFiles,
           testTimeout: 30_000,
@@ -110,6 +114,9 @@ export default defineConfig({
           include: ['test/extension/**/*.test.{ts,tsx}'],
           // The fake browser speaks the English catalogue (extension/public/_locales/en).
           setupFiles: ['test/extension/setup-i18n.ts'],
+          // Component tests that render the popup and encrypt files: well under a second alone,
+          // but vitest's 5 s default timed them out with the machine loaded (load average 30).
+          testTimeout: 30_000,
         },
       },
     ],
