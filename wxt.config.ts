@@ -64,6 +64,10 @@ export default defineConfig({
         description: '__MSG_command_open__',
       },
     },
+    // The organisation's policy (lib/managed-policy.ts): Chromium and Edge check the 3rdparty
+    // policy against this schema; Firefox reads policies.json's 3rdparty without one (and warns
+    // about the key), so it is left out there.
+    ...(browser !== 'firefox' ? { storage: { managed_schema: 'managed-schema.json' } } : {}),
     // Firefox only (Chromium warns about keys it does not know).
     ...(browser === 'firefox'
       ? {

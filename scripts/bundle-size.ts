@@ -15,7 +15,10 @@ import { gzipSync } from 'node:zlib';
 // The issue's target: the whole popup under 20 KB gzipped (19.5 KB when set). The tRPC
 // client, the QR encoder and the wording of errors live in the background (lib/relay.ts).
 export const budgets = {
-  popupFirstPaint: 16 * 1024,
+  // 16 KB before the organisation's policy (lib/managed-policy.ts, ≈0.27 KB in the first paint:
+  // reading storage.managed, checking its values, a locked address and policy defaults in
+  // loadSettings, URL/QR pushes turned off): measured 16,323 B before, 16,622 B after (Firefox).
+  popupFirstPaint: 16.3 * 1024,
   // 20 KB before the file hand-over (lib/file-handoff.ts, ≈0.4 KB, loaded only when a file is
   // pushed): the file goes to the file host over a BroadcastChannel, the old slices remain the
   // fallback. The first paint did not grow. 20.5 KB before the watchdog on the file host
@@ -26,7 +29,9 @@ export const budgets = {
   // webRequest only then instead of at install. 20.9 KB before Connect (components/ConnectAction.tsx,
   // ≈0.4 KB, in the on-demand chunk; the first paint did not grow): the extension gets its token
   // by the user signing in, and a revoked token is met with "connect again" (issue 30 item 4).
-  popupAll: 21.3 * 1024,
+  // 21.3 KB before the policy (≈0.27 KB first paint, ≈0.17 KB in Settings: the address and
+  // defaults shown as set by the organisation, the privacy page's link).
+  popupAll: 21.7 * 1024,
   // 16 KB before end-to-end encryption, which the background does for the popup and the
   // context menu (≈2.4 KB): the popup then ships no cryptography at all. 19 KB before the file
   // host (≈0.55 KB: opening it, and reading its upload's answer with the API client). 19.5 KB
@@ -34,7 +39,8 @@ export const budgets = {
   // which lets the server ask a recipient for the passphrase before a view is spent. 19.7 KB
   // before Connect's authorization-code exchange with PKCE (lib/connect-flow.ts, ≈0.7 KB): it
   // runs here because the popup closes when the sign-in window opens.
-  background: 20.5 * 1024,
+  // 20.5 KB before the policy (≈0.4 KB: the context menu's items follow it, the same loadSettings).
+  background: 20.7 * 1024,
 };
 
 export interface EntrypointSize {
