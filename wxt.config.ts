@@ -10,6 +10,17 @@ export default defineConfig({
   publicDir: 'extension/public',
   // Explicit imports only: auto-imports hide where a name comes from.
   imports: false,
+  // SP_EXT_OUT_DIR: a build somewhere else (the packaging test zips into a directory of its own,
+  // so it never races the other extension tests' builds in .output/).
+  outDir: process.env.SP_EXT_OUT_DIR || '.output',
+  // npm run zip:ext: the store packages, and for Firefox the sources archive Mozilla's review
+  // asks for: what builds the extension (extension/, shared/, the build's config and lock file),
+  // not the server or the tests (the extension imports only a type from server/). How to build
+  // it: extension/store/BUILD-FROM-SOURCES.md.
+  zip: {
+    artifactTemplate: '{{name}}-{{version}}-{{browser}}.zip',
+    excludeSources: ['server/**', 'test/**', 'docs/**', 'deploy/**', 'scripts/**', 'Dockerfile', 'compose.yaml', 'vitest.config.ts', '.ci/**', '.github/**', 'test-artifacts/**', 'data/**', '.probe/**'],
+  },
   vite: () => ({
     plugins: [preact()],
     build: {
