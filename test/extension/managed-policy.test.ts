@@ -73,3 +73,18 @@ describe('managed policy', () => {
     expect(menuVisibility(undefined, policy)).toEqual({ [menuIds.selection]: true, [menuIds.link]: false, [menuIds.page]: false });
   });
 });
+
+describe('the example policies in deploy/policies/', () => {
+  it('give the extension exactly what they say (every key kept, nothing dropped)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const dir = resolve(import.meta.dirname, '../../deploy/policies');
+    const read = (name: string) => JSON.parse(readFileSync(resolve(dir, name), 'utf8'));
+    const values = [
+      Object.values(read('chromium-linux-secret-push.json')['3rdparty'].extensions)[0],
+      Object.values(read('edge-linux-secret-push.json')['3rdparty'].extensions)[0],
+      read('firefox-policies.json').policies['3rdparty'].Extensions['secret-push@example.org'],
+    ];
+    for (const value of values) expect(cleanPolicy(value)).toEqual(value);
+  });
+});
