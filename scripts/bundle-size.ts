@@ -15,10 +15,10 @@ import { gzipSync } from 'node:zlib';
 // The issue's target: the whole popup under 20 KB gzipped (19.5 KB when set). The tRPC
 // client, the QR encoder and the wording of errors live in the background (lib/relay.ts).
 export const budgets = {
-  // 16 KB before the organisation's policy (lib/managed-policy.ts, ≈0.27 KB in the first paint:
-  // reading storage.managed, checking its values, a locked address and policy defaults in
-  // loadSettings, URL/QR pushes turned off): measured 16,323 B before, 16,622 B after (Firefox).
-  popupFirstPaint: 16.3 * 1024,
+  // The organisation's policy (lib/managed-policy.ts: reading storage.managed, checking its
+  // values, a locked address and policy defaults in loadSettings, URL/QR pushes turned off) costs
+  // ≈0.28 KB here; merged with the smaller popup: 15,734 B (Firefox).
+  popupFirstPaint: 16 * 1024,
   // 20 KB before the file hand-over (lib/file-handoff.ts, ≈0.4 KB, loaded only when a file is
   // pushed): the file goes to the file host over a BroadcastChannel, the old slices remain the
   // fallback. The first paint did not grow. 20.5 KB before the watchdog on the file host
@@ -29,9 +29,15 @@ export const budgets = {
   // webRequest only then instead of at install. 20.9 KB before Connect (components/ConnectAction.tsx,
   // ≈0.4 KB, in the on-demand chunk; the first paint did not grow): the extension gets its token
   // by the user signing in, and a revoked token is met with "connect again" (issue 30 item 4).
-  // 21.3 KB before the policy (≈0.27 KB first paint, ≈0.17 KB in Settings: the address and
-  // defaults shown as set by the organisation, the privacy page's link).
-  popupAll: 21.7 * 1024,
+  // 21.3 KB before issue 34's popup features (the generator, Requests in History, "E-mail the
+  // link…", "Opens from": ≈3.6 KB together, measured at 24.4 KB). Brought back down by one
+  // on-demand chunk for every view (−1 KB), and by the tab's selection, the memory of pushes
+  // (kinds, hints, link keys), History's titles and the generating itself moving to the
+  // background, which has that code for the context menu anyway (−1.1 KB). NOT yet at the
+  // issue's 20 KB: docs/extension.md#size says what is left.
+  // 22.4 KB before the organisation's policy (+0.43 KB with Settings' managed fields and the
+  // privacy link: 22,851 -> 23,285 B, Firefox).
+  popupAll: 22.8 * 1024,
   // 16 KB before end-to-end encryption, which the background does for the popup and the
   // context menu (≈2.4 KB): the popup then ships no cryptography at all. 19 KB before the file
   // host (≈0.55 KB: opening it, and reading its upload's answer with the API client). 19.5 KB
@@ -39,8 +45,11 @@ export const budgets = {
   // which lets the server ask a recipient for the passphrase before a view is spent. 19.7 KB
   // before Connect's authorization-code exchange with PKCE (lib/connect-flow.ts, ≈0.7 KB): it
   // runs here because the popup closes when the sign-in window opens.
-  // 20.5 KB before the policy (≈0.4 KB: the context menu's items follow it, the same loadSettings).
-  background: 20.7 * 1024,
+  // 20.5 KB before "Push a new password" (the generator, ≈0.5 KB) and the popup's selection,
+  // push memory and History titles answered here (≈0.5 KB: their code was here already; the
+  // relay cases are new), and the word list's loading for the popup's passphrases (≈0.2 KB).
+  // 21.6 KB before the policy (the context menu follows it: 22,107 -> 22,372 B, Firefox).
+  background: 21.9 * 1024,
 };
 
 export interface EntrypointSize {
