@@ -70,7 +70,7 @@ describe('managed policy', () => {
     expect(offeredKinds(undefined, policy)).toEqual(['text']);
     expect(offeredKinds(undefined, cleanPolicy({ offerQrPushes: false }))).toEqual(['text', 'url']);
     expect(offeredKinds(undefined, {})).toEqual(['text', 'url', 'qr']);
-    expect(menuVisibility(undefined, policy)).toEqual({ [menuIds.selection]: true, [menuIds.link]: false, [menuIds.page]: false });
+    expect(menuVisibility(undefined, policy)).toMatchObject({ [menuIds.selection]: true, [menuIds.link]: false, [menuIds.page]: false });
   });
 });
 
