@@ -15,6 +15,17 @@ export default defineConfig({
   publicDir: 'extension/public',
   // Explicit imports only: auto-imports hide where a name comes from.
   imports: false,
+  // SP_EXT_OUT_DIR: a build somewhere else (the packaging test zips into a directory of its own,
+  // so it never races the other extension tests' builds in .output/).
+  outDir: process.env.SP_EXT_OUT_DIR || '.output',
+  // npm run zip:ext: the store packages, and for Firefox the sources archive Mozilla's review
+  // asks for: what builds the extension (extension/, shared/, the build's config and lock file),
+  // not the server or the tests (the extension imports only a type from server/). How to build
+  // it: extension/store/BUILD-FROM-SOURCES.md.
+  zip: {
+    artifactTemplate: '{{name}}-{{version}}-{{browser}}.zip',
+    excludeSources: ['server/**', 'test/**', 'docs/**', 'deploy/**', 'scripts/**', 'Dockerfile', 'compose.yaml', 'vitest.config.ts', '.ci/**', '.github/**', 'test-artifacts/**', 'data/**', '.probe/**'],
+  },
   hooks: {
     // The generator's word list is a file of its own, fetched only when a passphrase is asked for
     // (extension/lib/generator/word-list.ts), so it is in no script the popup loads.
@@ -76,6 +87,10 @@ export default defineConfig({
         description: '__MSG_command_open__',
       },
     },
+    // The organisation's policy (lib/managed-policy.ts): Chromium and Edge check the 3rdparty
+    // policy against this schema; Firefox reads policies.json's 3rdparty without one (and warns
+    // about the key), so it is left out there.
+    ...(browser !== 'firefox' ? { storage: { managed_schema: 'managed-schema.json' } } : {}),
     // Firefox only (Chromium warns about keys it does not know).
     ...(browser === 'firefox'
       ? {

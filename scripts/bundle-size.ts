@@ -15,6 +15,9 @@ import { gzipSync } from 'node:zlib';
 // The issue's target: the whole popup under 20 KB gzipped (19.5 KB when set). The tRPC
 // client, the QR encoder and the wording of errors live in the background (lib/relay.ts).
 export const budgets = {
+  // The organisation's policy (lib/managed-policy.ts: reading storage.managed, checking its
+  // values, a locked address and policy defaults in loadSettings, URL/QR pushes turned off) costs
+  // ≈0.28 KB here; merged with the smaller popup: 15,734 B (Firefox).
   popupFirstPaint: 16 * 1024,
   // 20 KB before the file hand-over (lib/file-handoff.ts, ≈0.4 KB, loaded only when a file is
   // pushed): the file goes to the file host over a BroadcastChannel, the old slices remain the
@@ -32,7 +35,9 @@ export const budgets = {
   // (kinds, hints, link keys), History's titles and the generating itself moving to the
   // background, which has that code for the context menu anyway (−1.1 KB). NOT yet at the
   // issue's 20 KB: docs/extension.md#size says what is left.
-  popupAll: 22.4 * 1024,
+  // 22.4 KB before the organisation's policy (+0.43 KB with Settings' managed fields and the
+  // privacy link: 22,851 -> 23,285 B, Firefox).
+  popupAll: 22.8 * 1024,
   // 16 KB before end-to-end encryption, which the background does for the popup and the
   // context menu (≈2.4 KB): the popup then ships no cryptography at all. 19 KB before the file
   // host (≈0.55 KB: opening it, and reading its upload's answer with the API client). 19.5 KB
@@ -43,7 +48,8 @@ export const budgets = {
   // 20.5 KB before "Push a new password" (the generator, ≈0.5 KB) and the popup's selection,
   // push memory and History titles answered here (≈0.5 KB: their code was here already; the
   // relay cases are new), and the word list's loading for the popup's passphrases (≈0.2 KB).
-  background: 21.6 * 1024,
+  // 21.6 KB before the policy (the context menu follows it: 22,107 -> 22,372 B, Firefox).
+  background: 21.9 * 1024,
 };
 
 export interface EntrypointSize {

@@ -24,10 +24,11 @@ interface NumberFieldProps {
   error?: string;
   hint?: string;
   placeholder?: string;
+  disabled?: boolean;
   onChange(value: number | undefined): void;
 }
 
-export function NumberField({ id, label, value, min, max, error, hint, placeholder, onChange }: NumberFieldProps) {
+export function NumberField({ id, label, value, min, max, error, hint, placeholder, disabled, onChange }: NumberFieldProps) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -41,6 +42,7 @@ export function NumberField({ id, label, value, min, max, error, hint, placehold
         step={1}
         value={value ?? ''}
         placeholder={placeholder}
+        disabled={disabled}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, error, hint)}
         onInput={(e) => {
@@ -99,10 +101,12 @@ interface TextFieldProps {
   placeholder?: string;
   autoComplete?: string;
   inputRef?: Ref<HTMLInputElement>;
+  /** Shown but not editable (an address set by the organisation's policy). */
+  readOnly?: boolean;
   onChange(value: string): void;
 }
 
-export function TextField({ id, label, value, type = 'text', error, hint, placeholder, autoComplete, inputRef, onChange }: TextFieldProps) {
+export function TextField({ id, label, value, type = 'text', error, hint, placeholder, autoComplete, inputRef, readOnly, onChange }: TextFieldProps) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -115,6 +119,7 @@ export function TextField({ id, label, value, type = 'text', error, hint, placeh
         placeholder={placeholder}
         autoComplete={autoComplete ?? 'off'}
         spellcheck={false}
+        readOnly={readOnly}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, error, hint)}
         onInput={(e) => onChange(e.currentTarget.value)}

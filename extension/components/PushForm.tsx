@@ -39,7 +39,7 @@ const submitLabels: Record<ExtensionKind, MessageKey> = { text: 'push_button_tex
 
 export function PushForm({ env, settings, limits: serverLimits, version, autoFocus = true, onOpenSettings, onServerOk }: Props) {
   const limits = serverLimits ?? fallbackLimits;
-  const kinds: ExtensionKind[] = [...offeredKinds(version), ...(filesOffered(version, Boolean(settings.apiToken)) ? (['file'] as const) : [])];
+  const kinds: ExtensionKind[] = [...offeredKinds(version, settings.policy), ...(filesOffered(version, Boolean(settings.apiToken)) ? (['file'] as const) : [])];
   const [kind, setKind] = useState<ExtensionKind>('text');
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | null>(null);

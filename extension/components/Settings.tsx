@@ -9,6 +9,7 @@ import type { PushDefaults, ServerInfo, Settings } from '../lib/settings-storage
 import { CheckField, Notice, NumberField, TextField } from './Field';
 import { ProblemNotice } from './ProblemNotice';
 import { ConnectAction } from './ConnectAction';
+import { serverLocked } from '../lib/managed-policy';
 
 interface Props {
   env: PopupEnv;
@@ -93,6 +94,10 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
   const [confirmingToken, setConfirmingToken] = useState(false);
   const firstField = useRef<HTMLInputElement>(null);
   const limits: PushLimits = info?.limits ?? fallbackLimits;
+  // Set by the organisation's policy: shown, not editable (the user still connects themselves).
+  const locked = serverLocked(settings.policy);
+  const fromPolicy = settings.policy?.pushDefaults ?? {};
+  const managedHint = (key: keyof PushDefaults) => (key in fromPolicy ? t('managed_default') : undefined);
 
   useEffect(() => {
     firstField.current?.focus();
@@ -212,7 +217,8 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
         value={serverUrl}
         placeholder={exampleServerUrl}
         error={errors.serverUrl}
-        hint={httpWarning && <span class="warning">{httpWarning}</span>}
+        readOnly={locked}
+        hint={locked ? t('managed_address') : httpWarning && <span class="warning">{httpWarning}</span>}
         onChange={(v) => {
           setServerUrl(v);
           edited();
@@ -272,7 +278,8 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
             min={limits.days.min}
             max={limits.days.max}
             placeholder={String(limits.days.default)}
-            hint={t('server_default', limits.days.default, limits.days.min, limits.days.max)}
+            hint={managedHint('expire_after_days') ?? t('server_default', limits.days.default, limits.days.min, limits.days.max)}
+            disabled={'expire_after_days' in fromPolicy}
             error={errors.expire_after_days}
             onChange={(v) => setDefault('expire_after_days', v)}
           />
@@ -283,7 +290,8 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
             min={limits.views.min}
             max={limits.views.max}
             placeholder={String(limits.views.default)}
-            hint={t('server_default', limits.views.default, limits.views.min, limits.views.max)}
+            hint={managedHint('expire_after_views') ?? t('server_default', limits.views.default, limits.views.min, limits.views.max)}
+            disabled={'expire_after_views' in fromPolicy}
             error={errors.expire_after_views}
             onChange={(v) => setDefault('expire_after_views', v)}
           />
@@ -292,18 +300,24 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
           id="default_retrieval_step"
           label={t('default_retrieval')}
           checked={defaults.retrieval_step ?? limits.retrieval_step}
+          disabled={'retrieval_step' in fromPolicy}
+          hint={managedHint('retrieval_step')}
           onChange={(v) => setDefault('retrieval_step', v)}
         />
         <CheckField
           id="default_deletable_by_viewer"
           label={t('default_deletable')}
           checked={defaults.deletable_by_viewer ?? limits.deletable_by_viewer}
+          disabled={'deletable_by_viewer' in fromPolicy}
+          hint={managedHint('deletable_by_viewer')}
           onChange={(v) => setDefault('deletable_by_viewer', v)}
         />
         <CheckField
           id="default_end_to_end"
           label={t('default_end_to_end')}
           checked={defaults.end_to_end !== false}
+          disabled={'end_to_end' in fromPolicy}
+          hint={managedHint('end_to_end')}
           onChange={(v) => setDefault('end_to_end', v)}
         />
       </details>
@@ -360,6 +374,14 @@ export function SettingsView({ env, settings, info, onSaved }: Props) {
       )}
       {!status?.info && (
         <p class="hint">{t('saving_asks', urlCheck.ok ? urlCheck.origin : t('the_server'))}</p>
+      )}
+      {/* The server's own page says what the extension keeps and sends (server/http/pages/privacy-extension-page.tsx). */}
+      {urlCheck.ok && (
+        <p class="hint">
+          <a href={`${urlCheck.url}/privacy/extension?lang=${uiLanguage()}`} target="_blank" rel="noreferrer">
+            {t('privacy_link')}
+          </a>
+        </p>
       )}
     </form>
   );

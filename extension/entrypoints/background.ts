@@ -22,6 +22,7 @@ import { createRelayHandler, isRelayRequest } from '../lib/relay-handler';
 import { loadWordList, WORD_LIST_FILE } from '../lib/generator/word-list';
 import { handleConnect, isConnectRequest } from '../lib/connect-handler';
 import { apiTokenItem, tokenOriginItem } from '../lib/settings-storage';
+import { readManagedPolicy } from '../lib/managed-policy';
 
 /** Wiring only: the logic is in lib/context-menu.ts. */
 export default defineBackground(() => {
@@ -34,14 +35,14 @@ export default defineBackground(() => {
   // (the popup stays within its size budget).
   const NOTIFY_MENU = 'secret-push-notify-opened';
   const install = async () => {
-    await installMenus(menus, (await serverInfoItem.getValue())?.version);
+    await installMenus(menus, (await serverInfoItem.getValue())?.version, await readManagedPolicy());
     const contexts = [browser.action ? 'action' : 'browser_action'] as ['action'];
     browser.contextMenus.create({ id: NOTIFY_MENU, type: 'checkbox', title: t('notify_opened'), contexts, checked: await notifyOpenedItem.getValue() });
   };
   browser.runtime.onInstalled.addListener(() => void install());
   browser.runtime.onStartup.addListener(() => void install());
   // The popup refreshes what the server offers; hide the items of kinds it switched off.
-  serverInfoItem.watch((info) => void applyMenuVisibility(browser.contextMenus, info?.version));
+  serverInfoItem.watch((info) => void readManagedPolicy().then((policy) => applyMenuVisibility(browser.contextMenus, info?.version, policy)));
   browser.contextMenus.onClicked.addListener((info, tab) =>
     void (info.menuItemId === NOTIFY_MENU ? notifyOpenedItem.setValue(Boolean(info.checked)) : onMenuClick(info, tab)),
   );

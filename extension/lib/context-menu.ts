@@ -7,6 +7,7 @@ import { sendPush } from './push-sending';
 import { defaultPushInput, endToEndWanted, describeRemaining, offeredKinds, type ExtensionKind } from './push-options';
 import { pushHint, pushLabel } from './push-label';
 import type { Settings } from './settings-storage';
+import { kindAllowed, type ManagedPolicy } from './managed-policy';
 
 export const menuIds = {
   selection: 'secret-push-selection',
@@ -47,15 +48,15 @@ export interface MenuRegistry {
 }
 
 /** (Re)creates the items; safe to call on every install, update and browser start. */
-export async function installMenus(menus: MenuRegistry, version?: VersionDocument): Promise<void> {
+export async function installMenus(menus: MenuRegistry, version?: VersionDocument, policy?: ManagedPolicy): Promise<void> {
   await menus.removeAll();
-  const visible = menuVisibility(version);
+  const visible = menuVisibility(version, policy);
   for (const item of menuItems()) menus.create({ ...item, visible: visible[item.id] });
 }
 
-/** Items for kinds the server has switched off are hidden (unknown server: all shown). */
-export function menuVisibility(version: VersionDocument | undefined): Record<string, boolean> {
-  const kinds = offeredKinds(version);
+/** Items for kinds the server or the organisation's policy has switched off are hidden (unknown server: all shown). */
+export function menuVisibility(version: VersionDocument | undefined, policy?: ManagedPolicy): Record<string, boolean> {
+  const kinds = offeredKinds(version, policy);
   return {
     [menuIds.selection]: kinds.includes('text'),
     [menuIds.link]: kinds.includes('url'),
@@ -68,8 +69,9 @@ export function menuVisibility(version: VersionDocument | undefined): Record<str
 export async function applyMenuVisibility(
   menus: { update(id: string, props: { visible: boolean }): Promise<void> | void },
   version: VersionDocument | undefined,
+  policy?: ManagedPolicy,
 ): Promise<void> {
-  for (const [id, visible] of Object.entries(menuVisibility(version))) {
+  for (const [id, visible] of Object.entries(menuVisibility(version, policy))) {
     try {
       await menus.update(id, { visible });
     } catch {
@@ -160,6 +162,10 @@ export async function handleMenuClick(env: MenuEnv, info: MenuClick, tab?: MenuT
   const settings = await env.loadSettings();
   if (!settings.serverUrl) {
     return fail({ kind: 'setup', message: t('menu_choose_server') });
+  }
+  // An item hidden by the policy may still be clicked in a menu drawn before the policy arrived.
+  if (!kindAllowed(what.kind, settings.policy)) {
+    return fail({ kind: 'nothing', message: t('managed_kind_off') });
   }
 
   let record: OwnerPushRecord;

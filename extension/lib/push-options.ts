@@ -1,6 +1,7 @@
 import type { PushInput, PushLimits, VersionDocument } from '../../shared/push-schema';
 import { t, tn, type MessageKey } from './i18n';
 import type { PushDefaults } from './settings-storage';
+import { kindAllowed, type ManagedPolicy } from './managed-policy';
 
 /** The kinds the extension can push (files from the popup only, not the context menu). */
 export type ExtensionKind = 'text' | 'url' | 'qr' | 'file';
@@ -15,15 +16,19 @@ export const fallbackLimits: PushLimits = {
   max_qr_chars: 1024,
 };
 
-/** Kinds offered, in order: those the version document reports as disabled are left out. */
-export function offeredKinds(version: VersionDocument | undefined): ExtensionKind[] {
-  if (!version) return ['text', 'url', 'qr'];
+/**
+ * Kinds offered, in order: those the version document reports as disabled are left out, and
+ * those the organisation's policy turns off (lib/managed-policy.ts).
+ */
+export function offeredKinds(version: VersionDocument | undefined, policy?: ManagedPolicy): ExtensionKind[] {
+  const allowed = (kinds: ExtensionKind[]) => kinds.filter((k) => kindAllowed(k, policy));
+  if (!version) return allowed(['text', 'url', 'qr']);
   const p = version.features.pushes;
   if (!p.enabled) return [];
   const kinds: ExtensionKind[] = ['text'];
   if (p.url_pushes.enabled) kinds.push('url');
   if (p.qr_code_pushes.enabled) kinds.push('qr');
-  return kinds;
+  return allowed(kinds);
 }
 
 /** Whether the popup offers a file push: files are on, and an account is not needed or a token is set. */

@@ -1,5 +1,9 @@
 import { checkServerUrl } from './server-address';
 import { defineItem, storageArea } from './storage-item';
+import { readManagedPolicy, serverLocked, type ManagedPolicy } from './managed-policy';
+import { cleanDefaults, type PushDefaults } from './push-defaults';
+
+export { cleanDefaults, type PushDefaults };
 import type { PushLimits, VersionDocument } from '../../shared/push-schema';
 
 /**
@@ -27,22 +31,17 @@ export const storageKeys = {
   openedSeen: 'local:openedSeen',
 } as const;
 
-/** The options a user may preset; a missing field means "the server's default". */
-export interface PushDefaults {
-  expire_after_days?: number;
-  expire_after_views?: number;
-  retrieval_step?: boolean;
-  deletable_by_viewer?: boolean;
-  /** Encrypt text and file pushes in the extension (docs/end-to-end-encryption.md); on unless false. */
-  end_to_end?: boolean;
-}
-
 export interface Settings {
   serverUrl: string;
   apiToken: string;
   defaults: PushDefaults;
   /** The origin the user agreed to send the token to; the token goes nowhere else. */
   tokenOrigin?: string;
+  /**
+   * The organisation's policy (lib/managed-policy.ts), when there is one: `serverUrl` and
+   * `defaults` above already follow it; the views read it to say what is set by it.
+   */
+  policy?: ManagedPolicy;
 }
 
 /** The token, only for the server the user agreed to send it to (a synced address may differ). */
@@ -88,15 +87,23 @@ export const tokenOriginItem = /* @__PURE__ */ defineItem<string>(storageKeys.to
 export const notifyOpenedItem = /* @__PURE__ */ defineItem<boolean>(storageKeys.notifyOpened, false);
 export const openedSeenItem = /* @__PURE__ */ defineItem<string[]>(storageKeys.openedSeen);
 
+/**
+ * The settings in force: the user's, with the organisation's policy over them. A locked address
+ * replaces the user's; an unlocked one is used until the user sets their own. Defaults the
+ * policy sets replace the user's (the user still changes them for one push in the form).
+ */
 export async function loadSettings(): Promise<Settings> {
-  const [serverUrl, apiToken, defaults, tokenOrigin] = await Promise.all([
+  const [serverUrl, apiToken, defaults, tokenOrigin, policy] = await Promise.all([
     serverUrlItem.getValue(),
     apiTokenItem.getValue(),
     pushDefaultsItem.getValue(),
     tokenOriginItem.getValue(),
+    readManagedPolicy(),
   ]);
-  const settings: Settings = { serverUrl, apiToken, defaults: cleanDefaults(defaults) };
+  const managedUrl = policy.serverUrl && (serverLocked(policy) || !serverUrl) ? policy.serverUrl : undefined;
+  const settings: Settings = { serverUrl: managedUrl ?? serverUrl, apiToken, defaults: { ...cleanDefaults(defaults), ...policy.pushDefaults } };
   if (tokenOrigin) settings.tokenOrigin = tokenOrigin;
+  if (Object.keys(policy).length > 0) settings.policy = policy;
   return settings;
 }
 
@@ -113,30 +120,19 @@ function area(key: string): [area: 'sync' | 'local', name: string] {
  * server, so info about another server is ignored rather than deleted here.
  */
 export function saveSettings(settings: Settings): Promise<void> {
+  // What the policy sets is not the user's: it is not written as theirs (it would outlive the policy).
+  const ownDefaults: Record<string, unknown> = { ...cleanDefaults(settings.defaults) };
+  for (const key of Object.keys(settings.policy?.pushDefaults ?? {})) delete ownDefaults[key];
   const values: Record<string, unknown> = {
-    [storageKeys.serverUrl]: settings.serverUrl.trim(),
-    [storageKeys.pushDefaults]: cleanDefaults(settings.defaults),
+    [storageKeys.pushDefaults]: ownDefaults,
     [storageKeys.apiToken]: settings.apiToken.trim(),
     [storageKeys.tokenOrigin]: settings.tokenOrigin ?? '',
   };
+  if (!serverLocked(settings.policy)) values[storageKeys.serverUrl] = settings.serverUrl.trim();
   const byArea: Record<'sync' | 'local', Record<string, unknown>> = { sync: {}, local: {} };
   for (const [key, value] of Object.entries(values)) {
     const [a, name] = area(key);
     byArea[a][name] = value;
   }
   return Promise.all([storageArea('sync').set(byArea.sync), storageArea('local').set(byArea.local)]).then(() => undefined);
-}
-
-/** Keeps only well-formed fields, so a damaged or hand-edited value cannot break the form. */
-export function cleanDefaults(value: unknown): PushDefaults {
-  const out: PushDefaults = {};
-  if (!value || typeof value !== 'object') return out;
-  const v = value as Record<string, unknown>;
-  for (const key of ['expire_after_days', 'expire_after_views'] as const) {
-    if (typeof v[key] === 'number' && Number.isSafeInteger(v[key])) out[key] = v[key] as number;
-  }
-  for (const key of ['retrieval_step', 'deletable_by_viewer', 'end_to_end'] as const) {
-    if (typeof v[key] === 'boolean') out[key] = v[key] as boolean;
-  }
-  return out;
 }

@@ -24,6 +24,7 @@ import { uploadPageRoutes } from './pages/upload-page-routes.js';
 import type { AdminService } from '../admin/admin-service.js';
 import type { InviteService } from '../admin/invite-service.js';
 import { adminPageRoutes } from './pages/admin/admin-routes.js';
+import { extensionPrivacyRoutes } from './pages/privacy/extension-privacy-page.js';
 
 export interface PageDeps {
   config: Config;
@@ -64,5 +65,6 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   app.route('/', adminPageRoutes(config, accounts, deps.admin, deps.invites));
   app.route('/', webhookPageRoutes(accounts, deps.webhooks));
   app.route('/', requestPageRoutes(config, accounts, deps.requests, pushes));
+  app.route('/', extensionPrivacyRoutes());
   return app;
 }

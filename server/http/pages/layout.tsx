@@ -96,6 +96,7 @@ export function Layout({ title, children, scripts = [], user, csrfToken, languag
             </nav>
             <p class="footer-links">
               <a href="/catalogue">{t('layout.footerCatalogue')}</a>
+              <a href="/privacy/extension">{t('layout.footer.extensionPrivacy')}</a>
               {footerLinks}
             </p>
           </footer>

@@ -57,12 +57,12 @@ async function waitForContent(page: Page, selector: string): Promise<void> {
  * keeps. Firefox ESR loads unsigned add-ons when xpinstall.signatures.required is off
  * (release builds ignore that pref).
  */
-async function launchFirefox(extensionDir: string, profileDir: string, theme: Theme, language?: string): Promise<Browser> {
+async function launchFirefox(extensionDir: string, profileDir: string, theme: Theme, language?: string, executablePath = firefoxPath): Promise<Browser> {
   mkdirSync(join(profileDir, 'extensions'), { recursive: true });
   writeFileSync(join(profileDir, 'extensions', geckoId), resolve(extensionDir));
   return puppeteer.launch({
     browser: 'firefox',
-    executablePath: firefoxPath,
+    executablePath,
     headless: true,
     userDataDir: profileDir,
     args: ['--remote-allow-system-access'],
@@ -87,8 +87,15 @@ async function launchFirefox(extensionDir: string, profileDir: string, theme: Th
 
 /** The extension in Firefox, driven by puppeteer-core over WebDriver BiDi (playwright-core's
  * Firefox does not work with Debian's firefox-esr). */
-export async function firefoxHarness(extensionDir: string, profileDir: string, theme: Theme = 'light', language?: string): Promise<ExtensionHarness> {
-  let browser = await launchFirefox(extensionDir, profileDir, theme, language);
+export async function firefoxHarness(
+  extensionDir: string,
+  profileDir: string,
+  theme: Theme = 'light',
+  language?: string,
+  /** Another Firefox (a private copy with its own distribution/policies.json: support/firefox-policy.ts). */
+  executablePath = firefoxPath,
+): Promise<ExtensionHarness> {
+  let browser = await launchFirefox(extensionDir, profileDir, theme, language, executablePath);
 
   const newPage = async (url: string, ready?: string) => {
     const page = await browser.newPage();
@@ -154,7 +161,7 @@ export async function firefoxHarness(extensionDir: string, profileDir: string, t
     async restart() {
       await browser.close();
       helper = null;
-      browser = await launchFirefox(extensionDir, profileDir, theme, language);
+      browser = await launchFirefox(extensionDir, profileDir, theme, language, executablePath);
     },
     close: () => browser.close(),
   };

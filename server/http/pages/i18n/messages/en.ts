@@ -4,10 +4,12 @@
  */
 import { adminEn } from './admin/en.js';
 import { mailEn } from './mail/en.js';
+import { privacyEn } from './privacy/en.js';
 
 export const en = {
   ...adminEn,
   ...mailEn,
+  ...privacyEn,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'My pushes',
