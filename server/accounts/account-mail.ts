@@ -3,6 +3,7 @@ import type { HashingQueue } from '../crypto/hashing-queue.js';
 import type { KeyRing } from '../crypto/key-ring.js';
 import { digest } from '../crypto/secret-hash.js';
 import { outboxMail } from '../mail/mail-message.js';
+import { givenUpMails, type GivenUpMail } from '../mail/given-up-mails.js';
 import { composeMail, type MailKind } from '../mail/mail-texts.js';
 import { clientKey } from '../security/client-key.js';
 import { ServiceError } from '../service-error.js';
@@ -67,6 +68,12 @@ export class AccountMail {
 
   private requireMail(): void {
     if (!this.enabled) throw new ServiceError('not_found', 'E-mail is not set up on this server.');
+  }
+
+  /** The signed-in account's given-up mails (to whom, which kind, when, the SMTP reply; never the body). */
+  async givenUp(user: Pick<User, 'id'>): Promise<GivenUpMail[]> {
+    this.requireMail();
+    return givenUpMails(this.deps.store, this.deps.keys, user.id);
   }
 
   mailFor(kind: MailKind, user: Pick<StoredUser, 'id' | 'email'> | null, to: string, link: string, ctx: MailContext): StoredMail {

@@ -12,7 +12,7 @@ import { runFileMove } from './file-move.js';
 
 /**
  * `npm run store:migrate -- --from ./data --to "$DATABASE_URL"`: copies an embedded store
- * (pushes with their audit trails and encrypted files, accounts, API tokens, sessions) into
+ * (pushes with their audit trails and encrypted files, accounts, API tokens, sessions, the mail outbox) into
  * PostgreSQL. Nothing is decrypted: sealed values and file blobs are copied as they are, so the
  * instances on PostgreSQL must run with the same MASTER_KEY (the key check is copied too, and a
  * database already holding data under another key is refused; one that instances only started
@@ -105,10 +105,15 @@ async function run(argv: string[]): Promise<number> {
     let invites = 0;
     for (const e of records.adminLog) adminLog += Number(await target.importAdminLogEntry(e));
     for (const i of records.invites) invites += Number(await target.importInvite(i));
+    // The mail outbox with each mail's state: a pending one is sent by the instances on
+    // PostgreSQL, a sent or given-up one stays listed on its account's page. A lease held by the
+    // stopped server is copied too; it runs out like any other.
+    let mails = 0;
+    for (const m of records.mails) mails += Number(await target.importMail(m));
     say(
       `Copied ${counts.pushes} pushes (${counts.audit} audit entries, ${counts.files} files, ${counts.fileBytes} bytes), ` +
         `${counts.users} accounts, ${counts.apiTokens} API tokens, ${counts.sessions} sessions, ${counts.webhooks} webhooks (${counts.deliveries} deliveries), ` +
-        `${counts.requests} secret requests, ${adminLog} admin-log entries, ${invites} invites; ${counts.skipped} pushes were already there.`,
+        `${counts.requests} secret requests, ${adminLog} admin-log entries, ${invites} invites, ${mails} mails; ${counts.skipped} pushes were already there.`,
     );
 
     // Verify: every record of the source is in the target as it was.
@@ -125,6 +130,7 @@ async function run(argv: string[]): Promise<number> {
     for (const t of records.apiTokens) if (!(await target.getApiTokenByHash(t.hash))) problems.push(`API token ${t.id} missing`);
     for (const r of records.requests) if (JSON.stringify(await target.getRequest(r.id)) !== JSON.stringify(r)) problems.push(`secret request ${r.id.slice(0, 5)}… differs`);
     for (const w of records.webhooks) if (!(await target.listWebhooks(w.userId)).some((x) => x.id === w.id)) problems.push(`webhook ${w.id} missing`);
+    for (const m of records.mails) if (JSON.stringify(await target.getMail(m.id)) !== JSON.stringify(m)) problems.push(`mail ${m.id} differs`);
     if (problems.length) {
       say(`Verification FAILED (${problems.length}):\n  ${problems.slice(0, 20).join('\n  ')}`);
       return 1;

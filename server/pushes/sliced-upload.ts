@@ -168,6 +168,9 @@ export class SlicedUploads {
       const sid = this.storageId(upload);
       const seq = offset / record.sliceBytes;
       const receipt = { file, offset, next_offset: offset + bytes };
+      // Given up or finished by a request beside this one (the record was loaded before this
+      // step's turn): a slice stored now would belong to no upload and no push.
+      if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
       if ((await this.deps.blobs.size(sid, partId(file, seq))) !== undefined) {
         body.resume();
         await finished(body);

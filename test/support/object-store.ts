@@ -25,6 +25,27 @@ export interface TestObjectStore {
   bucket(): Promise<{ bucket: string; env: Record<string, string>; client: S3Client }>;
 }
 
+/** The real clock, taken before any test fakes Date (vi.useFakeTimers). */
+const realNow = Date.now.bind(Date);
+
+/**
+ * Lets the AWS SDK sign `client`'s requests with the real time while a test fakes Date for the
+ * server (moves it hours ahead): the object store, in its own process on the real clock, refuses
+ * requests signed far from it (RequestTimeTooSkewed), and a streamed part cannot be re-signed
+ * and sent again. Before each request, the SDK's clock offset (which it otherwise learns from
+ * the store's answers) is set to the faked clock's distance from the real one. Test-only: the
+ * server's own code keeps the one clock.
+ */
+export function signWithRealClock(client: S3Client): void {
+  client.middlewareStack.add(
+    (next) => (args) => {
+      (client.config as { systemClockOffset?: number }).systemClockOffset = realNow() - Date.now();
+      return next(args);
+    },
+    { step: 'build', name: 'signWithRealClock' },
+  );
+}
+
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 /**

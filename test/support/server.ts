@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { startServer as start, type RunningServer } from '../../server/server.js';
+import { auditedServer, strayError } from './bucket-audit.js';
+import { signWithRealClock } from './object-store.js';
 import { objectStoreEnv } from './object-store-env.js';
+import { S3BlobStore } from '../../server/storage/object-store/s3-blob-store.js';
 import { createTestDatabase, type TestDatabase } from './postgres-database.js';
 
 /** Which store the suite runs on: the vitest project sets TEST_STORE=postgres for the second run. */
@@ -69,20 +72,31 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   });
   const logs: string[] = [];
   const server = await start(config, createLogger(config.logLevel, (line) => logs.push(line)));
+  if (server.store.blobs instanceof S3BlobStore) signWithRealClock(server.store.blobs.client);
+  // With files in object storage, its bucket is listed against its pushes when it stops.
+  const audit = auditedServer(server.store, server.url);
+  const closeAudited = async () => {
+    const strays = await audit.beforeClose().catch((e: unknown) => [`(the bucket could not be listed: ${String(e)})`]);
+    await server.close();
+    if (strays.length) throw strayError(`server ${server.url} stopping`, strays);
+  };
   return {
     url: server.url,
     dataDir,
     databaseUrl: config.database?.url,
     server,
     logs,
-    close: () => server.close(),
+    close: closeAudited,
     async stop() {
-      await server.close();
-      assertStructuredLog(logs);
-      if (!env.DATA_DIR) {
-        rmSync(dataDir, { recursive: true, force: true });
-        await dropDatabase(dataDir);
+      try {
+        await closeAudited();
+      } finally {
+        if (!env.DATA_DIR) {
+          rmSync(dataDir, { recursive: true, force: true });
+          await dropDatabase(dataDir);
+        }
       }
+      assertStructuredLog(logs);
     },
   };
 }

@@ -44,12 +44,12 @@ export class SmtpReceiver {
     return r;
   }
 
-  /** The SMTP_URL for the server: STARTTLS on the plain port (nodemailer upgrades when offered; requireTLS asks it to insist). */
   /** What a server needs to send through this receiver, polling its outbox every 50 ms. */
   serverEnv(): Record<string, string> {
     return { SMTP_URL: this.url, SMTP_TLS_CA_FILE: this.caFile, MAIL_FROM: 'noreply@push.example.test', MAIL_POLL_SECONDS: '0.05' };
   }
 
+  /** The SMTP_URL for the server: STARTTLS on the plain port (nodemailer upgrades when offered; requireTLS asks it to insist). */
   get url(): string {
     return `smtp://${this.user}:${this.password}@127.0.0.1:${this.port}/?requireTLS=true`;
   }
@@ -114,6 +114,24 @@ export class SmtpReceiver {
       });
     }
     return this.received.slice(0, n);
+  }
+
+  /** The mails received so far with `address` among their recipients, in arrival order. */
+  mailsTo(address: string): ReceivedMail[] {
+    return this.received.filter((m) => m.to.includes(address));
+  }
+
+  /** Resolves with the n-th mail (1: the first) to `address` once it has arrived. */
+  async mailTo(address: string, n = 1, timeoutMs = 20_000): Promise<ReceivedMail> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.mailsTo(address).length < n) {
+      if (Date.now() > deadline) throw new Error(`expected mail ${n} to ${address}, received ${this.mailsTo(address).length}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 200).unref();
+      });
+    }
+    return this.mailsTo(address)[n - 1]!;
   }
 
   async stop(): Promise<void> {

@@ -7,7 +7,8 @@ import type { AccountService } from '../../accounts/account-service.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import { languageOf } from '../middleware/page-language.js';
-import { getPageSession, pageSession, verifyPageCsrf } from '../middleware/session.js';
+import { getPageSession, pageSession, safeReturnPath, verifyPageCsrf } from '../middleware/session.js';
+import { GivenUpMailsPage } from './mail-history-page.js';
 import { ForgotPasswordPage, ResetPasswordPage } from './account-email-pages.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { ErrorPage, sendPage } from './render.js';
@@ -104,6 +105,13 @@ export function accountEmailRoutes(accounts: AccountService, mail: AccountMail):
         </p>
       </ErrorPage>,
     );
+  });
+
+  // The account's given-up mails (to whom, which kind, when, the SMTP reply; never a body).
+  app.get('/users/mails', session, async (c) => {
+    const user = getPageSession(c).user;
+    if (!user) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(safeReturnPath('/users/mails') ?? '/')}`, 303);
+    return sendPage(c, 200, 'title.mails', <GivenUpMailsPage mails={await mail.givenUp(user)} />);
   });
 
   return app;

@@ -122,7 +122,7 @@ export function SignUpClosedPage() {
   );
 }
 
-export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[]; csrfToken: string; notice?: string }) {
+export function TokenPage({ tokens, csrfToken, notice, mailOn }: { tokens: ApiTokenInfo[]; csrfToken: string; notice?: string; mailOn?: boolean }) {
   const { t, date } = useLanguage();
   return (
     <>
@@ -132,6 +132,12 @@ export function TokenPage({ tokens, csrfToken, notice }: { tokens: ApiTokenInfo[
         {notice && <Notice kind="ok">{notice}</Notice>}
         <p>
           <a href="/users/password">{t('account.tokens.changePassword')}</a> · <a href="/users/webhooks">{t('account.tokens.webhooks')}</a> · <a href="/users/requests">{t('account.tokens.requests')}</a> · <a href="/users/security">{t('mfa.security.link')}</a>
+          {mailOn && (
+            <>
+              {' · '}
+              <a href="/users/mails">{t('account.tokens.mails')}</a>
+            </>
+          )}
         </p>
         <form method="post" action="/users/token" class="stack">
           <CsrfField token={csrfToken} />

@@ -195,7 +195,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const user = getPageSession(c).user;
     if (!user) return signInFirst(c);
     const notice = c.req.query('revoked') === '1' ? languageOf(c).t('account.tokens.revoked') : undefined;
-    return sendPage(c, 200, 'title.apiTokens', <TokenPage tokens={await accounts.listApiTokens(user)} csrfToken={getPageSession(c).csrfToken} notice={notice} />);
+    return sendPage(c, 200, 'title.apiTokens', <TokenPage tokens={await accounts.listApiTokens(user)} csrfToken={getPageSession(c).csrfToken} notice={notice} mailOn={Boolean(mailOn)} />);
   });
 
   app.post('/users/token', session, async (c) => {

@@ -750,6 +750,7 @@ export class LowdbStore implements Store {
       requests: Object.values(d.requests),
       adminLog: Object.values(d.adminLog ?? {}),
       invites: Object.values(d.invites ?? {}),
+      mails: Object.values(d.mails ?? {}),
     };
   }
 

@@ -826,6 +826,21 @@ export class PostgresStore implements Store {
     return Boolean(rowCount);
   }
 
+  /** A mail copied as it is, with its state (sent, given up or still pending) and attempts (store:migrate). */
+  async importMail(m: StoredMail): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `INSERT INTO mail_outbox (${MAIL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
+      [m.id, m.userId, m.kind, m.message, m.createdAt, m.attempts, m.nextAttemptAt, m.leaseUntil, m.state, m.lastError, m.lastAttemptAt],
+    );
+    return Boolean(rowCount);
+  }
+
+  /** One mail by its id (store:migrate's verification). */
+  async getMail(id: string): Promise<StoredMail | undefined> {
+    const { rows } = await this.db.query(`SELECT ${MAIL_COLUMNS} FROM mail_outbox WHERE id = $1`, [id]);
+    return rows[0] ? mailFromRow(rows[0]) : undefined;
+  }
+
   async importRequest(r: StoredRequest): Promise<boolean> {
     const { rowCount } = await this.db.query('INSERT INTO secret_requests (id, owner_id, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [r.id, r.ownerId, r]);
     return Boolean(rowCount);

@@ -25,11 +25,6 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     await smtp?.stop();
   });
 
-  const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
-  async function nextMailTo(address: string, count: number): Promise<ReceivedMail> {
-    await waitFor(() => mailsTo(address).length >= count, 20_000, `mail ${count} to ${address}`);
-    return mailsTo(address)[count - 1]!;
-  }
   const linkIn = (m: ReceivedMail, path: string) => {
     const found = new RegExp(`https?://[^\\s"<>]+${path}[^\\s"<>]*`).exec(m.parsed.text ?? '');
     if (!found) throw new Error(`no ${path} link in: ${m.parsed.text}`);
@@ -45,8 +40,8 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     expect(first.status).toBe(200);
     expect(again.status).toBe(first.status);
     expect(stable(again.text)).toBe(stable(first.text));
-    const confirm = await nextMailTo(email, 1);
-    const existing = await nextMailTo(email, 2);
+    const confirm = await smtp.mailTo(email, 1);
+    const existing = await smtp.mailTo(email, 2);
     expect(confirm.parsed.subject).toMatch(/Confirm your e-mail address/);
     expect(existing.parsed.subject).toMatch(/tried to sign up/);
     expect(existing.parsed.text).not.toContain('/users/confirm/');
@@ -80,8 +75,8 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     expect(unknown.status).toBe(200);
     expect(stable(unknown.text).replace(stranger, email)).toBe(stable(known.text));
 
-    const resetMail = await nextMailTo(email, 1);
-    const noAccount = await nextMailTo(stranger, 1);
+    const resetMail = await smtp.mailTo(email, 1);
+    const noAccount = await smtp.mailTo(stranger, 1);
     expect(resetMail.parsed.headers.get('content-language')).toBe('de');
     expect(resetMail.parsed.subject).toContain('zurücksetzen');
     expect(resetMail.parsed.html).toContain('/users/password/reset/');
@@ -103,7 +98,7 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     // Single use: the same link again is refused, its form and its POST alike.
     expect((await b.get(link.pathname)).status).toBe(404);
     expect((await b.post(link.pathname, { csrf_token: csrfFrom(form.text, link.pathname), password: 'third horse battery staple' })).status).toBe(404);
-    const notice = await nextMailTo(email, 2);
+    const notice = await smtp.mailTo(email, 2);
     expect(notice.parsed.subject).toMatch(/Passwort wurde geändert/);
     expect(notice.parsed.text).not.toContain('/users/password/reset/');
     expect((await server.server.store.listMails(user.id, 10)).map((m) => m.kind).sort()).toEqual(['password-changed', 'password-reset']);
@@ -123,10 +118,10 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     const limited = await b.post('/users/password/forgot', { csrf_token: token, email }, { 'x-forwarded-for': '203.0.113.7' });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
-    await nextMailTo(email, 1);
+    await smtp.mailTo(email, 1);
     const queued = await server.server.store.listMails(user.id, 10);
     expect(queued).toHaveLength(1);
     await waitFor(async () => (await server.server.store.listMails(user.id, 10))[0]!.state === 'sent', 20_000, 'sent');
-    expect(mailsTo(email)).toHaveLength(1);
+    expect(smtp.mailsTo(email)).toHaveLength(1);
   });
 });

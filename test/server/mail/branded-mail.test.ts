@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPush, waitFor } from '../../support/http.js';
+import { createPush } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
 import { SmtpReceiver, type ReceivedMail } from '../../support/smtp-receiver.js';
 import { Browser } from '../pages/browser.js';
@@ -25,10 +25,6 @@ describe('e-mails carry the instance’s BRAND_NAME', () => {
     await smtp?.stop();
   });
 
-  const mailTo = async (address: string): Promise<ReceivedMail> => {
-    await waitFor(() => smtp.received.some((m) => m.to.includes(address)), 20_000, `a mail to ${address}`);
-    return smtp.received.find((m) => m.to.includes(address))!;
-  };
   const branded = (m: ReceivedMail) => {
     expect(m.parsed.from?.value[0]?.name).toBe('Acme Vault');
     expect(m.parsed.text).toContain('\n-- \nAcme Vault');
@@ -40,10 +36,10 @@ describe('e-mails carry the instance’s BRAND_NAME', () => {
     const email = `brand-${Date.now()}@example.test`;
     const { token } = await createUserWithToken(server, email);
     await new Browser(server).submit('/users/password/forgot', '/users/password/forgot', { email });
-    branded(await mailTo(email));
+    branded(await smtp.mailTo(email));
 
     const recipient = `brand-recipient-${Date.now()}@example.test`;
     await createPush(server, { payload: 'for the recipient', notify_emails: [recipient] }, token);
-    branded(await mailTo(recipient));
+    branded(await smtp.mailTo(recipient));
   });
 });

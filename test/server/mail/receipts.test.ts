@@ -67,6 +67,18 @@ describe('receipts by e-mail', () => {
     expect(push!.receipts!.to).not.toContain(email);
   });
 
+  it('"expired unopened" is not sent when the owner expires the push, nor when its last view expires it (then it was opened)', async () => {
+    const email = `expirer-${Date.now()}@example.test`;
+    const { token, userId } = await createUserWithToken(server, email);
+    const byOwner = await createPush(server, { payload: 'expired by its owner', expire_after_views: 5, email_on_expired_unopened: true }, token);
+    expect((await api.delete(server, `/api/v2/pushes/${byOwner.url_token}`, { token })).status).toBe(200);
+    const byViews = await createPush(server, { payload: 'expired by its one view', expire_after_views: 1, email_on_expired_unopened: true }, token);
+    expect((await api.get(server, `/p/${byViews.url_token}.json`)).status).toBe(200);
+    expect((await api.get(server, `/api/v2/pushes/${byViews.url_token}`, { token })).body.expired).toBe(true);
+    // A receipt is queued in the same atomic step as the expiry: none in the outbox means none sent.
+    expect(await server.server.store.listMails(userId, 10)).toEqual([]);
+  });
+
   it('anonymous pushes cannot ask for receipts', async () => {
     const res = await api.post(server, '/api/v2/pushes', { json: { push: { payload: 'x', email_on_open: true } } });
     expect(res.status).toBe(422);

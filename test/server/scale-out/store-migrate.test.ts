@@ -7,6 +7,10 @@ import { api, createPush } from '../../support/http.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
 import { createUserWithToken, startServer } from '../../support/server.js';
 import { spawnTs } from '../../support/spawn-server.js';
+import { SmtpReceiver } from '../../support/smtp-receiver.js';
+import { waitFor } from '../../support/http.js';
+import { Browser } from '../pages/browser.js';
+import pg from 'pg';
 
 /**
  * `npm run store:migrate`: an embedded store, filled through the real API, is copied into
@@ -25,9 +29,19 @@ const migrate = async (to: string, env: Record<string, string> = {}) => {
 beforeAll(async () => {
   db = await createTestDatabase();
   // No webhook delivery is attempted (the endpoint is a public address this test cannot reach).
-  const s = await startServer({ DATA_DIR: dataDir, WEBHOOK_POLL_SECONDS: '3600', ADMIN_EMAILS: 'mover@example.com' });
+  const smtp = await SmtpReceiver.start();
+  const s = await startServer({ ...smtp.serverEnv(), DATA_DIR: dataDir, WEBHOOK_POLL_SECONDS: '3600', ADMIN_EMAILS: 'mover@example.com' });
   try {
     made.owner = (await createUserWithToken(s, 'mover@example.com')).token;
+    // The mail outbox in its three states: sent (the account's), given up (5xx), pending (SMTP down).
+    const forgot = (email: string) => new Browser(s).submit('/users/password/forgot', '/users/password/forgot', { email });
+    await forgot('mover@example.com');
+    await waitFor(() => smtp.received.length === 1, 20_000, 'the reset mail');
+    smtp.replies.push('5xx');
+    await forgot('refused@example.test');
+    await waitFor(() => s.logs.some((l) => l.includes('given up after 1 attempt')), 20_000, 'the 5xx given up');
+    await smtp.down();
+    await forgot('pending@example.test');
     expect((await api.post(s, '/api/v2/webhooks', { token: made.owner, json: { url: 'https://93.184.216.34/hook', events: ['push.expired'] } })).status).toBe(201);
     // An administrator's action: an invite, and its admin-log entry.
     expect((await api.post(s, '/api/v2/admin/invites', { token: made.owner, json: { email: 'next@example.com' } })).status).toBe(201);
@@ -44,6 +58,7 @@ beforeAll(async () => {
     expect((await api.post(s, `/api/v2/secret-requests/${made.request}/answer`, { json: { payload: 'answered before the move' } })).status).toBe(201);
   } finally {
     await s.close();
+    await smtp.stop();
   }
 }, 60_000);
 
@@ -56,7 +71,7 @@ describe('npm run store:migrate', () => {
   it('copies, verifies, can run again, and a PostgreSQL server with the same key serves it all', async () => {
     const first = await migrate(db.url);
     expect(first.out).toContain('Copied 5 pushes');
-    expect(first.out).toMatch(/1 files, \d+ bytes\), 1 accounts, 1 API tokens, 0 sessions, 1 webhooks \(1 deliveries\), 1 secret requests, 1 admin-log entries, 1 invites/);
+    expect(first.out).toMatch(/1 files, \d+ bytes\), 1 accounts, 1 API tokens, 0 sessions, 1 webhooks \(1 deliveries\), 1 secret requests, 1 admin-log entries, 1 invites, 3 mails/);
     expect(first.out).toContain('Verified: all 5 pushes');
     expect(first.code).toBe(0);
 
@@ -64,7 +79,19 @@ describe('npm run store:migrate', () => {
     expect(again.code).toBe(0);
     expect(again.out).toContain('Copied 0 pushes');
     expect(again.out).toContain('5 pushes were already there');
-    expect(again.out).toContain('0 admin-log entries, 0 invites');
+    expect(again.out).toContain('0 admin-log entries, 0 invites, 0 mails');
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      const { rows } = await c.query(`SELECT kind, state, user_id IS NOT NULL AS of_account, last_error FROM mail_outbox ORDER BY seq`);
+      expect(rows).toMatchObject([
+        { kind: 'password-reset', state: 'sent', of_account: true },
+        { state: 'failed', of_account: false, last_error: expect.stringContaining('550') },
+        { state: 'pending', of_account: false },
+      ]);
+    } finally {
+      await c.end();
+    }
 
     const masterKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
     const s = await startServer({ DATABASE_URL: db.url, MASTER_KEY: masterKey, WEBHOOK_POLL_SECONDS: '3600' });

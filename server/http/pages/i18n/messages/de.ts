@@ -1,9 +1,11 @@
 import type { Catalogue } from '../translator.js';
 import { adminDe } from './admin/de.js';
+import { mailDe } from './mail/de.js';
 
 /** German (Deutsch): the keys of en.ts, in the same order. */
 export const de: Catalogue = {
   ...adminDe,
+  ...mailDe,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meine Pushes',

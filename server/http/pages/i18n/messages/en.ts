@@ -3,9 +3,11 @@
  * so); placeholders in braces are filled by t(); `{ one, other }` messages pick a form by `count`.
  */
 import { adminEn } from './admin/en.js';
+import { mailEn } from './mail/en.js';
 
 export const en = {
   ...adminEn,
+  ...mailEn,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'My pushes',

@@ -1,9 +1,11 @@
 import type { Catalogue } from '../translator.js';
 import { adminEs } from './admin/es.js';
+import { mailEs } from './mail/es.js';
 
 /** Spanish (español): the keys of en.ts, in the same order. */
 export const es: Catalogue = {
   ...adminEs,
+  ...mailEs,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mis envíos',

@@ -1,9 +1,11 @@
 import type { Catalogue } from '../translator.js';
 import { adminFr } from './admin/fr.js';
+import { mailFr } from './mail/fr.js';
 
 /** French (français): the keys of en.ts, in the same order. */
 export const fr: Catalogue = {
   ...adminFr,
+  ...mailFr,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mes envois',

@@ -1,9 +1,11 @@
 import type { Catalogue } from '../translator.js';
 import { adminJa } from './admin/ja.js';
+import { mailJa } from './mail/ja.js';
 
 /** Japanese (日本語): the keys of en.ts, in the same order. */
 export const ja: Catalogue = {
   ...adminJa,
+  ...mailJa,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'マイプッシュ',

@@ -1,9 +1,11 @@
 import type { Catalogue } from '../translator.js';
 import { adminPtBR } from './admin/pt-BR.js';
+import { mailPtBR } from './mail/pt-BR.js';
 
 /** Brazilian Portuguese (português do Brasil): the keys of en.ts, in the same order. */
 export const ptBR: Catalogue = {
   ...adminPtBR,
+  ...mailPtBR,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meus envios',

@@ -1,0 +1,21 @@
+/** The e-mail pages' messages (given-up mails; spread into en.ts; each language has its own file here). */
+export const mailEn = {
+  "title.mails": "E-mails given up",
+  "account.tokens.mails": "E-mails given up",
+  "mails.heading": "E-mails given up",
+  "mails.intro": "E-mails about your account or sent by you that could not be delivered: the receiving mail server refused them, or none answered for the whole retry period. Their content is not shown.",
+  "mails.none": "No e-mail has been given up.",
+  "mails.when": "When",
+  "mails.to": "To",
+  "mails.kind": "What",
+  "mails.reply": "Mail server's reply",
+  "mails.back": "Back to your account",
+  "mails.kind.password-reset": "Password reset link",
+  "mails.kind.password-reset-no-account": "Password reset (no account)",
+  "mails.kind.password-changed": "Password changed notice",
+  "mails.kind.confirm-email": "Address confirmation",
+  "mails.kind.sign-up-existing": "Sign-up with your address",
+  "mails.kind.receipt-opened": "Receipt: opened",
+  "mails.kind.receipt-expired-unopened": "Receipt: expired unopened",
+  "mails.kind.push-link": "Link sent to a recipient",
+} as const;
