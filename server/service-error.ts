@@ -37,7 +37,7 @@ export class ServiceError extends Error {
   /** Seconds until a retry may succeed (429). */
   readonly retryAfter?: number;
   /** Fields a Password Pusher answer carries beside `error` (see wrongPassphrase). */
-  private extraBody?: Record<string, string>;
+  private extraBody?: Record<string, string | boolean>;
 
   constructor(kind: ServiceErrorKind, message: string, fieldErrors?: Record<string, string[]>, retryAfter?: number) {
     // A refusal is an answer, not a bug: no stack trace (capturing one costs more than the
@@ -71,6 +71,18 @@ export class ServiceError extends Error {
   static tooEarly(notBefore: string, retryAfterSeconds: number) {
     const e = new ServiceError('too_early', `This push opens at ${notBefore}. Please try again then.`, undefined, retryAfterSeconds);
     e.extraBody = { not_before: notBefore };
+    return e;
+  }
+
+  /** Linked secrets: a push that opens only after the one it follows was opened by this recipient (425, as before a release). */
+  static opensAfterAnother(until: string | null, retryAfterSeconds: number | undefined) {
+    const e = new ServiceError(
+      'too_early',
+      'This secret opens only after the link you were sent before it has been opened in this browser (or by this client: send its Secret-Push-Opened proof). Open that link first.',
+      undefined,
+      retryAfterSeconds,
+    );
+    e.extraBody = { follows: true, ...(until ? { follows_until: until } : {}) };
     return e;
   }
 

@@ -71,6 +71,13 @@ export const pushInputSchema = z.object({
   notify_emails: z.union([z.array(z.string()), z.string()]).optional(),
   /** A personal note for those e-mails (plain text, at most 1,000 characters). */
   notify_note: optionalText('notify_note').optional(),
+  /**
+   * Secret Push only, signed in: linked secrets. The link (or URL token) of one of your own pushes
+   * that this one follows: it opens only for a recipient who has opened that one first.
+   */
+  follows: optionalText('follows').optional(),
+  /** With follows: from this time (ISO 8601 with an offset) the push opens without the first one having been opened. */
+  follows_until: notBeforeSchema.optional(),
 });
 export type PushInput = z.input<typeof pushInputSchema>;
 export type ParsedPushInput = z.output<typeof pushInputSchema>;
@@ -133,6 +140,12 @@ export const ownerPushRecordSchema = pushRecordBaseSchema.extend({
     .array(z.string())
     .optional()
     .describe("File pushes only, for their owner: the attached files' names while the server holds the files (a Secret Push addition)."),
+  /** One link per recipient: the batch the push was made in (absent on other pushes). */
+  batch_id: z.string().optional(),
+  /** Linked secrets: the push_id of the push this one follows (absent on other pushes). */
+  follows: z.string().optional(),
+  /** …and when it opens without that one having been opened, if the sender set a time. */
+  follows_until: z.string().optional(),
 });
 export type OwnerPushRecord = z.infer<typeof ownerPushRecordSchema>;
 
@@ -156,6 +169,8 @@ export const auditKinds = [
   'owner_view',
   'admin_view',
   'edit',
+  /** Linked secrets: a push that follows this one was made (on the first), or this push follows another (on the second). */
+  'linked',
 ] as const;
 export const auditKindSchema = z.enum(auditKinds);
 export type AuditKind = z.infer<typeof auditKindSchema>;
@@ -173,7 +188,11 @@ export const auditLogSchema = z.object({ logs: z.array(auditEntrySchema) });
 
 export const pageSchema = z.object({ page: z.number().int().min(1).max(200).default(1) });
 export const tokenSchema = z.object({ url_token: z.string().min(1).max(200) });
-export const retrieveInputSchema = tokenSchema.extend({ passphrase: z.string().optional() });
+export const retrieveInputSchema = tokenSchema.extend({
+  passphrase: z.string().optional(),
+  /** Linked secrets: proofs of pushes opened before (each retrieval of a push that others follow hands one out). */
+  opened_proofs: z.array(z.string().max(200)).max(20).optional(),
+});
 
 export const versionDocumentSchema = z.object({
   /** The Password Pusher release whose API this server matches (clients gate features on it). */

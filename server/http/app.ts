@@ -38,6 +38,8 @@ import { buildOpenApiDocument } from './rest/openapi.js';
 import { v1Routes } from './rest/v1-routes.js';
 import { uploadRoutes } from './rest/upload-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
+import { batchRoutes } from './rest/batch-routes.js';
+import { BatchService } from '../pushes/batch/batch-service.js';
 import { staticAssets } from './static-assets.js';
 import { streamDownload } from './stream-download.js';
 import { createAppRouter } from './trpc/app-router.js';
@@ -114,6 +116,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.notFound((c) => (wantsHtmlPage(c) ? notFoundPage(c) : c.json({ error: 'not-found' }, 404)));
 
+  // One link per recipient (issue 35): a batch counts each row against the rate limit.
+  const batches = new BatchService({ pushes, counters: deps.counters, rateLimitPerMinute: config.rateLimitPerMinute });
+  app.use('/api/v2/pushes/batch', apiAccess(pushes));
+  app.route('/api/v2/pushes/batch', batchRoutes(batches, config.maxJsonBodyBytes));
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
@@ -121,7 +127,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/api/v2/admin', adminApiRoutes(deps.admin, deps.invites, config.maxJsonBodyBytes));
   app.get('/api/v2/openapi.json', (c) => c.json(buildOpenApiDocument(c.get('ctx').baseUrl)));
 
-  const appRouter = createAppRouter(pushes, deps.catalogue, deps.webhooks, deps.requests);
+  const appRouter = createAppRouter(pushes, deps.catalogue, deps.webhooks, deps.requests, batches);
   app.all('/trpc/*', (c) =>
     fetchRequestHandler({
       endpoint: '/trpc',

@@ -26,6 +26,8 @@ export interface NewPushFields {
   notBefore: string | null;
   /** Where the push's lifetime starts: creation, or its release (`expire_from_release`). */
   lifetimeFrom: Date;
+  /** Linked secrets: the URL token of the push this one follows (its owner is checked by the service), and until when. */
+  follows: { token: string; until: string | null } | null;
 }
 
 const MAX_NAME_CHARS = 255;
@@ -157,6 +159,7 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
     maxFailedPassphraseAttempts = limits.maxFailedPassphraseAttempts;
   }
   const release = releaseOf({ notBefore: input.not_before, fromRelease: input.expire_from_release === true }, ctx.now ?? new Date(), lifetimeMinutes, limits.days.max, add);
+  const follows = followsOf(input.follows, input.follows_until, ctx.now ?? new Date(), add);
   for (const [field, value] of [['passphrase', passphrase], ['name', name], ['note', note]] as const) {
     if (value && hasLoneSurrogate(value)) add(field, 'contains invalid Unicode (a lone surrogate)');
   }
@@ -178,5 +181,25 @@ export function validatePushInput(raw: unknown, ctx: { limits: Limits; features:
     endToEnd,
     notBefore: release.notBefore,
     lifetimeFrom: release.lifetimeFrom,
+    follows,
   };
+}
+
+/** A push's link (…/p/<token> or …/p/<token>/r) or its bare URL token. */
+const FOLLOWS_LINK = /^(?:https?:\/\/[^/\s]+)?\/p\/([a-z0-9_-]{1,64})(?:\/r)?\/?$/;
+const BARE_TOKEN = /^[a-z0-9_-]{1,64}$/;
+
+/** `follows` (a link or token) and `follows_until` (a time already past: no wait, as not_before). */
+function followsOf(given: string | undefined, until: string | undefined, now: Date, add: (field: string, message: string) => void): NewPushFields['follows'] {
+  const text = given?.trim() ?? '';
+  if (text === '') {
+    if (until !== undefined) add('follows_until', 'needs follows (the push this one follows)');
+    return null;
+  }
+  const token = BARE_TOKEN.test(text) ? text : FOLLOWS_LINK.exec(text)?.[1];
+  if (!token) {
+    add('follows', 'must be the link (or URL token) of one of your own pushes');
+    return null;
+  }
+  return { token, until: until !== undefined && Date.parse(until) > now.getTime() ? until : null };
 }

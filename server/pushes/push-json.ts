@@ -48,6 +48,11 @@ export function ownerRecord(push: StoredPush, storageId: string, labels: { note:
   record.name = labels.name;
   addReadReceipt(record, push, storageId);
   if (fileNames && fileNames.length > 0) record.file_names = fileNames;
+  if (push.batchId) record.batch_id = push.batchId;
+  if (push.follows) {
+    record.follows = push.follows.id;
+    if (push.follows.until) record.follows_until = push.follows.until;
+  }
   return record;
 }
 

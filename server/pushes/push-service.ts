@@ -17,6 +17,7 @@ import type { AuditRecord, StoredMail, StoredPush } from '../storage/records.js'
 import type { DueWork, PushChange, Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { opensAt, secondsUntil } from './release.js';
+import { OpenedProofs } from './linked/opened-proof.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput, type NewPushFields } from './push-input.js';
@@ -41,6 +42,8 @@ export const CREATE_REQUIRES_ACCOUNT_MESSAGE = 'Sign in to create a push: this i
 export type Actor = Pick<RequestContext, 'user' | 'client' | 'baseUrl'> & {
   /** The page language of the request, for e-mails it causes (absent: English). */
   locale?: string;
+  /** Linked secrets: proofs of pushes this recipient opened (cookies, a header, tRPC's input). */
+  openedProofs?: readonly string[];
 };
 
 export interface PushServiceDeps {
@@ -97,6 +100,7 @@ export class PushService {
   private readonly ticketKey: Buffer;
   private readonly filesGraceMs: number;
   private readonly hashing: HashingQueue;
+  private readonly openedProofs: OpenedProofs;
 
   constructor(private readonly deps: PushServiceDeps) {
     this.hashing = deps.hashing ?? new HashingQueue();
@@ -119,6 +123,7 @@ export class PushService {
     );
     this.ticketKey = deps.keys.deriveKey('file-download-tickets');
     this.filesGraceMs = deps.filesGraceMs ?? DOWNLOAD_TICKET_MS;
+    this.openedProofs = new OpenedProofs(deps.keys.deriveKey('linked-secret-opened-proofs'));
   }
 
   get features() {
@@ -237,7 +242,7 @@ export class PushService {
    * `options.reservedBytes`: bytes of this push already counted against the caller's quotas (a
    * sliced upload counts its files when it starts); only the rest is counted here.
    */
-  async create(actor: Actor, rawInput: unknown, upload?: FileUpload, options: { fileFieldPresent?: boolean; reservedBytes?: number } = {}): Promise<OwnerPushRecord> {
+  async create(actor: Actor, rawInput: unknown, upload?: FileUpload, options: { fileFieldPresent?: boolean; reservedBytes?: number; batchId?: string } = {}): Promise<OwnerPushRecord> {
     try {
       // Any `files` key (even empty) or kind file needs an account when files do, whatever the
       // encoding: multipart sends an empty file input as a plain field, tRPC as a JSON key.
@@ -259,6 +264,13 @@ export class PushService {
       const push = await this.newStoredPush(fields, token, actor.user?.id ?? null, now, upload?.files ?? []);
       const receipts = this.receiptChoice(actor, rawInput);
       if (receipts) push.receipts = receipts;
+      if (options.batchId) push.batchId = options.batchId;
+      const followed = fields.follows ? await this.followedPush(actor, fields.follows.token) : null;
+      if (followed) {
+        push.follows = { id: followed.token, until: fields.follows!.until };
+        // Marked before the new push exists, so that it can never be waiting on a push that hands out no proofs.
+        await this.store.updatePush(followed.token, (p) => ({ next: p.followed ? undefined : { ...p, followed: true }, result: undefined }));
+      }
       const notify = await this.recipientMailsFor(actor, rawInput, push, token, now);
       // Stored bytes count against the quotas before anything is written (files already streamed
       // in are discarded below when this refuses).
@@ -271,11 +283,38 @@ export class PushService {
         await this.store.counters.forgive(notify.claims);
         throw e;
       }
+      if (followed) {
+        // Both pushes' audit trails show the link.
+        const linked = this.auditRecord('linked', actor, now);
+        await this.store.updatePush(followed.token, () => ({ audit: linked, result: undefined }));
+        await this.store.updatePush(push.token, () => ({ audit: linked, result: undefined }));
+      }
       return ownerRecord(withUrlToken(push, token), push.token, { note: fields.note, name: fields.name }, now, actor.baseUrl, this.fileNames(push));
     } catch (e) {
       await upload?.discard();
       throw e;
     }
+  }
+
+  /**
+   * Linked secrets: the push a new one follows, which must be the caller's own. One answer (422)
+   * for a push that does not exist and for someone else's, so that `follows` tells nobody which
+   * links exist.
+   */
+  private async followedPush(actor: Actor, token: string): Promise<StoredPush> {
+    const refused = () => ServiceError.validation({ follows: ['must be the link of one of your own pushes'] });
+    if (!actor.user) throw ServiceError.validation({ follows: ['needs an account: only a push of your own can be followed'] });
+    const first = await this.store.getPush(this.storageId(token));
+    if (!first || !this.isOwner(first, actor)) throw refused();
+    return first;
+  }
+
+  /**
+   * Checks a create request's fields as create would, storing nothing (a batch checks all its
+   * rows before making any push): throws the same 422.
+   */
+  checkInput(rawInput: unknown): void {
+    validatePushInput(rawInput, { limits: this.deps.config.limits, features: this.features, hasFiles: false, now: this.now() });
   }
 
   /**
@@ -483,26 +522,37 @@ export class PushService {
   }
 
   /**
+   * Retrieval for API clients: also the proof of having opened it, when another push follows
+   * this one (linked secrets; the REST API sends it as the Secret-Push-Opened header).
+   */
+  async retrieveWithProof(actor: Actor, token: string, passphrase: string | undefined): Promise<{ push: RetrievedPush; openedProof: string | null }> {
+    const { push, openedProof } = await this.retrieveWithDeleteTicket(actor, token, passphrase);
+    return { push, openedProof };
+  }
+
+  /**
    * Retrieval for the recipient page: also a ticket for its "delete now" form when the push
    * has a passphrase, which proves that this viewer gave it (the page never holds the passphrase).
    */
-  async retrieveWithDeleteTicket(actor: Actor, token: string, passphrase: string | undefined): Promise<{ push: RetrievedPush; deleteTicket: DeleteTicket | null }> {
-    const push = await this.decrypting(() => this.retrieveReadable(actor, token, passphrase));
-    if (!push.passphrase || push.expired) return { push, deleteTicket: null };
+  async retrieveWithDeleteTicket(actor: Actor, token: string, passphrase: string | undefined): Promise<{ push: RetrievedPush; deleteTicket: DeleteTicket | null; openedProof: string | null }> {
+    const { record: push, openedProof } = await this.decrypting(() => this.retrieveReadable(actor, token, passphrase));
+    if (!push.passphrase || push.expired) return { push, deleteTicket: null, openedProof };
     const exp = this.now().getTime() + DOWNLOAD_TICKET_MS;
-    return { push, deleteTicket: { exp: String(exp), ticket: this.ticket(token, 'delete', exp) } };
+    return { push, deleteTicket: { exp: String(exp), ticket: this.ticket(token, 'delete', exp) }, openedProof };
   }
 
-  private async retrieveReadable(actor: Actor, token: string, passphrase: string | undefined): Promise<RetrievedPush> {
+  private async retrieveReadable(actor: Actor, token: string, passphrase: string | undefined): Promise<{ record: RetrievedPush; openedProof: string | null }> {
     const push = await this.expireIfDue(await this.find(token));
     const now = () => this.now();
     if (push.expiredAt) {
       const after = await this.store.updatePush(push.token, (p) => this.failedView(p, actor, now()), push);
-      return retrievedRecord(withUrlToken(after ?? push, token), null, [], now(), actor.baseUrl);
+      return { record: retrievedRecord(withUrlToken(after ?? push, token), null, [], now(), actor.baseUrl), openedProof: null };
     }
     const owner = this.isOwner(push, actor);
     // Before its release nobody but the owner opens it: no view, no passphrase guess, no audit.
     if (!owner) this.assertReleased(push);
+    // Nor before the push it follows was opened by this recipient (linked secrets).
+    if (!owner) this.assertFollowedOpened(push, actor);
     if (push.passphrase && !owner) await this.checkPassphrase(push, actor, passphrase);
 
     type Opened = { payload: string | null; files: AttachedFile[] };
@@ -527,11 +577,32 @@ export class PushService {
     }, push);
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;
-    if (!delivered || !opened) return retrievedRecord(withUrlToken(after, token), null, [], now(), actor.baseUrl);
+    if (!delivered || !opened) return { record: retrievedRecord(withUrlToken(after, token), null, [], now(), actor.baseUrl), openedProof: null };
     const shown = after.expiredAt ? { ...delivered, expiredAt: null } : after;
     const record = retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
+    // A recipient who opened a push that others follow gets the proof that opens them.
+    const openedProof = !owner && delivered.followed ? this.openedProofs.of(push.token) : null;
     // The owner's own look also shows the read receipt (who else opened it, and how often).
-    return owner ? addReadReceipt(record, after, push.token) : record;
+    return { record: owner ? addReadReceipt(record, after, push.token) : record, openedProof };
+  }
+
+  /**
+   * Linked secrets: refuses (425) a push that follows another which this recipient has not
+   * opened (no proof among theirs), until its `until` time if it has one.
+   */
+  assertFollowedOpened(push: StoredPush, actor: Actor): void {
+    const waiting = this.waitsForFirst(push, actor);
+    if (waiting) throw ServiceError.opensAfterAnother(waiting.until, waiting.retryAfterSeconds);
+  }
+
+  /** Whether `actor` must open the push this one follows first (null: they may open it). */
+  waitsForFirst(push: StoredPush, actor: Actor): { until: string | null; retryAfterSeconds: number | undefined } | null {
+    const f = push.follows;
+    if (!f || this.isOwner(push, actor)) return null;
+    const now = this.now();
+    if (f.until && Date.parse(f.until) <= now.getTime()) return null;
+    if (this.openedProofs.holds(f.id, actor.openedProofs)) return null;
+    return { until: f.until, retryAfterSeconds: f.until ? secondsUntil(f.until, now) : undefined };
   }
 
   /** Scheduled release: refuses (425, with when it opens) a push that does not open yet. */
@@ -719,7 +790,10 @@ export class PushService {
       throw new ServiceError('forbidden', "That push doesn't belong to you.");
     }
     // A recipient deletes what they could open: before the release, not even their passphrase is judged.
-    if (!push.expiredAt && !this.isOwner(push, actor)) this.assertReleased(push);
+    if (!push.expiredAt && !this.isOwner(push, actor)) {
+      this.assertReleased(push);
+      this.assertFollowedOpened(push, actor);
+    }
     if (push.passphrase && !push.expiredAt && !this.isOwner(push, actor) && !this.validTicket(token, 'delete', proof.ticket?.exp, proof.ticket?.ticket)) {
       if (proof.passphrase === undefined || proof.passphrase === '') {
         throw new ServiceError('unauthorized', 'This push has a passphrase: give it (passphrase=…) to delete the push.');

@@ -62,6 +62,12 @@ export const storedPushSchema = z.object({
   notBefore: z.string().nullable().optional(),
   /** When the expiry days count from, if not from creation (a scheduled release's `expire_from_release`). */
   lifetimeFrom: z.string().optional(),
+  /** Linked secrets: the push (storage id) this one follows, and when it opens without it (ISO; null: never). */
+  follows: z.object({ id: z.string(), until: z.string().nullable() }).optional(),
+  /** Some push follows this one: a recipient who opens it gets a proof (pushes/linked/opened-proof.ts). */
+  followed: z.boolean().optional(),
+  /** One link per recipient: the batch this push was made in (metadata only; its row's label is the push's sealed name). */
+  batchId: z.string().optional(),
   /** Receipts by e-mail the owner asked for (server/mail/receipts.ts); absent: none. */
   receipts: z
     .object({ opened: z.boolean(), expiredUnopened: z.boolean(), to: sealed, locale: z.string(), origin: z.string() })

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { openedProofsOf } from '../opened-proofs.js';
 import type { AccountService } from '../../accounts/account-service.js';
 import type { User } from '../../accounts/user.js';
 import type { Actor } from '../../pushes/push-service.js';
@@ -76,7 +77,7 @@ export function findPageSession(c: Context<AppEnv>): PageSession | undefined {
 /** The caller as the push service sees it, from the session (not from API credentials). */
 export function pageActor(c: Context<AppEnv>): Actor {
   const ctx = c.get('ctx');
-  return { user: getPageSession(c).user, client: ctx.client, baseUrl: ctx.baseUrl, locale: languageOf(c).locale };
+  return { user: getPageSession(c).user, client: ctx.client, baseUrl: ctx.baseUrl, locale: languageOf(c).locale, openedProofs: openedProofsOf(c) };
 }
 
 /**

@@ -15,6 +15,7 @@ import { DeletedPage, ExpiredPage, PassphrasePage, remainingText, RetrievalStepP
 import { EndToEndSecretPage } from './end-to-end-pages.js';
 import { NotYetOpenPage } from './release-pages.js';
 import { sendPage } from './render.js';
+import { keepOpenedProof } from '../opened-proofs.js';
 import { policyWithSameOriginFrames } from '../middleware/security-headers.js';
 import { languageOf } from '../middleware/page-language.js';
 import { useLanguage } from './i18n/i18n-context.js';
@@ -61,6 +62,18 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     return sendPage(c, 425, 'title.notYetOpen', <NotYetOpenPage opensAt={later.opensAt} />, { scripts: ['local-time.js'] });
   };
 
+  /**
+   * Linked secrets: a push that follows another, for a recipient whose browser has not opened
+   * that one: 425 and a page that says to open the first link first (never which link that is:
+   * a recipient who does not have it must not learn it here). No view is counted.
+   */
+  const waitingForFirst = (c: Context<AppEnv>, push: StoredPush): Response | Promise<Response> | null => {
+    const waiting = pushes.waitsForFirst(push, pageActor(c));
+    if (!waiting) return null;
+    if (waiting.retryAfterSeconds) c.header('Retry-After', String(waiting.retryAfterSeconds));
+    return sendPage(c, 425, 'title.opensAfterAnother', <OpensAfterAnotherPage />);
+  };
+
   const showSecret = (c: Context<AppEnv>, token: string, push: StoredPush, rec: RetrievedPush, deleteTicket: DeleteTicket | null) => {
     if (rec.expired || (rec.payload === null && push.kind !== 'file')) return expiredPage(c);
     if (push.kind === 'url') {
@@ -86,7 +99,7 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     const token = c.req.param('token');
     const push = await live(token);
     if (!push) return expiredPage(c);
-    const early = notYetOpen(c, push);
+    const early = notYetOpen(c, push) ?? waitingForFirst(c, push);
     if (early) return early;
     // An end-to-end push's script checks the link's key before the recipient can reveal.
     const endToEnd = push.endToEnd === true;
@@ -97,7 +110,7 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     const token = c.req.param('token');
     const push = await live(token);
     if (!push) return expiredView(c, token);
-    const early = notYetOpen(c, push);
+    const early = notYetOpen(c, push) ?? waitingForFirst(c, push);
     if (early) return early;
     // End-to-end: the page counts no view; its script opens the push once the key is well formed.
     if (push.endToEnd) {
@@ -110,7 +123,8 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     if (push.hasPassphrase) return passphraseForm(c, token, 200);
     // Hono answers HEAD with the GET handler: a HEAD (link checkers do them) must not count a view.
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/html; charset=utf-8' });
-    const rec = await pushes.retrieve(pageActor(c), token, undefined);
+    const { push: rec, openedProof } = await pushes.retrieveWithProof(pageActor(c), token, undefined);
+    keepOpenedProof(c, openedProof);
     return showSecret(c, token, push, rec, null);
   });
 
@@ -120,10 +134,11 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);
     const push = await live(token);
     if (!push) return expiredView(c, token);
-    const early = notYetOpen(c, push);
+    const early = notYetOpen(c, push) ?? waitingForFirst(c, push);
     if (early) return early;
     try {
-      const { push: rec, deleteTicket } = await pushes.retrieveWithDeleteTicket(pageActor(c), token, form.get('passphrase') ?? '');
+      const { push: rec, deleteTicket, openedProof } = await pushes.retrieveWithDeleteTicket(pageActor(c), token, form.get('passphrase') ?? '');
+      keepOpenedProof(c, openedProof);
       return showSecret(c, token, push, rec, deleteTicket);
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'unauthorized') return passphraseForm(c, token, 401, languageOf(c).t('recipient.passphrase.wrong'));
@@ -153,6 +168,7 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
       c.header('Retry-After', String(later.retryAfterSeconds));
       return c.json({ error: 'not open yet', not_before: later.opensAt }, 425);
     }
+    if (pushes.waitsForFirst(push, pageActor(c))) return c.json({ error: 'open the first link first', follows: true }, 425);
     // A push with a passphrase check: the script sends the check of what the recipient typed
     // (never the passphrase), and a wrong one counts no view, as on any push.
     let opened;
@@ -167,7 +183,8 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
       if (e instanceof ServiceError && e.kind === 'not_found') return c.json({ error: 'expired' }, 404);
       throw e;
     }
-    const { push: rec, deleteTicket } = opened;
+    const { push: rec, deleteTicket, openedProof } = opened;
+    keepOpenedProof(c, openedProof);
     if (rec.expired || rec.payload === null) return c.json({ error: 'expired' }, 404);
     return c.json({
       payload: rec.payload,
@@ -201,6 +218,16 @@ export function recipientRoutes(pushes: PushService, accounts: AccountService): 
   });
 
   return app;
+}
+
+function OpensAfterAnotherPage() {
+  const { t } = useLanguage();
+  return (
+    <section class="card center">
+      <h1>{t('recipient.follows.heading')}</h1>
+      <p>{t('recipient.follows.body')}</p>
+    </section>
+  );
 }
 
 function DeleteRefused() {

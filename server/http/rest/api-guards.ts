@@ -4,6 +4,8 @@ import { URL_TOKEN_PATTERN } from '../../pushes/url-token.js';
 import { ServiceError } from '../../service-error.js';
 import type { AppEnv } from '../app-env.js';
 import type { RequestContext } from '../request-context.js';
+import { openedProofsOf } from '../opened-proofs.js';
+import { OPENED_PROOF_HEADER } from '../../pushes/linked/opened-proof.js';
 
 /** What the v1 and v2 JSON APIs share around the push service calls. */
 
@@ -34,5 +36,8 @@ export function urlToken(raw: string | undefined): string {
  */
 export async function showPush(c: Context<AppEnv>, pushes: PushService, token: string): Promise<Response> {
   if (c.req.method === 'HEAD') return c.json(await pushes.preview(c.get('ctx'), token));
-  return c.json(await pushes.retrieve(c.get('ctx'), token, c.req.query('passphrase')));
+  const { push, openedProof } = await pushes.retrieveWithProof({ ...c.get('ctx'), openedProofs: openedProofsOf(c) }, token, c.req.query('passphrase'));
+  // Linked secrets: the proof that this client opened a push that another follows.
+  if (openedProof) c.header(OPENED_PROOF_HEADER, openedProof);
+  return c.json(push);
 }

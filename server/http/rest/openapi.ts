@@ -15,6 +15,7 @@ import { SECRET_PUSH_VERSION } from '../../version.js';
 import { accountFeatureInputs, accountFeaturePaths, accountFeatureSchemas } from './openapi-account-features.js';
 import { adminPaths } from './openapi-admin.js';
 import { extensionConnectPaths } from './openapi-extension-connect.js';
+import { batchPaths } from './openapi-batch.js';
 
 /**
  * The OpenAPI 3.1 document of REST v2, built from the shared zod schemas (z.toJSONSchema), so
@@ -93,7 +94,9 @@ export function buildOpenApiDocument(baseUrl: string) {
           responses: {
             200: json('RetrievedPush', 'The push, with its payload unless expired'),
             404: err('Unknown token'),
-            425: tooEarly('A scheduled release (not_before) not reached yet: no view counted; Retry-After gives the seconds until it opens'),
+            425: tooEarly(
+              'A scheduled release (not_before) not reached yet, or a linked secret (follows) whose first push this client has not opened (body {error, follows: true}; send the Secret-Push-Opened header its retrieval answered; Retry-After only with follows_until): no view counted',
+            ),
             ...common,
           },
         },
@@ -125,6 +128,7 @@ export function buildOpenApiDocument(baseUrl: string) {
       ...accountFeaturePaths,
       ...adminPaths,
       ...extensionConnectPaths(baseUrl),
+      ...batchPaths(),
       '/pushes/expired': {
         get: { summary: 'Your expired pushes', parameters: [pageParam], responses: { 200: { description: 'Newest first, 50 a page', content: { 'application/json': { schema: { type: 'array', items: ref('OwnerPushRecord') } } } }, 400: err('Invalid page'), ...common } },
       },

@@ -3,6 +3,8 @@ import { pageSchema, retrieveInputSchema, tokenSchema, type PushInput } from '..
 import type { EmailLinkInput } from '../../../shared/email-link-schema.js';
 import type { PushService } from '../../pushes/push-service.js';
 import { publicProcedure, router } from './trpc.js';
+import type { BatchInput } from '../../../shared/batch-schema.js';
+import type { BatchService } from '../../pushes/batch/batch-service.js';
 
 /**
  * The push operations over tRPC, for the extension: the same service calls as REST v2.
@@ -16,14 +18,25 @@ const createInput = z.custom<PushInput>((v) => v !== null && typeof v === 'objec
   error: 'param is missing or the value is empty or invalid: push',
 });
 
-export function pushRouter(pushes: PushService) {
+/** A batch create's input, checked by the batch service (422 with each bad row's number). */
+const batchInput = z.custom<BatchInput>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), { error: 'the body must be a batch: {push, recipients | recipients_csv}' });
+
+export function pushRouter(pushes: PushService, batches: BatchService) {
   const api = publicProcedure.use(({ ctx, next }) => {
     pushes.assertApiAccess(ctx);
     return next();
   });
   return router({
     create: api.input(createInput).mutation(({ ctx, input }) => pushes.create(ctx, input)),
-    retrieve: api.input(retrieveInputSchema).mutation(({ ctx, input }) => pushes.retrieve(ctx, input.url_token, input.passphrase)),
+    retrieve: api.input(retrieveInputSchema).mutation(({ ctx, input }) => pushes.retrieve({ ...ctx, openedProofs: input.opened_proofs }, input.url_token, input.passphrase)),
+    /** The retrieval and, for a push that others follow (linked secrets), the proof to give their retrievals as opened_proofs. */
+    retrieveWithProof: api
+      .input(retrieveInputSchema)
+      .mutation(async ({ ctx, input }) => {
+        const { push, openedProof } = await pushes.retrieveWithProof({ ...ctx, openedProofs: input.opened_proofs }, input.url_token, input.passphrase);
+        return { push, opened_proof: openedProof };
+      }),
+    batch: api.input(batchInput).mutation(({ ctx, input }) => batches.create(ctx, input)),
     preview: api.input(tokenSchema).query(({ ctx, input }) => pushes.preview(ctx, input.url_token)),
     audit: api.input(tokenSchema.extend(pageSchema.shape)).query(({ ctx, input }) => pushes.auditLog(ctx, input.url_token, input.page)),
     // The same input as retrieve: a viewer deleting a push with a passphrase gives it.

@@ -213,6 +213,8 @@ describe(`hostile text on every route (${testStore})`, () => {
       limits: undefined,
       'pushes.create': { payload: 'fuzz', name: 'n', note: 'n', passphrase: 'p', kind: 'text' },
       'pushes.retrieve': { url_token: pushToken, passphrase: 'p' },
+      'pushes.retrieveWithProof': { url_token: pushToken, passphrase: 'p' },
+      'pushes.batch': { push: { expire_after_views: 1 }, recipients: [{ name: 'fuzz', payload: 'x' }] },
       'pushes.preview': { url_token: pushToken },
       'pushes.audit': { url_token: pushToken },
       'pushes.expire': { url_token: 'nothing', passphrase: 'p' },
@@ -233,7 +235,7 @@ describe(`hostile text on every route (${testStore})`, () => {
       'catalogue.validate': { query: 'action=query' },
     };
     // Only the procedures' names and kinds are read; the server under test has its own router.
-    const router = createAppRouter(server.server.pushes, undefined as never, server.server.webhooks, server.server.requests) as any;
+    const router = createAppRouter(server.server.pushes, undefined as never, server.server.webhooks, server.server.requests, undefined as never) as any;
     const procedures = Object.entries<any>(router._def.procedures);
     expect(procedures.map(([name]) => name).filter((name) => !(name in inputs)), 'tRPC procedures without a case here').toEqual([]);
     const strings = (v: unknown, at: (string | number)[] = []): (string | number)[][] =>

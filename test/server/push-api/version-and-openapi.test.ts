@@ -67,6 +67,7 @@ describe('GET /api/v2/openapi.json', () => {
       [
         'GET /version',
         'POST /pushes',
+        'POST /pushes/batch',
         'GET /pushes/{url_token}',
         'DELETE /pushes/{url_token}',
         'GET /pushes/{url_token}/preview',
@@ -115,7 +116,7 @@ describe('GET /api/v2/openapi.json', () => {
     const input = doc.components.schemas.PushInput;
     expect(input.type).toBe('object');
     expect(Object.keys(input.properties).sort()).toEqual(
-      ['payload', 'kind', 'expire_after_days', 'expire_after_views', 'expire_after_duration', 'deletable_by_viewer', 'retrieval_step', 'passphrase', 'name', 'note', 'end_to_end', 'max_failed_passphrase_attempts', 'not_before', 'expire_from_release', 'email_on_open', 'email_on_expired_unopened', 'notify_emails', 'notify_note'].sort(),
+      ['payload', 'kind', 'expire_after_days', 'expire_after_views', 'expire_after_duration', 'deletable_by_viewer', 'retrieval_step', 'passphrase', 'name', 'note', 'end_to_end', 'max_failed_passphrase_attempts', 'not_before', 'expire_from_release', 'email_on_open', 'email_on_expired_unopened', 'notify_emails', 'notify_note', 'follows', 'follows_until'].sort(),
     );
     const create = doc.paths['/pushes'].post;
     expect(create.requestBody.content['application/json'].schema.properties.push.$ref).toBe('#/components/schemas/PushInput');

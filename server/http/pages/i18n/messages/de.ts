@@ -81,6 +81,9 @@ export const de: Catalogue = {
   'recipient.deleteRefused.body': 'Nur die Person, die es gesendet hat, kann es vor Ablauf löschen.',
   // Scheduled release (issue 35)
   'title.notYetOpen': 'Noch nicht geöffnet',
+  'title.opensAfterAnother': "Zuerst den ersten Link öffnen",
+  'recipient.follows.heading': "Zuerst den ersten Link öffnen",
+  'recipient.follows.body': "Dieses Geheimnis öffnet sich erst, nachdem der Link, den Sie davor erhalten haben, in diesem Browser geöffnet wurde. Öffnen Sie zuerst diesen Link und kehren Sie dann hierher zurück.",
   'recipient.notYet.heading': 'Dieses Geheimnis ist noch nicht freigegeben',
   'recipient.notYet.opensAt': 'Es öffnet sich am',
   'recipient.notYet.body': 'Öffnen Sie diesen Link dann erneut. Der jetzige Aufruf hat keinen Abruf verbraucht.',
@@ -221,6 +224,7 @@ export const de: Catalogue = {
   'dashboard.event.owner_view': 'Von Ihnen aufgerufen',
   'dashboard.event.admin_view': 'Von einem Administrator aufgerufen',
   'dashboard.event.edit': 'Bearbeitet',
+  'dashboard.event.linked': "Mit einem anderen Push verknüpft",
 
   // Preview page (Password Pusher's /p/<token>/preview)
   'preview.heading': 'Ihr geheimer Link',

@@ -83,6 +83,9 @@ export const en = {
   'recipient.deleteRefused.body': 'Only the person who sent it can delete it before it expires.',
   // Scheduled release (issue 35)
   'title.notYetOpen': 'Not open yet',
+  'title.opensAfterAnother': "Open the first link first",
+  'recipient.follows.heading': "Open the first link first",
+  'recipient.follows.body': "This secret opens only after the link you were sent before it has been opened in this browser. Open that link first, then come back to this one.",
   'recipient.notYet.heading': 'This secret is not open yet',
   'recipient.notYet.opensAt': 'It opens on',
   'recipient.notYet.body': 'Come back to this link then. Opening it now did not use up a view.',
@@ -223,6 +226,7 @@ export const en = {
   'dashboard.event.owner_view': 'Viewed by you',
   'dashboard.event.admin_view': 'Viewed by an admin',
   'dashboard.event.edit': 'Edited',
+  'dashboard.event.linked': "Linked to another push",
 
   // Preview page (Password Pusher's /p/<token>/preview)
   'preview.heading': 'Your secret link',

@@ -85,6 +85,9 @@ export const es: Catalogue = {
   'recipient.deleteRefused.body': 'Solo la persona que lo envió puede eliminarlo antes de que caduque.',
   // Scheduled release (issue 35)
   'title.notYetOpen': 'Aún no está abierto',
+  'title.opensAfterAnother': "Abra primero el primer enlace",
+  'recipient.follows.heading': "Abra primero el primer enlace",
+  'recipient.follows.body': "Este secreto solo se abre después de que el enlace que recibió antes se haya abierto en este navegador. Abra primero ese enlace y luego vuelva a este.",
   'recipient.notYet.heading': 'Este secreto aún no está abierto',
   'recipient.notYet.opensAt': 'Se abre el',
   'recipient.notYet.body': 'Vuelve a este enlace entonces. Abrirlo ahora no ha gastado ninguna visualización.',
@@ -229,6 +232,7 @@ export const es: Catalogue = {
   'dashboard.event.owner_view': 'Visto por ti',
   'dashboard.event.admin_view': 'Visto por un administrador',
   'dashboard.event.edit': 'Editado',
+  'dashboard.event.linked': "Vinculado a otro push",
 
   // Preview page (Password Pusher's /p/<token>/preview)
   'preview.heading': 'Tu enlace secreto',

@@ -85,6 +85,9 @@ export const fr: Catalogue = {
   'recipient.deleteRefused.body': 'Seule la personne qui l’a envoyé peut le supprimer avant son expiration.',
   // Scheduled release (issue 35)
   'title.notYetOpen': 'Pas encore ouvert',
+  'title.opensAfterAnother': "Ouvrez d’abord le premier lien",
+  'recipient.follows.heading': "Ouvrez d’abord le premier lien",
+  'recipient.follows.body': "Ce secret ne s’ouvre qu’après l’ouverture, dans ce navigateur, du lien que vous avez reçu avant lui. Ouvrez d’abord ce lien, puis revenez à celui-ci.",
   'recipient.notYet.heading': 'Ce secret n’est pas encore ouvert',
   'recipient.notYet.opensAt': 'Il s’ouvre le',
   'recipient.notYet.body': 'Revenez à ce lien à ce moment-là. L’ouvrir maintenant n’a consommé aucune consultation.',
@@ -229,6 +232,7 @@ export const fr: Catalogue = {
   'dashboard.event.owner_view': 'Consulté par vous',
   'dashboard.event.admin_view': 'Consulté par un administrateur',
   'dashboard.event.edit': 'Modifié',
+  'dashboard.event.linked': "Lié à un autre push",
 
   // Preview page (Password Pusher's /p/<token>/preview)
   'preview.heading': 'Votre lien secret',

@@ -81,6 +81,9 @@ export const ja: Catalogue = {
   'recipient.deleteRefused.body': '有効期限前にこのシークレットを削除できるのは送信者だけです。',
   // Scheduled release (issue 35)
   'title.notYetOpen': 'まだ公開されていません',
+  'title.opensAfterAnother': "先に最初のリンクを開いてください",
+  'recipient.follows.heading': "先に最初のリンクを開いてください",
+  'recipient.follows.body': "このシークレットは、先に受け取ったリンクをこのブラウザーで開いた後にのみ開きます。先にそのリンクを開いてから、こちらに戻ってください。",
   'recipient.notYet.heading': 'このシークレットはまだ公開されていません',
   'recipient.notYet.opensAt': '公開日時',
   'recipient.notYet.body': 'その時刻以降にこのリンクを開いてください。今回のアクセスで閲覧回数は消費されていません。',
@@ -221,6 +224,7 @@ export const ja: Catalogue = {
   'dashboard.event.owner_view': '自分による閲覧',
   'dashboard.event.admin_view': '管理者による閲覧',
   'dashboard.event.edit': '編集',
+  'dashboard.event.linked': "別のプッシュとリンク済み",
 
   // Preview page (Password Pusher's /p/<token>/preview)
   'preview.heading': 'シークレットリンク',

@@ -85,6 +85,9 @@ export const ptBR: Catalogue = {
   'recipient.deleteRefused.body': 'Somente a pessoa que o enviou pode excluí-lo antes que expire.',
   // Scheduled release (issue 35)
   'title.notYetOpen': 'Ainda não liberado',
+  'title.opensAfterAnother': "Abra primeiro o primeiro link",
+  'recipient.follows.heading': "Abra primeiro o primeiro link",
+  'recipient.follows.body': "Este segredo só abre depois que o link que você recebeu antes dele for aberto neste navegador. Abra esse link primeiro e depois volte a este.",
   'recipient.notYet.heading': 'Este segredo ainda não foi liberado',
   'recipient.notYet.opensAt': 'Ele será liberado em',
   'recipient.notYet.body': 'Volte a este link nesse momento. Abri-lo agora não gastou nenhuma visualização.',
@@ -229,6 +232,7 @@ export const ptBR: Catalogue = {
   'dashboard.event.owner_view': 'Visualizado por você',
   'dashboard.event.admin_view': 'Visualizado por um administrador',
   'dashboard.event.edit': 'Editado',
+  'dashboard.event.linked': "Vinculado a outro push",
 
   // Preview page (Password Pusher's /p/<token>/preview)
   'preview.heading': 'Seu link secreto',

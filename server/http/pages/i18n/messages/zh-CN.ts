@@ -81,6 +81,9 @@ export const zhCN: Catalogue = {
   'recipient.deleteRefused.body': '只有发送者才能在其过期前将其删除。',
   // Scheduled release (issue 35)
   'title.notYetOpen': '尚未开放',
+  'title.opensAfterAnother': "请先打开第一个链接",
+  'recipient.follows.heading': "请先打开第一个链接",
+  'recipient.follows.body': "只有在此浏览器中打开您之前收到的那个链接后，这个机密才会打开。请先打开那个链接，然后再回到这里。",
   'recipient.notYet.heading': '此机密信息尚未开放',
   'recipient.notYet.opensAt': '开放时间',
   'recipient.notYet.body': '请届时再打开此链接。本次打开未消耗查看次数。',
@@ -221,6 +224,7 @@ export const zhCN: Catalogue = {
   'dashboard.event.owner_view': '由您查看',
   'dashboard.event.admin_view': '由管理员查看',
   'dashboard.event.edit': '已编辑',
+  'dashboard.event.linked': "已与另一个推送关联",
 
   // Preview page (Password Pusher's /p/<token>/preview)
   'preview.heading': '您的机密链接',
