@@ -215,6 +215,7 @@ describe(`hostile text on every route (${testStore})`, () => {
       'pushes.retrieve': { url_token: pushToken, passphrase: 'p' },
       'pushes.retrieveWithProof': { url_token: pushToken, passphrase: 'p' },
       'pushes.batch': { push: { expire_after_views: 1 }, recipients: [{ name: 'fuzz', payload: 'x' }] },
+      'pushes.emailLink': { url_token: pushToken, notify_emails: ['fuzz@example.com'], notify_note: 'n' },
       'pushes.preview': { url_token: pushToken },
       'pushes.audit': { url_token: pushToken },
       'pushes.expire': { url_token: 'nothing', passphrase: 'p' },
