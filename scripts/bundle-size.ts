@@ -26,7 +26,13 @@ export const budgets = {
   // webRequest only then instead of at install. 20.9 KB before Connect (components/ConnectAction.tsx,
   // ≈0.4 KB, in the on-demand chunk; the first paint did not grow): the extension gets its token
   // by the user signing in, and a revoked token is met with "connect again" (issue 30 item 4).
-  popupAll: 21.3 * 1024,
+  // 21.3 KB before issue 34's popup features (the generator, Requests in History, "E-mail the
+  // link…", "Opens from": ≈3.6 KB together, measured at 24.4 KB). Brought back down by one
+  // on-demand chunk for every view (−1 KB), and by the tab's selection, the memory of pushes
+  // (kinds, hints, link keys), History's titles and the generating itself moving to the
+  // background, which has that code for the context menu anyway (−1.1 KB). NOT yet at the
+  // issue's 20 KB: docs/extension.md#size says what is left.
+  popupAll: 22.4 * 1024,
   // 16 KB before end-to-end encryption, which the background does for the popup and the
   // context menu (≈2.4 KB): the popup then ships no cryptography at all. 19 KB before the file
   // host (≈0.55 KB: opening it, and reading its upload's answer with the API client). 19.5 KB
@@ -34,7 +40,10 @@ export const budgets = {
   // which lets the server ask a recipient for the passphrase before a view is spent. 19.7 KB
   // before Connect's authorization-code exchange with PKCE (lib/connect-flow.ts, ≈0.7 KB): it
   // runs here because the popup closes when the sign-in window opens.
-  background: 20.5 * 1024,
+  // 20.5 KB before "Push a new password" (the generator, ≈0.5 KB) and the popup's selection,
+  // push memory and History titles answered here (≈0.5 KB: their code was here already; the
+  // relay cases are new), and the word list's loading for the popup's passphrases (≈0.2 KB).
+  background: 21.6 * 1024,
 };
 
 export interface EntrypointSize {

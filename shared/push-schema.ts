@@ -224,5 +224,7 @@ export const pushLimitsSchema = z.object({
   end_to_end: z.boolean().optional(),
   /** The server takes `not_before` (scheduled release); absent from older servers, which would ignore it and open the push at once. */
   scheduled_release: z.boolean().optional(),
+  /** The server e-mails secret links (`notify_emails`, `pushes.emailLink`): SMTP is set up. Absent from older servers. */
+  email_links: z.boolean().optional(),
 });
 export type PushLimits = z.infer<typeof pushLimitsSchema>;

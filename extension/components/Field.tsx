@@ -93,7 +93,7 @@ interface TextFieldProps {
   id: string;
   label: string;
   value: string;
-  type?: 'text' | 'url' | 'password';
+  type?: 'text' | 'url' | 'password' | 'datetime-local' | 'email';
   error?: string;
   hint?: ComponentChildren;
   placeholder?: string;

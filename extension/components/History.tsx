@@ -1,17 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AuditEntry, OwnerPushRecord } from '../../shared/push-schema';
-import { wholeLink } from '../lib/link-keys';
 import type { PushApi } from '../lib/api-client';
 import { PAGE_SIZE } from '../lib/page-size';
 import { problemOf, type Problem } from '../lib/problem';
 import type { PopupEnv } from '../lib/popup-env';
-import type { RememberedPush } from '../lib/kind-memory';
+import type { PushTitle } from '../lib/push-label';
 import { t, tAround, tn, uiLanguage, type MessageKey } from '../lib/i18n';
-import { kindLabel } from '../lib/push-options';
-import { knownOrListed, pushLabel } from '../lib/push-label';
 import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { Notice } from './Field';
 import type { RecordWithReceipt } from '../lib/read-receipt';
+import { Requests } from './Requests';
 
 interface Props {
   env: PopupEnv;
@@ -20,7 +18,7 @@ interface Props {
   onOpenSettings(): void;
 }
 
-type Which = 'active' | 'expired';
+type Which = 'active' | 'expired' | 'requests';
 
 function formatDate(iso: string | null): string {
   if (!iso) return '';
@@ -41,7 +39,7 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
   const [items, setItems] = useState<OwnerPushRecord[] | null>(null);
   const [hasMore, setHasMore] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
-  const [known, setKnown] = useState<Record<string, RememberedPush>>({});
+  const [titles, setTitles] = useState<Record<string, PushTitle>>({});
   const [problem, setProblem] = useState<Problem | null>(null);
   const [reload, setReload] = useState(0);
   const token = tokenToSend(settings);
@@ -50,15 +48,15 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
 
   async function fetchPage(page: number): Promise<OwnerPushRecord[]> {
     const list = await (which === 'active' ? api.active(page) : api.expired(page));
-    const recalled = await env.recallKinds(list.map((r) => r.url_token)).catch(() => ({}));
-    setKnown((k) => ({ ...k, ...recalled }));
+    const named = await env.pushTitles(list).catch(() => ({}));
+    setTitles((k) => ({ ...k, ...named }));
     setHasMore(list.length >= PAGE_SIZE);
     return list;
   }
 
   // The first page, again after a change (a push expired): as many pages as were shown.
   useEffect(() => {
-    if (!signedIn || !settings.serverUrl) return;
+    if (!signedIn || !settings.serverUrl || which === 'requests') return;
     let live = true;
     setProblem(null);
     void (async () => {
@@ -126,7 +124,11 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
         <button type="button" aria-pressed={which === 'expired'} onClick={() => switchTo('expired')}>
           {t('expired')}
         </button>
+        <button type="button" aria-pressed={which === 'requests'} onClick={() => switchTo('requests')}>
+          {t('requests')}
+        </button>
       </div>
+      {which === 'requests' && <Requests api={api} copy={env.copy} />}
 
       {problem && <Notice tone="error">{problem.message}</Notice>}
       {!problem && items === null && <p role="status">{t('loading')}</p>}
@@ -144,7 +146,7 @@ export function History({ env, settings, anonymousAllowed, onOpenSettings }: Pro
               record={record}
               // Records do not carry the kind; the extension remembers it for pushes it made
               // (records of file pushes carry their file names).
-              known={known[record.url_token]}
+              shown={titles[record.url_token]}
               onChanged={() => setReload((n) => n + 1)}
             />
           ))}
@@ -164,23 +166,22 @@ interface ItemProps {
   api: PushApi;
   settings: Settings;
   record: OwnerPushRecord;
-  known?: RememberedPush;
+  shown?: PushTitle;
   onChanged(): void;
 }
 
-function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps) {
+function HistoryItem({ env, api, settings, record, shown, onChanged }: ItemProps) {
   const [note, setNote] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const shown = knownOrListed(known, record.file_names);
-  const title = pushLabel(record.name, shown?.kind, shown?.hint);
+  const title = shown?.title ?? (record.name?.trim() || t('push_label_none'));
   const labelId = `push-${record.url_token}`;
   const used = Math.max(0, record.expire_after_views - record.views_remaining);
   const [createdBefore, createdAfter] = tAround('created_at');
 
   async function copy() {
     // An end-to-end push made here: the whole link, with the key the server never had.
-    const ok = await env.copy(await wholeLink(record));
+    const ok = await env.copy(await env.wholeLink(record));
     setNote(ok ? { tone: 'success', text: t('link_copied') } : { tone: 'error', text: t('copy_link_failed') });
   }
 
@@ -202,7 +203,7 @@ function HistoryItem({ env, api, settings, record, known, onChanged }: ItemProps
       <div class="push-head">
         <strong id={labelId}>{title}</strong>
         <span class="badges">
-          {shown && <span class="badge">{kindLabel(shown.kind)}</span>}
+          {shown?.kind && <span class="badge">{shown.kind}</span>}
           <span class={`badge ${record.expired ? 'expired' : 'active'}`}>{record.expired ? t('badge_expired') : t('badge_active')}</span>
         </span>
       </div>

@@ -14,10 +14,13 @@ import {
   type PushOptions,
 } from '../lib/push-options';
 import { t, type MessageKey } from '../lib/i18n';
-import { pushHint } from '../lib/push-label';
-import type { Settings } from '../lib/settings-storage';
+import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { CheckField, FieldError, NumberField, Notice, TextField } from './Field';
-import { PushResult } from './PushResult';
+import { Lazy } from './Lazy';
+
+// Loaded when needed: the first paint is the form alone (scripts/bundle-size.ts).
+const loadResult = () => import('./lazy-views').then((m) => m.PushResult);
+const loadGenerator = () => import('./lazy-views').then((m) => m.Generator);
 
 interface Props {
   env: PopupEnv;
@@ -51,6 +54,9 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   const touched = useRef({ text: false, options: false });
   const textArea = useRef<HTMLTextAreaElement>(null);
   const draftLoaded = useRef(false);
+  /** The text is a generated secret: never kept in the draft, gone after the push. */
+  const generated = useRef(false);
+  const [generatorOpen, setGeneratorOpen] = useState(false);
 
   // The draft left when the popup was closed, then the target tab and its selection: the
   // selection fills the text unless the user already typed (now or in the draft).
@@ -103,7 +109,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     if (!draftLoaded.current || result) return;
     const empty = !text && !options.name && !options.note && (kind === 'text' || !touched.current.text);
     void env.saveDraft(
-      empty && kind === 'text' ? null : { kind, text: touched.current.text ? text : '', address: kind === 'text' ? undefined : address, name: options.name, note: options.note },
+      empty && kind === 'text' ? null : { kind, text: touched.current.text && !generated.current ? text : '', address: kind === 'text' ? undefined : address, name: options.name, note: options.note },
     );
   }, [kind, text, address, options.name, options.note]);
 
@@ -113,11 +119,11 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     setFieldErrors(({ [key]: _, ...rest }) => rest);
   };
 
-  const payload = kind === 'text' ? text : address.trim();
-
-  async function submit(e?: Event) {
+  /** `secret`: a generated value pushed at once ("Generate and push"), before the state has it. */
+  async function submit(e?: Event, secret?: string) {
     e?.preventDefault();
     if (busy) return;
+    const payload = secret ?? (kind === 'text' ? text : address.trim());
     const problems = checkPush(kind, payload, options, limits);
     if (kind === 'file' && !file) problems.files = t('check_choose_file');
     setFieldErrors(problems);
@@ -133,9 +139,9 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
       // Copy at once: the popup may be closed the moment the user looks away.
       const copied = await env.copy(record.html_url);
       // A file's name stays in this browser only (the server has it encrypted, or not at all).
-      const hint = kind === 'file' ? file?.name : pushHint(kind, payload, tab?.url);
+      // The hint is made by the background from the page (text) or the URL pushed, never the secret.
       await Promise.all([
-        env.rememberKind(record.url_token, kind, hint).catch(() => undefined),
+        env.rememberKind(record.url_token, kind, kind === 'file' ? file?.name : undefined, kind === 'text' ? tab?.url : payload).catch(() => undefined),
         env.saveDraft(null),
       ]);
       onServerOk?.();
@@ -152,6 +158,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   function another() {
     setResult(null);
     setText('');
+    generated.current = false;
     setFile(null);
     setFromSelection(false);
     touched.current = { text: false, options: false };
@@ -180,7 +187,15 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     return <Notice tone="error">{t('no_pushes_accepted')}</Notice>;
   }
   // Part of the first chunk: without its QR encoder (drawn by the background) it is 0.6 KB.
-  if (result) return <PushResult {...result} env={env} onAnother={another} />;
+  if (result) {
+    const emailLink = limits.email_links && tokenToSend(settings) ? env.createApi(settings).emailLink : undefined;
+    return <Lazy load={loadResult} props={{ ...result, env, emailLink, onAnother: another }} />;
+  }
+  const useGenerated = (value: string) => {
+    generated.current = touched.current.text = true;
+    setText(value);
+    setFieldErrors(({ payload: _, ...rest }) => rest);
+  };
 
   return (
     <form class="push-form" onSubmit={submit} noValidate aria-busy={busy}>
@@ -217,6 +232,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
             aria-describedby={fieldErrors.payload ? 'payload-error' : undefined}
             onInput={(e) => {
               touched.current.text = true;
+              generated.current = false;
               setText(e.currentTarget.value);
               setFieldErrors(({ payload: _, ...rest }) => rest);
             }}
@@ -225,6 +241,23 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
             }}
           />
           <FieldError id="payload-error" message={fieldErrors.payload} />
+          <button type="button" class="link" aria-expanded={generatorOpen} onClick={() => setGeneratorOpen(!generatorOpen)}>
+            {t('gen_open')}
+          </button>
+          {generatorOpen && (
+            <Lazy
+              load={loadGenerator}
+              props={{
+                generate: env.generate,
+                busy,
+                onUse: useGenerated,
+                onPush: (value: string) => {
+                  useGenerated(value);
+                  void submit(undefined, value);
+                },
+              }}
+            />
+          )}
         </div>
       ) : kind === 'file' ? (
         <div class="field">
@@ -302,6 +335,17 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
           hint={kind === 'url' ? t('url_not_deletable') : undefined}
           onChange={(v) => setOption('deletable_by_viewer', v)}
         />
+        {limits.scheduled_release && (
+          <TextField
+            id="not_before"
+            label={t('opens_from')}
+            type="datetime-local"
+            value={options.not_before}
+            error={fieldErrors.not_before}
+            hint={t('opens_from_hint')}
+            onChange={(v) => setOption('not_before', v)}
+          />
+        )}
         <TextField
           id="name"
           label={t('name_label')}

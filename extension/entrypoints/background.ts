@@ -19,6 +19,7 @@ import { withReceipts } from '../lib/read-receipt';
 import { t } from '../lib/i18n';
 import { qrPath } from '../lib/qr-path';
 import { createRelayHandler, isRelayRequest } from '../lib/relay-handler';
+import { loadWordList, WORD_LIST_FILE } from '../lib/generator/word-list';
 import { handleConnect, isConnectRequest } from '../lib/connect-handler';
 import { apiTokenItem, tokenOriginItem } from '../lib/settings-storage';
 
@@ -63,7 +64,15 @@ export default defineBackground(() => {
     runtime: browser.runtime as unknown as HostPlace['runtime'],
     document: typeof document === 'undefined' ? undefined : document,
   };
-  const relay = createRelayHandler({ createApi: described, qrPath, openFileHost: () => openFileHost(hostPlace), closeIdleFileHost: () => closeIdleFileHost(hostPlace), pushed: recordPush });
+  const relay = createRelayHandler({
+    createApi: described,
+    qrPath,
+    openFileHost: () => openFileHost(hostPlace),
+    closeIdleFileHost: () => closeIdleFileHost(hostPlace),
+    pushed: recordPush,
+    readSelection: (tabId) => env.readSelection(tabId),
+    loadWords: () => loadWordList(browser.runtime.getURL(`/${WORD_LIST_FILE}` as never)),
+  });
   browser.runtime.onMessage.addListener((message: unknown, sender: { id?: string }, sendResponse: (answer: unknown) => void) => {
     if (sender.id !== browser.runtime.id || !isRelayRequest(message)) return false;
     void relay(message).then(sendResponse);

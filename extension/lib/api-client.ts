@@ -7,6 +7,8 @@ import type {
   PushRecordBase,
   VersionDocument,
 } from '../../shared/push-schema';
+import type { OwnerRequest, RequestInput } from '../../shared/request-schema';
+import type { EmailLinkInput } from '../../shared/email-link-schema';
 import { checkedFetch } from './http-failure';
 
 /**
@@ -24,6 +26,11 @@ export interface PushApi {
   expired(page: number): Promise<OwnerPushRecord[]>;
   audit(urlToken: string, page: number): Promise<AuditEntry[]>;
   expire(urlToken: string): Promise<PushRecordBase>;
+  /** The signed-in user's secret requests, newest first. */
+  requests(): Promise<OwnerRequest[]>;
+  createRequest(input: RequestInput): Promise<OwnerRequest>;
+  /** E-mails the link of one of the user's pushes (servers with `limits.email_links`). */
+  emailLink(input: EmailLinkInput): Promise<{ sent: number }>;
 }
 
 export interface ApiConnection {
@@ -68,5 +75,8 @@ export function createPushApi({ serverUrl, apiToken, fetch: fetchImpl }: ApiConn
     expired: (page) => call((c) => c.pushes.expired.query({ page })),
     audit: (url_token, page) => call(async (c) => (await c.pushes.audit.query({ url_token, page })).logs),
     expire: (url_token) => call((c) => c.pushes.expire.mutate({ url_token })),
+    requests: () => call((c) => c.requests.list.query()),
+    createRequest: (input) => call((c) => c.requests.create.mutate(input)),
+    emailLink: (input) => call((c) => c.pushes.emailLink.mutate(input)),
   };
 }

@@ -5,6 +5,7 @@ import { copyHere, copyViaTab } from './clipboard';
 import type { MenuEnv } from './context-menu';
 import { rememberKind } from './kind-memory';
 import { notify } from './notify';
+import { passwordField } from './password-field';
 import type { ExtensionKind } from './push-options';
 import { readSelection, type ScriptRunner } from './selection';
 import { lastPushItem, loadSettings, tokenToSend } from './settings-storage';
@@ -35,6 +36,7 @@ export function createBackgroundEnv(): MenuEnv {
     loadSettings,
     createApi: (settings) => createPushApi({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }),
     readSelection: (tabId, frameId) => readSelection(scripting, tabId, frameId),
+    passwordField: (tabId, frameId, value) => passwordField(scripting, tabId, frameId, value),
     copy: async (text, tabId) => {
       if (hasDom && (await copyHere(text))) return true;
       return tabId === undefined ? false : copyViaTab(scripting, tabId, text);

@@ -1,6 +1,7 @@
 import type { OwnerPushRecord, VersionDocument } from '../../shared/push-schema';
 import type { PushApi } from './api-client';
 import { describeError, type Problem } from './errors';
+import { generatePassword, menuPasswordRule } from './generator/password';
 import { t } from './i18n';
 import { sendPush } from './push-sending';
 import { defaultPushInput, endToEndWanted, describeRemaining, offeredKinds, type ExtensionKind } from './push-options';
@@ -11,9 +12,16 @@ export const menuIds = {
   selection: 'secret-push-selection',
   link: 'secret-push-link',
   page: 'secret-push-page',
+  password: 'secret-push-new-password',
 } as const;
 
-export type MenuContext = 'selection' | 'link' | 'page';
+/**
+ * 'editable': the browsers cannot show an item on password fields only (contextMenus has no
+ * such context, and a content script on every site to hide it elsewhere would need access to
+ * all sites), so "Push a new password" is on every editable field and checks on click, in the
+ * clicked frame, that the field is a password field; elsewhere it says so and pushes nothing.
+ */
+export type MenuContext = 'selection' | 'link' | 'page' | 'editable';
 
 export interface MenuItem {
   id: string;
@@ -28,6 +36,7 @@ export function menuItems(): MenuItem[] {
     { id: menuIds.selection, title: t('menu_selection'), contexts: ['selection'] },
     { id: menuIds.link, title: t('menu_link'), contexts: ['link'] },
     { id: menuIds.page, title: t('menu_page'), contexts: ['page'] },
+    { id: menuIds.password, title: t('menu_new_password'), contexts: ['editable'] },
   ];
 }
 
@@ -51,6 +60,7 @@ export function menuVisibility(version: VersionDocument | undefined): Record<str
     [menuIds.selection]: kinds.includes('text'),
     [menuIds.link]: kinds.includes('url'),
     [menuIds.page]: kinds.includes('url'),
+    [menuIds.password]: kinds.includes('text'),
   };
 }
 
@@ -91,16 +101,21 @@ export interface MenuEnv {
   /** Writes the link to the clipboard; false if that was not possible. */
   copy(text: string, tabId?: number): Promise<boolean>;
   notify(title: string, message: string): Promise<void>;
+  /**
+   * The password field focused in the clicked frame: checked (no `value`) or filled. False when
+   * it is not one or cannot be reached. Optional: without it the item pushes nothing.
+   */
+  passwordField?(tabId: number, frameId: number | undefined, value?: string): Promise<boolean>;
   /** Called after a successful push (remember its kind, keep it for the popup). */
   pushed?(record: OwnerPushRecord, kind: ExtensionKind, hint?: string): Promise<void>;
 }
 
 export type MenuOutcome =
-  | { ok: true; kind: ExtensionKind; record: OwnerPushRecord; copied: boolean }
+  | { ok: true; kind: ExtensionKind; record: OwnerPushRecord; copied: boolean; filled?: boolean }
   | { ok: false; problem: Problem | { kind: 'setup' | 'nothing'; message: string } };
 
 /** What the clicked item pushes: kind and payload. */
-async function source(env: MenuEnv, info: MenuClick, tab: MenuTab | undefined): Promise<{ kind: ExtensionKind; payload: string } | null> {
+async function source(env: MenuEnv, info: MenuClick, tab: MenuTab | undefined): Promise<{ kind: ExtensionKind; payload: string; fill?: boolean } | null> {
   switch (info.menuItemId) {
     case menuIds.selection: {
       // The browser's selectionText folds line breaks; read the real selection when the tab allows it.
@@ -112,6 +127,11 @@ async function source(env: MenuEnv, info: MenuClick, tab: MenuTab | undefined): 
       return { kind: 'url', payload: info.linkUrl ?? '' };
     case menuIds.page:
       return { kind: 'url', payload: info.pageUrl ?? tab?.url ?? '' };
+    case menuIds.password:
+      // Only into a password field; the value lives in this call only (never stored).
+      return tab?.id !== undefined && (await env.passwordField?.(tab.id, info.frameId))
+        ? { kind: 'text', payload: generatePassword(menuPasswordRule), fill: true }
+        : { kind: 'text', payload: '', fill: true };
     default:
       return null;
   }
@@ -131,7 +151,7 @@ export async function handleMenuClick(env: MenuEnv, info: MenuClick, tab?: MenuT
   };
 
   if (!what.payload.trim()) {
-    return fail({ kind: 'nothing', message: what.kind === 'text' ? t('no_selected_text') : t('no_address') });
+    return fail({ kind: 'nothing', message: what.fill ? t('menu_not_password_field') : what.kind === 'text' ? t('no_selected_text') : t('no_address') });
   }
   if (what.kind === 'url' && !/^https?:\/\//i.test(what.payload)) {
     return fail({ kind: 'nothing', message: t('only_web_urls') });
@@ -158,13 +178,16 @@ export async function handleMenuClick(env: MenuEnv, info: MenuClick, tab?: MenuT
   } catch {
     // Remembering the push is a convenience; the push itself succeeded.
   }
+  // The new password goes into the field only once its push exists (the link is the way to it).
+  const filled = what.fill && tab?.id !== undefined ? await env.passwordField!(tab.id, info.frameId, what.payload) : undefined;
   const copied = await env.copy(record.html_url, tab?.id);
   // Never the link itself: notifications stay in the system's notification history.
   const label = pushLabel(record.name, what.kind, hint);
   const expiry = describeRemaining(record.days_remaining, record.views_remaining);
   await env.notify(
     copied ? t('notify_copied') : t('notify_not_copied'),
-    copied ? t('notify_copied_body', label, expiry) : t('notify_not_copied_body', label, expiry),
+    what.fill ? t(filled ? 'notify_password_body' : 'notify_password_not_filled', expiry)
+    : copied ? t('notify_copied_body', label, expiry) : t('notify_not_copied_body', label, expiry),
   );
-  return { ok: true, kind: what.kind, record, copied };
+  return { ok: true, kind: what.kind, record, copied, ...(what.fill ? { filled } : {}) };
 }

@@ -22,5 +22,8 @@ export function describedApi(api: PushApi, serverUrl: string, signedIn: boolean)
     audit: wrap(api.audit),
     expire: wrap(api.expire),
     createWithFiles: wrap(api.createWithFiles),
+    requests: wrap(api.requests),
+    createRequest: wrap(api.createRequest),
+    emailLink: wrap(api.emailLink),
   };
 }

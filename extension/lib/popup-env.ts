@@ -2,10 +2,9 @@ import { browser } from 'wxt/browser';
 import type { ConnectResult } from './connect-handler';
 import type { PushApi } from './api-client';
 import { copyHere } from './clipboard';
-import { recallKinds, rememberKind, type RememberedPush } from './kind-memory';
+import type { PushTitle } from './push-label';
 import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
-import { relayedPush, relayedPushApi, relayedQrPath, type QrPath, type SendMessage } from './relay';
-import { readSelection, type ScriptRunner } from './selection';
+import { ask, relayedPush, relayedPushApi, relayedQrPath, type GenerateRequest, type QrPath, type SendMessage } from './relay';
 import {
   draftItem,
   lastPushItem,
@@ -62,11 +61,17 @@ export interface PopupEnv {
    * keeps the token it gets (lib/connect-flow.ts). Optional: component tests leave it out.
    */
   connect?(): Promise<ConnectResult>;
-  rememberKind(urlToken: string, kind: string, hint?: string): Promise<void>;
+  /** Remembers a push's kind and hint: `hint` as it is (a file's name), or taken from `from` (the page or URL). */
+  rememberKind(urlToken: string, kind: string, hint?: string, from?: string): Promise<void>;
   /** The unsent form, kept in session storage (memory only) while the popup is closed. */
   loadDraft(): Promise<PushDraft | null>;
   saveDraft(draft: PushDraft | null): Promise<void>;
-  recallKinds(urlTokens: string[]): Promise<Record<string, RememberedPush>>;
+  /** History's titles of listed pushes (push-label.ts: pushTitles). */
+  pushTitles(records: Array<{ url_token: string; name: string | null; file_names?: string[] }>): Promise<Record<string, PushTitle>>;
+  /** A generated password or passphrase, made by the background (generator/). */
+  generate(what: GenerateRequest): Promise<string>;
+  /** The push's link with its key when this extension made it end to end (link-keys.ts). */
+  wholeLink(record: { url_token: string; html_url: string }): Promise<string>;
 }
 
 /** The part of `tabs` used to find the target tab. */
@@ -93,7 +98,6 @@ export async function findTargetTab(tabs: TabFinder, search: string, ownPrefix: 
 }
 
 export function createPopupEnv(): PopupEnv {
-  const scripting = browser.scripting as unknown as ScriptRunner;
   const send: SendMessage = (message) => browser.runtime.sendMessage(message);
   return {
     loadSettings,
@@ -108,7 +112,8 @@ export function createPopupEnv(): PopupEnv {
     sendFilePush: (settings, input, file, endToEnd) =>
       import('./file-handoff').then((m) => m.handOverFilePush({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, input, file, endToEnd, send)),
     targetTab: () => findTargetTab(browser.tabs as unknown as TabFinder, location.search, browser.runtime.getURL('/')),
-    readSelection: (tabId) => readSelection(scripting, tabId),
+    // These four are answered by the background (relay-handler.ts), which has their code already.
+    readSelection: (tabId) => ask<string>(send, { relay: 'selection', tabId }),
     copy: copyHere,
     hasOrigin: (pattern) => browser.permissions.contains({ origins: [pattern] }),
     requestOrigin: (pattern) => browser.permissions.request({ origins: [pattern] }),
@@ -119,8 +124,11 @@ export function createPopupEnv(): PopupEnv {
         }
       : undefined,
     connect: () => browser.runtime.sendMessage({ connect: 'start' }) as Promise<ConnectResult>,
-    rememberKind,
-    recallKinds,
+    rememberKind: (urlToken, kind, hint, from) => ask<void>(send, { relay: 'remember', urlToken, kind, hint, from }),
+    pushTitles: (records) =>
+      ask<Record<string, PushTitle>>(send, { relay: 'titles', records: records.map(({ url_token, name, file_names }) => ({ url_token, name, file_names })) }),
+    generate: (what) => ask<string>(send, { relay: 'generate', what }),
+    wholeLink: (record) => ask<string>(send, { relay: 'whole-link', record: { url_token: record.url_token, html_url: record.html_url } }),
     // Session storage may be missing (an old Firefox): then there is simply no draft.
     loadDraft: () => draftItem.getValue().catch(() => null),
     saveDraft: (draft) => (draft ? draftItem.setValue(draft) : draftItem.removeValue()).catch(() => undefined),

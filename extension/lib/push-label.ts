@@ -1,4 +1,5 @@
 import { t, tn, type MessageKey } from './i18n';
+import { kindLabel } from './push-options';
 
 /**
  * What the extension shows for a push without ever showing the secret: its name, or its kind
@@ -54,4 +55,26 @@ export function pushLabel(name: string | null | undefined, kind?: string, hint?:
   const label = labelKeys[kind] ? t(labelKeys[kind]) : kind;
   if (!hint) return label;
   return hint.startsWith('from ') ? t('push_label_from', label, hint.slice('from '.length)) : `${label} · ${hint}`;
+}
+
+/** What History shows of a push: its title, and the kind's name when known. */
+export interface PushTitle {
+  title: string;
+  kind?: string;
+}
+
+/**
+ * The titles of listed pushes from what this browser remembers of them (kind-memory.ts) and
+ * their records. Made by the background for the popup (relay.ts), which ships none of this.
+ */
+export function pushTitles(
+  records: ReadonlyArray<{ url_token: string; name: string | null; file_names?: string[] }>,
+  remembered: Record<string, { kind: string; hint?: string }>,
+): Record<string, PushTitle> {
+  return Object.fromEntries(
+    records.map((r) => {
+      const shown = knownOrListed(remembered[r.url_token], r.file_names);
+      return [r.url_token, { title: pushLabel(r.name, shown?.kind, shown?.hint), ...(shown ? { kind: kindLabel(shown.kind) } : {}) }];
+    }),
+  );
 }

@@ -50,6 +50,8 @@ export interface PushOptions {
   passphrase: string;
   name: string;
   note: string;
+  /** Scheduled release: a local date and time (`<input type=datetime-local>`), '' for none. */
+  not_before: string;
 }
 
 /** The user's defaults where set, else the server's. */
@@ -62,6 +64,7 @@ export function initialOptions(defaults: PushDefaults, limits: PushLimits): Push
     passphrase: '',
     name: '',
     note: '',
+    not_before: '',
   };
 }
 
@@ -79,6 +82,8 @@ export function buildPushInput(kind: ExtensionKind, payload: string, options: Pu
   if (options.passphrase) input.passphrase = options.passphrase;
   if (options.name.trim()) input.name = options.name.trim();
   if (options.note.trim()) input.note = options.note.trim();
+  // The browser reads the field's time as local; the server wants its offset (…Z).
+  if (options.not_before) input.not_before = new Date(options.not_before).toISOString();
   return input;
 }
 

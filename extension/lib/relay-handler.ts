@@ -3,6 +3,10 @@ import type { OwnerPushRecord } from '../../shared/push-schema';
 import type { UploadReport } from './file-host-protocol';
 import { sendFilePush, sendPush, withKey } from './push-sending';
 import { problemOf } from './problem';
+import { recallKinds, rememberKind } from './kind-memory';
+import { wholeLink } from './link-keys';
+import { pushHint, pushTitles } from './push-label';
+import { generatePassphrase, generatePassword } from './generator/password';
 import type { ApiMethod, QrPath, RelayAnswer, RelayRequest } from './relay';
 
 export interface RelayEnv {
@@ -15,6 +19,10 @@ export interface RelayEnv {
   closeIdleFileHost(): Promise<boolean>;
   /** Keeps a push the file host made, for a popup that closed before it ended (background-env.ts: recordPush). */
   pushed(record: OwnerPushRecord, kind: 'file', hint?: string): Promise<void>;
+  /** The text selected in a tab (selection.ts). */
+  readSelection(tabId: number): Promise<string>;
+  /** The EFF word list (generator/word-list.ts), loaded on first use. */
+  loadWords(): Promise<string[]>;
 }
 
 /** The file host's upload answered again, as a fetch would, so that the API client reads it as its own. */
@@ -30,9 +38,21 @@ function replay(report: UploadReport): typeof fetch {
  * Every `PushApi` method, by name (a method added to `PushApi` and not here fails to compile),
  * and whether the popup may call it through the relay (FormData does not survive messaging).
  */
-const methods: Record<ApiMethod, boolean> = { version: true, limits: true, create: true, active: true, expired: true, audit: true, expire: true, createWithFiles: false };
+const methods: Record<ApiMethod, boolean> = {
+  version: true,
+  limits: true,
+  create: true,
+  active: true,
+  expired: true,
+  audit: true,
+  expire: true,
+  createWithFiles: false,
+  requests: true,
+  createRequest: true,
+  emailLink: true,
+};
 
-const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-host-idle', 'file-pushed']);
+const relayKinds = new Set(['api', 'qr', 'push', 'file-part', 'push-file', 'file-host', 'file-host-idle', 'file-pushed', 'selection', 'remember', 'titles', 'whole-link', 'generate']);
 
 export function isRelayRequest(message: unknown): message is RelayRequest {
   const relay = typeof message === 'object' && message !== null ? (message as { relay?: unknown }).relay : undefined;
@@ -60,6 +80,17 @@ export function createRelayHandler(env: RelayEnv): (request: RelayRequest) => Pr
   return async (request) => {
     try {
       if (request.relay === 'qr') return { ok: true, value: env.qrPath(request.text) };
+      if (request.relay === 'selection') return { ok: true, value: await env.readSelection(request.tabId) };
+      if (request.relay === 'remember') {
+        const hint = request.hint ?? (request.from ? pushHint(request.kind, request.from, request.from) : undefined);
+        return { ok: true, value: await rememberKind(request.urlToken, request.kind, hint) };
+      }
+      if (request.relay === 'titles') return { ok: true, value: pushTitles(request.records, await recallKinds(request.records.map((r) => r.url_token))) };
+      if (request.relay === 'whole-link') return { ok: true, value: await wholeLink(request.record) };
+      if (request.relay === 'generate') {
+        const { what } = request;
+        return { ok: true, value: 'words' in what ? generatePassphrase(await env.loadWords(), what.words) : generatePassword(what.rule) };
+      }
       if (request.relay === 'push') return { ok: true, value: await sendPush(apiFor(request.connection), request.input, request.endToEnd) };
       if (request.relay === 'file-part') {
         const bytes = Uint8Array.from(atob(request.data), (c) => c.charCodeAt(0));

@@ -3,6 +3,7 @@ import type { ApiConnection, PushApi } from './api-client';
 import type { UploadReport } from './file-host-protocol';
 import { t } from './i18n';
 import { DescribedError, type Problem } from './problem';
+import type { PasswordRule } from './generator/password';
 
 /**
  * The popup's way to the server and to the QR encoder: both run in the background, which has
@@ -29,7 +30,21 @@ export type RelayRequest =
   /** The file host has had nothing to do for a while; answers whether it is closed (file-host-opening.ts). */
   | { relay: 'file-host-idle' }
   /** The file host's upload, for the background to read as its own (the link's key added, failures worded). */
-  | { relay: 'file-pushed'; connection: Connection; report: UploadReport; linkKey?: string; hint: string };
+  | { relay: 'file-pushed'; connection: Connection; report: UploadReport; linkKey?: string; hint: string }
+  /**
+   * What the popup needs of the tab and of what this browser remembers of pushes, answered by
+   * the background, which has the code for the context menu already (the popup then ships none).
+   */
+  | { relay: 'selection'; tabId: number }
+  /** `hint` (a file's name) or `from` (the page or URL the hint is taken from: push-label.ts). */
+  | { relay: 'remember'; urlToken: string; kind: string; hint?: string; from?: string }
+  | { relay: 'titles'; records: Array<{ url_token: string; name: string | null; file_names?: string[] }> }
+  | { relay: 'whole-link'; record: { url_token: string; html_url: string } }
+  /** A generated password or passphrase (generator/): the background has the generator for the context menu. */
+  | { relay: 'generate'; what: GenerateRequest };
+
+/** What to generate: characters by a rule, or a passphrase of `words` EFF words. */
+export type GenerateRequest = { rule: PasswordRule } | { words: number };
 
 export type RelayAnswer = { ok: true; value: unknown } | { ok: false; problem: Problem };
 
@@ -69,6 +84,9 @@ export function relayedPushApi({ serverUrl, apiToken }: Omit<ApiConnection, 'fet
     expire: call('expire'),
     // FormData does not survive Chromium's messaging: files go through relayedFilePush.
     createWithFiles: call('createWithFiles'),
+    requests: call('requests'),
+    createRequest: call('createRequest'),
+    emailLink: call('emailLink'),
   };
 }
 

@@ -68,13 +68,13 @@ export interface LastPush {
   views_remaining: number;
 }
 
-export const serverUrlItem = defineItem<string>(storageKeys.serverUrl, '');
-export const apiTokenItem = defineItem<string>(storageKeys.apiToken, '');
-export const pushDefaultsItem = defineItem<PushDefaults>(storageKeys.pushDefaults, {});
-export const serverInfoItem = defineItem<ServerInfo>(storageKeys.serverInfo);
-export const pushKindsItem = defineItem<Record<string, string>>(storageKeys.pushKinds, {});
-export const linkKeysItem = defineItem<Record<string, string>>(storageKeys.linkKeys, {});
-export const lastPushItem = defineItem<LastPush>(storageKeys.lastPush);
+export const serverUrlItem = /* @__PURE__ */ defineItem<string>(storageKeys.serverUrl, '');
+export const apiTokenItem = /* @__PURE__ */ defineItem<string>(storageKeys.apiToken, '');
+export const pushDefaultsItem = /* @__PURE__ */ defineItem<PushDefaults>(storageKeys.pushDefaults, {});
+export const serverInfoItem = /* @__PURE__ */ defineItem<ServerInfo>(storageKeys.serverInfo);
+export const pushKindsItem = /* @__PURE__ */ defineItem<Record<string, string>>(storageKeys.pushKinds, {});
+export const linkKeysItem = /* @__PURE__ */ defineItem<Record<string, string>>(storageKeys.linkKeys, {});
+export const lastPushItem = /* @__PURE__ */ defineItem<LastPush>(storageKeys.lastPush);
 /** The popup's unsent push form. The passphrase is never kept, even in memory storage. */
 export interface PushDraft {
   kind: string;
@@ -83,10 +83,10 @@ export interface PushDraft {
   name?: string;
   note?: string;
 }
-export const draftItem = defineItem<PushDraft>(storageKeys.draft);
-export const tokenOriginItem = defineItem<string>(storageKeys.tokenOrigin, '');
-export const notifyOpenedItem = defineItem<boolean>(storageKeys.notifyOpened, false);
-export const openedSeenItem = defineItem<string[]>(storageKeys.openedSeen);
+export const draftItem = /* @__PURE__ */ defineItem<PushDraft>(storageKeys.draft);
+export const tokenOriginItem = /* @__PURE__ */ defineItem<string>(storageKeys.tokenOrigin, '');
+export const notifyOpenedItem = /* @__PURE__ */ defineItem<boolean>(storageKeys.notifyOpened, false);
+export const openedSeenItem = /* @__PURE__ */ defineItem<string[]>(storageKeys.openedSeen);
 
 export async function loadSettings(): Promise<Settings> {
   const [serverUrl, apiToken, defaults, tokenOrigin] = await Promise.all([

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AttachedFile, OwnerPushRecord, PushLimits, PushRecordBase, RetrievedPush, VersionDocument } from '../../shared/push-schema.js';
+import { emailLinkInputSchema } from '../../shared/email-link-schema.js';
 import type { Config } from '../config.js';
 import { DecryptionError, type KeyRing } from '../crypto/key-ring.js';
 import { HashingQueue } from '../crypto/hashing-queue.js';
@@ -161,6 +162,7 @@ export class PushService {
       max_file_bytes: l.maxFileBytes,
       end_to_end: true,
       scheduled_release: true,
+      email_links: Boolean(this.deps.mailEnabled),
     };
   }
 
@@ -304,10 +306,15 @@ export class PushService {
     if (!actor.user) throw ServiceError.validation({ notify_emails: ['needs an account: anonymous pushes cannot be e-mailed'] });
     if (!this.deps.mailEnabled) throw ServiceError.validation({ notify_emails: ['e-mail is not set up on this server'] });
     if (push.endToEnd) throw ServiceError.validation({ notify_emails: ['cannot be used with an end-to-end push: the server does not have its key'] });
+    return this.linkMails(actor.user, actor, push, token, to, note, now);
+  }
+
+  /** The recipients' mails of one push's link, counted against the daily limits (429 past them). */
+  private async linkMails(user: NonNullable<Actor['user']>, actor: Actor, push: StoredPush, token: string, to: string[], note: string | undefined, now: Date, linkKey?: string): Promise<{ mails: StoredMail[]; claims: string[] }> {
     const day = 86_400_000;
     const claim = await this.store.counters.claim(
       [
-        { key: `notify:account:${actor.user.id}`, limit: NOTIFY_PER_ACCOUNT_PER_DAY, windowMs: day },
+        { key: `notify:account:${user.id}`, limit: NOTIFY_PER_ACCOUNT_PER_DAY, windowMs: day },
         ...to.map((a) => ({ key: `notify:address:${digest(a)}`, limit: NOTIFY_PER_ADDRESS_PER_DAY, windowMs: day })),
       ],
       now.getTime(),
@@ -316,8 +323,43 @@ export class PushService {
     if (!claim.allowed) {
       throw new ServiceError('too_many_requests', `Too many secret links were e-mailed (at most ${NOTIFY_PER_ACCOUNT_PER_DAY} recipients per account and ${NOTIFY_PER_ADDRESS_PER_DAY} links per address a day). Please try again later.`, undefined, claim.retryAfterSeconds);
     }
-    const link = secretUrl(withUrlToken(push, token), actor.baseUrl);
-    return { mails: recipientMails(this.keys, actor.user, to, link, note, actor.locale, now, productName(this.deps.config.brand)), claims: claim.ids };
+    const link = secretUrl(withUrlToken(push, token), actor.baseUrl) + (linkKey ? `#${linkKey}` : '');
+    return { mails: recipientMails(this.keys, user, to, link, note, actor.locale, now, productName(this.deps.config.brand)), claims: claim.ids };
+  }
+
+  /**
+   * E-mails the link of one of the actor's active pushes to up to 5 addresses (the extension's
+   * result view): the same mails and limits as a create's `notify_emails`. An end-to-end push
+   * needs `link_key`, the key only the sender's browser has; the mail then carries it.
+   */
+  async emailLink(actor: Actor, raw: unknown): Promise<{ sent: number }> {
+    this.requireAccount(actor);
+    const parsed = emailLinkInputSchema.safeParse(raw ?? {});
+    if (!parsed.success) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'push')] ??= []).push(issue.message);
+      throw ServiceError.validation(errors);
+    }
+    const input = parsed.data;
+    const to = parseNotifyEmails(input.notify_emails);
+    const note = parseNotifyNote(input.notify_note);
+    if (!to.length) throw ServiceError.validation({ notify_emails: ['at least one e-mail address is needed'] });
+    if (!this.deps.mailEnabled) throw ServiceError.validation({ notify_emails: ['e-mail is not set up on this server'] });
+    const push = await this.expireIfDue(await this.find(input.url_token));
+    // Another account's push is "not found", as everywhere: no oracle for links one does not own.
+    if (!this.isOwner(push, actor)) throw new ServiceError('not_found', 'not-found');
+    if (push.expiredAt) throw ServiceError.validation({ url_token: ['this push has expired'] });
+    if (push.endToEnd && !input.link_key) throw ServiceError.validation({ link_key: ['an end-to-end push needs the key of its link'] });
+    if (!push.endToEnd && input.link_key) throw ServiceError.validation({ link_key: ['only for end-to-end pushes'] });
+    const now = this.now();
+    const { mails, claims } = await this.linkMails(actor.user, actor, push, input.url_token, to, note, now, input.link_key);
+    try {
+      await this.store.insertMails(mails);
+    } catch (e) {
+      await this.store.counters.forgive(claims);
+      throw e;
+    }
+    return { sent: mails.length };
   }
 
   /** The path of a push's audit page, for its owner, by push id (the receipts' link: it holds no secret link). */

@@ -1,7 +1,5 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screenshot } from './support/pages-chromium.js';
+import { expect, it } from 'vitest';
+import { describeInChromium, serverAndChromium, newVisitor, screenshot } from './support/pages-chromium.js';
 import { createPush } from '../support/http.js';
 import { seriousViolations } from './support/axe.js';
 
@@ -11,7 +9,6 @@ import { seriousViolations } from './support/axe.js';
  * script is handed to the page through DevTools (page.evaluate), which the pages' CSP
  * (script-src 'self') does not govern, so the pages are checked as served.
  */
-if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
 const variants = [
   { name: 'light', scheme: 'light', phone: false },
@@ -19,23 +16,13 @@ const variants = [
   { name: 'phone', scheme: 'light', phone: true },
 ] as const;
 
-describe.skipIf(!hasChromium)('axe-core on every main page (light, dark, phone)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('axe-core on every main page (light, dark, phone)', () => {
+  const env = serverAndChromium();
 
 
   for (const variant of variants) {
     it(`no serious or critical violation (${variant.name})`, async () => {
-      const { context, page } = await newVisitor(browser, server.url, { scheme: variant.scheme, phone: variant.phone });
+      const { context, page } = await newVisitor(env.browser, env.server.url, { scheme: variant.scheme, phone: variant.phone });
       const found: Record<string, string[]> = {};
       const check = async (name: string) => {
         await page.waitForLoadState('load');
@@ -44,57 +31,57 @@ describe.skipIf(!hasChromium)('axe-core on every main page (light, dark, phone)'
         await screenshot(page, `a11y-${name}-${variant.name}`);
       };
       try {
-        await page.goto(`${server.url}/`);
+        await page.goto(`${env.server.url}/`);
         await check('create');
         await page.fill('#payload', 'checked by axe');
         await page.click('#create-submit');
         await page.locator('#secret-link').waitFor();
         await check('link-ready');
 
-        const step = await createPush(server, { payload: 'axe', retrieval_step: true });
+        const step = await createPush(env.server, { payload: 'axe', retrieval_step: true });
         await page.goto(step.html_url);
         await check('retrieval-step');
         await page.click('#reveal');
         await page.locator('#secret').waitFor();
         await check('secret');
 
-        const locked = await createPush(server, { payload: 'axe', passphrase: 'open sesame' });
+        const locked = await createPush(env.server, { payload: 'axe', passphrase: 'open sesame' });
         await page.goto(locked.html_url);
         await check('passphrase');
 
-        await page.goto(`${server.url}/p/doesnotexist12345`);
+        await page.goto(`${env.server.url}/p/doesnotexist12345`);
         await check('expired');
-        await page.goto(`${server.url}/no/such/page`);
+        await page.goto(`${env.server.url}/no/such/page`);
         await check('not-found');
 
-        await page.goto(`${server.url}/users/sign_in`);
+        await page.goto(`${env.server.url}/users/sign_in`);
         await check('sign-in');
-        await page.goto(`${server.url}/users/sign_up`);
+        await page.goto(`${env.server.url}/users/sign_up`);
         await check('sign-up');
         await page.fill('#email', `axe-${variant.name}@example.com`);
         await page.fill('#password', 'a long password');
         await page.click('button[type=submit]');
         await page.waitForURL((u) => !u.pathname.startsWith('/users/sign_up'));
 
-        const user = (await server.server.store.getUserByEmail(`axe-${variant.name}@example.com`))!;
-        const { token } = await server.server.accounts.createApiToken(user, 'axe');
-        const created = await fetch(`${server.url}/api/v2/pushes`, {
+        const user = (await env.server.server.store.getUserByEmail(`axe-${variant.name}@example.com`))!;
+        const { token } = await env.server.server.accounts.createApiToken(user, 'axe');
+        const created = await fetch(`${env.server.url}/api/v2/pushes`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
           body: JSON.stringify({ push: { payload: 'owned', name: 'Database password', passphrase: 'x' } }),
         });
         const owned = (await created.json()) as { url_token: string };
-        await page.goto(`${server.url}/dashboard`);
+        await page.goto(`${env.server.url}/dashboard`);
         await check('dashboard');
-        await page.goto(`${server.url}/p/${owned.url_token}/preview`);
+        await page.goto(`${env.server.url}/p/${owned.url_token}/preview`);
         await check('preview');
-        await page.goto(`${server.url}/p/${owned.url_token}/expire`);
+        await page.goto(`${env.server.url}/p/${owned.url_token}/expire`);
         await check('expire-confirm');
-        await page.goto(`${server.url}/users/token`);
+        await page.goto(`${env.server.url}/users/token`);
         await check('tokens');
-        await page.goto(`${server.url}/users/requests`);
+        await page.goto(`${env.server.url}/users/requests`);
         await check('requests');
-        await page.goto(`${server.url}/users/webhooks`);
+        await page.goto(`${env.server.url}/users/webhooks`);
         await check('webhooks');
         expect(found).toEqual({});
       } finally {

@@ -1,30 +1,18 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screenshot } from './support/pages-chromium.js';
+import { expect, it } from 'vitest';
+import { describeInChromium, serverAndChromium, newVisitor, screenshot } from './support/pages-chromium.js';
 
 /**
  * Issue 29 item 6 in Chromium: the burn-on-guessing field is offered only once there is a
  * passphrase to guess, and on a phone the Create button is reachable without scrolling.
  */
-if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
-describe.skipIf(!hasChromium)('create form: the burn field and the phone layout', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('create form: the burn field and the phone layout', () => {
+  const env = serverAndChromium();
 
   it('the "destroy after N wrong passphrases" field is hidden and disabled until a passphrase is typed', async () => {
-    const { context, page, problems } = await newVisitor(browser, server.url);
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await page.click('details.more-options summary');
       const burn = page.locator('#max_failed_passphrase_attempts');
       expect(await burn.isVisible()).toBe(false);
@@ -42,10 +30,10 @@ describe.skipIf(!hasChromium)('create form: the burn field and the phone layout'
   });
 
   it('without scripts the field stays visible and enabled', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await env.browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await page.click('details.more-options summary');
       const burn = page.locator('#max_failed_passphrase_attempts');
       expect(await burn.isVisible()).toBe(true);
@@ -56,9 +44,9 @@ describe.skipIf(!hasChromium)('create form: the burn field and the phone layout'
   });
 
   it.each(['en-US', 'de-DE', 'fr-FR', 'es-ES', 'pt-BR', 'ja-JP', 'zh-CN'])('on a 390×844 phone the Create button is above the fold (%s)', async (locale) => {
-    const { context, page, problems } = await newVisitor(browser, server.url, { phone: true, locale });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url, { phone: true, locale });
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await screenshot(page, `create-form-phone-${locale}`);
       const box = await page.locator('#create-submit').boundingBox();
       expect(box).not.toBeNull();
@@ -70,14 +58,14 @@ describe.skipIf(!hasChromium)('create form: the burn field and the phone layout'
   });
 
   it.each(['en-US', 'de-DE'])('signed in, on a 390×844 phone the Create button is above the fold too (%s)', async (locale) => {
-    const { context, page, problems } = await newVisitor(browser, server.url, { phone: true, locale });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url, { phone: true, locale });
     try {
-      await page.goto(`${server.url}/users/sign_up`);
+      await page.goto(`${env.server.url}/users/sign_up`);
       await page.fill('#email', `phone-${locale}-${Math.random().toString(36).slice(2)}@example.com`);
       await page.fill('#password', 'a long password');
       await page.click('button[type=submit]');
       await page.waitForURL(/\/dashboard/);
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await screenshot(page, `create-form-phone-signed-in-${locale}`);
       const box = await page.locator('#create-submit').boundingBox();
       expect(box).not.toBeNull();

@@ -1,35 +1,23 @@
-import type { Browser } from 'playwright-core';
 import { renderSVG } from 'uqr';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
+import { expect, it } from 'vitest';
+import { describeInChromium, serverAndChromium, newVisitor } from './support/pages-chromium.js';
 
 /**
  * Issue 29 item 4 in Chromium: the create page says in one line how this push is encrypted — in
  * the browser for text and files (scripts on), on the server for URLs and QR codes — and never
  * both at once.
  */
-if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
-describe.skipIf(!hasChromium)('create page: one encryption line, the one that applies', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('create page: one encryption line, the one that applies', () => {
+  const env = serverAndChromium();
 
   const visible = async (page: import('playwright-core').Page) =>
     page.evaluate(() => [...document.querySelectorAll<HTMLElement>('.muted')].filter((e) => e.offsetParent !== null).map((e) => e.textContent ?? ''));
 
   it('text: encrypted in the browser; URL or QR: on the server; never "encrypted on the server" beside "in your browser"', async () => {
-    const { context, page, problems } = await newVisitor(browser, server.url);
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       let lines = (await visible(page)).join('\n');
       expect(lines).toContain('encrypted in your browser');
       expect(lines).not.toContain('encrypted on the server');
@@ -46,9 +34,9 @@ describe.skipIf(!hasChromium)('create page: one encryption line, the one that ap
   });
 
   it('link ready (end to end): a QR code of the whole link, key included, drawn in the browser (issue 29 item 9)', async () => {
-    const { context, page, problems } = await newVisitor(browser, server.url, { phone: true });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url, { phone: true });
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await page.fill('#payload', 'scan me');
       await page.click('#create-submit');
       const link = page.locator('#secret-link');
@@ -68,10 +56,10 @@ describe.skipIf(!hasChromium)('create page: one encryption line, the one that ap
   });
 
   it('without scripts: the server line only', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await env.browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       const lines = (await visible(page)).join('\n');
       expect(lines).toContain('This secret is encrypted on the server, which holds its key');
       expect(lines).not.toContain('encrypted in your browser before');

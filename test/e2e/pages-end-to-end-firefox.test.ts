@@ -75,7 +75,7 @@ describe.skipIf(!hasFirefox)('end-to-end files saved by the recipient page (Fire
     await sender.goto(server.url + '/');
     await sender.waitForSelector('[data-e2e-create-note]:not([hidden])');
     await sender.click('input[data-kind-choice][value="file"]');
-    await (await sender.$('#files'))!.uploadFile(path);
+    await (await sender.$('input#files'))!.uploadFile(path);
     await sender.click('#create-submit');
     await sender.waitForSelector('[data-e2e-link-note]', { timeout: 60_000 });
     const link = (await sender.$eval('#secret-link', (e) => e.textContent))!;

@@ -1,16 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { encryptBytes } from '../../shared/e2e/envelope-crypto.js';
 import { HEADER_BYTES, RECORD_BYTES } from '../../shared/e2e/envelope-format.js';
 import { newPushKey } from '../../shared/e2e/link-key.js';
 import { secret } from '../support/http.js';
 import { storedContaining } from '../support/stored-data.js';
-import { startServer, type TestServer } from '../support/server.js';
 import { endToEndFilePush, fileBytes } from './support/end-to-end-file-push.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
+import { describeInChromium, serverAndChromium, newVisitor } from './support/pages-chromium.js';
 
 /**
  * End-to-end pushes through the web pages in a real Chromium against a real server: the create
@@ -20,36 +19,25 @@ import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from 
  * saved through the page's service worker (decrypted as they are written to disk), or, where
  * service workers are unavailable, decrypted whole first.
  */
-if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
-describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ FILES_REQUIRE_AUTH: 'false' });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('end-to-end pushes through the pages (Chromium)', () => {
+  const env = serverAndChromium({ FILES_REQUIRE_AUTH: 'false' });
 
   const tokenOf = (link: string) => new URL(link).pathname.split('/')[2]!;
-  const views = async (link: string) => (await server.server.pushes.peek(tokenOf(link)))!.views;
+  const views = async (link: string) => (await env.server.server.pushes.peek(tokenOf(link)))!.views;
   /** Slices of the create page's sliced uploads the server answered (its log names routes, never paths). */
-  const pageSlices = () => server.logs.filter((l) => l.includes('"/uploads/:upload/files/:file"')).length;
+  const pageSlices = () => env.server.logs.filter((l) => l.includes('"/uploads/:upload/files/:file"')).length;
 
   async function expectNeverOnServer(...needles: string[]) {
     for (const n of needles) {
-      expect(await storedContaining(server, n), n).toEqual([]);
-      expect(server.logs.some((l) => l.includes(n)), n).toBe(false);
+      expect(await storedContaining(env.server, n), n).toEqual([]);
+      expect(env.server.logs.some((l) => l.includes(n)), n).toBe(false);
     }
   }
 
   /** Fills and submits the create page; returns the link it shows. */
   async function create(page: Page, fill: (page: Page) => Promise<void>): Promise<string> {
-    await page.goto(server.url + '/');
+    await page.goto(env.server.url + '/');
     await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
     await fill(page);
     await page.click('#create-submit');
@@ -59,16 +47,16 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
 
   it('text: encrypted by the create page, decrypted by the recipient page, never readable on the server', async () => {
     const text = secret('page-e2e');
-    const sender = await newVisitor(browser, server.url);
+    const sender = await newVisitor(env.browser, env.server.url);
     const link = await create(sender.page, async (p) => {
       await p.fill('#payload', text);
     });
     expect(link).toMatch(/\/p\/[a-z0-9_-]+\/r#[A-Za-z0-9_-]{48}$/);
-    expect((await server.server.pushes.peek(tokenOf(link)))!.endToEnd).toBe(true);
+    expect((await env.server.server.pushes.peek(tokenOf(link)))!.endToEnd).toBe(true);
     expect(sender.problems).toEqual([]);
     await sender.context.close();
 
-    const recipient = await newVisitor(browser, server.url);
+    const recipient = await newVisitor(env.browser, env.server.url);
     await recipient.page.goto(link);
     await recipient.page.click('#reveal');
     await expect.poll(() => recipient.page.locator('#secret').textContent()).toBe(text);
@@ -79,14 +67,14 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
   });
 
   it('a missing or damaged key is said plainly, and no view is counted', async () => {
-    const sender = await newVisitor(browser, server.url);
+    const sender = await newVisitor(env.browser, env.server.url);
     const link = await create(sender.page, (p) => p.fill('#payload', secret('keyless')));
     await sender.context.close();
     const [withoutKey, key] = link.split('#') as [string, string];
     const damaged = `${withoutKey}#${key.slice(0, 20)}${key[20] === 'A' ? 'B' : 'A'}${key.slice(21)}`;
     const direct = withoutKey.replace(/\/r$/, '');
 
-    const { context } = await newVisitor(browser, server.url);
+    const { context } = await newVisitor(env.browser, env.server.url);
     for (const [url, problemName] of [
       [withoutKey, 'missing'],
       [damaged, 'damaged'],
@@ -96,7 +84,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
       // A page each: going to the same address with another fragment would not load it again.
       const page = await context.newPage();
       await page.goto(url);
-      await expect.poll(() => page.locator(`[data-e2e-problem="${problemName}"]`).isVisible(), url).toBe(true);
+      await expect.poll(() => page.locator(`[data-e2e-problem="${problemName}"]`).isVisible(), { message: url }).toBe(true);
       expect(await page.locator('#reveal').isVisible()).toBe(false);
     }
     expect(await views(link)).toBe(0);
@@ -112,7 +100,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
   it('a passphrase is mixed in by the sender’s browser and asked for by the recipient’s before a view is spent (only its check is sent)', async () => {
     const text = secret('with-passphrase');
     const passphrase = `pass ${secret('pp')}`;
-    const sender = await newVisitor(browser, server.url);
+    const sender = await newVisitor(env.browser, env.server.url);
     const link = await create(sender.page, async (p) => {
       await p.fill('#payload', text);
       await p.fill('#passphrase', passphrase);
@@ -120,10 +108,10 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
       await p.fill('#max_failed_passphrase_attempts', '3');
     });
     await sender.context.close();
-    const rec = await server.server.pushes.peek(tokenOf(link));
+    const rec = await env.server.server.pushes.peek(tokenOf(link));
     expect(rec!.hasPassphrase).toBe(true);
 
-    const { context, page, problems } = await newVisitor(browser, server.url);
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
     await page.goto(link.replace('/r#', '#'));
     await page.waitForSelector('#e2e-passphrase:not([hidden])');
     // Asked first, with the field focused: nothing retrieved, no view spent.
@@ -138,11 +126,11 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expect.poll(() => page.locator('#secret').textContent()).toBe(text);
     expect(await views(link)).toBe(1);
     // The wrong guess was counted by the server (burn on guessing works end to end).
-    expect((await server.server.pushes.peek(tokenOf(link)))!.failedPassphraseAttempts).toBe(1);
+    expect((await env.server.server.pushes.peek(tokenOf(link)))!.failedPassphraseAttempts).toBe(1);
     // The recipient who gave the passphrase may delete it (the opening's ticket proves it).
     await Promise.all([page.waitForNavigation(), page.click('#delete-now')]);
     expect(page.url()).toMatch(/\/delete$/);
-    expect((await server.server.pushes.peek(tokenOf(link)))!.expiredAt).not.toBeNull();
+    expect((await env.server.server.pushes.peek(tokenOf(link)))!.expiredAt).not.toBeNull();
     expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
     await context.close();
     await expectNeverOnServer(text, passphrase, link.split('#')[1]!);
@@ -150,7 +138,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
 
   it('burn on guessing: wrong passphrases up to the limit destroy an end-to-end push before anyone read it', async () => {
     const text = secret('burned');
-    const sender = await newVisitor(browser, server.url);
+    const sender = await newVisitor(env.browser, env.server.url);
     const link = await create(sender.page, async (p) => {
       await p.fill('#payload', text);
       await p.fill('#passphrase', 'the right one');
@@ -158,7 +146,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
       await p.fill('#max_failed_passphrase_attempts', '2');
     });
     await sender.context.close();
-    const { context, page } = await newVisitor(browser, server.url);
+    const { context, page } = await newVisitor(env.browser, env.server.url);
     await page.goto(link);
     await page.click('#reveal');
     await page.waitForSelector('#e2e-passphrase:not([hidden])');
@@ -171,7 +159,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await page.click('#e2e-passphrase button[type=submit]');
     await expect.poll(() => page.locator('[data-e2e-problem="expired"]').isVisible()).toBe(true);
     expect(await page.locator('#secret').textContent()).toBe('');
-    expect((await server.server.pushes.peek(tokenOf(link)))!.expiredAt).not.toBeNull();
+    expect((await env.server.server.pushes.peek(tokenOf(link)))!.expiredAt).not.toBeNull();
     await context.close();
     await expectNeverOnServer(text);
   });
@@ -179,8 +167,8 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
   it('a refused create keeps the text, the passphrase and the options typed, and shows why', async () => {
     const text = secret('kept-on-refusal');
     const passphrase = `pass ${secret('kept')}`;
-    const { context, page, problems } = await newVisitor(browser, server.url);
-    await page.goto(server.url + '/');
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
+    await page.goto(env.server.url + '/');
     await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
     // An empty secret is refused as it is without scripts (the server knows an empty text's envelope by its length).
     await page.click('#create-submit');
@@ -206,14 +194,14 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await page.waitForSelector('[data-e2e-link-note]');
     const link = (await page.locator('#secret-link').textContent())!;
     expect(link).toMatch(/#[A-Za-z0-9_-]{48}$/);
-    expect((await server.server.pushes.peek(tokenOf(link)))!.expireAfterViews).toBe(2);
+    expect((await env.server.server.pushes.peek(tokenOf(link)))!.expireAfterViews).toBe(2);
     // The link page's copy button works (its script ran over the page put in place).
     await page.click('[data-copy="secret-link"]');
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
     expect(problems).toEqual(Array(2).fill('console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)'));
     await context.close();
 
-    const recipient = await newVisitor(browser, server.url);
+    const recipient = await newVisitor(env.browser, env.server.url);
     await recipient.page.goto(link.replace('/r#', '#'));
     await recipient.page.waitForSelector('#e2e-passphrase:not([hidden])');
     expect(await views(link)).toBe(0);
@@ -224,7 +212,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expectNeverOnServer(text, passphrase, link.split('#')[1]!);
   });
 
-  const filePush = (key: Uint8Array, name: string, size: number, envelope: Uint8Array) => endToEndFilePush(server, key, name, size, envelope);
+  const filePush = (key: Uint8Array, name: string, size: number, envelope: Uint8Array) => endToEndFilePush(env.server, key, name, size, envelope);
 
   /** Opens a file push's link and clicks its download button; the browser's download. */
   async function download(page: Page, link: string) {
@@ -244,7 +232,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     // A name with a right-to-left override, as a disguised file would have.
     const path = join(tmpdir(), `e2e-report-${process.pid}\u202Efdp.exe`);
     writeFileSync(path, bytes);
-    const sender = await newVisitor(browser, server.url);
+    const sender = await newVisitor(env.browser, env.server.url);
     const workers: string[] = [];
     sender.page.on('worker', (w) => workers.push(new URL(w.url()).pathname));
     const slicesBefore = pageSlices();
@@ -266,7 +254,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await sender.context.close();
     await expectNeverOnServer(marker, `e2e-report-${process.pid}`, link.split('#')[1]!);
 
-    const { context, page, problems } = await newVisitor(browser, server.url);
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
     const saved = await download(page, link);
     expect(await page.locator('#e2e-file-list').textContent()).toContain(`e2e-report-${process.pid}[U+202E]fdp.exe`);
     expect(savedByWorker(saved.url()), saved.url()).toBe(true);
@@ -277,7 +265,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     await expect.poll(() => page.locator('[data-e2e-state="downloading"]').isVisible()).toBe(false);
     expect(await page.locator('[data-e2e-problem="download"]').isVisible()).toBe(false);
     // The worker's one-shot address is answered in the browser: the server never saw it.
-    expect(server.logs.some((l) => l.includes('~e2e-save'))).toBe(false);
+    expect(env.server.logs.some((l) => l.includes('~e2e-save'))).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
     await expectNeverOnServer(marker, link.split('#')[1]!);
@@ -288,8 +276,8 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const bytes = fileBytes(size, secret('passphrase-file'));
     const passphrase = `pass ${secret('file-pp')}`;
     const key = newPushKey();
-    const link = await endToEndFilePush(server, key, 'guarded.bin', size, await encryptBytes(key, 'file', bytes, { passphrase }), { passphrase });
-    const { context, page, problems } = await newVisitor(browser, server.url);
+    const link = await endToEndFilePush(env.server, key, 'guarded.bin', size, await encryptBytes(key, 'file', bytes, { passphrase }), { passphrase });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
     await page.goto(link);
     await page.click('#reveal');
     await page.fill('#e2e-passphrase-input', passphrase);
@@ -307,7 +295,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const size = 100_000;
     const key = newPushKey();
     const link = await filePush(key, 'once.bin', size, await encryptBytes(key, 'file', fileBytes(size, secret('once'))));
-    const { context, page } = await newVisitor(browser, server.url);
+    const { context, page } = await newVisitor(env.browser, env.server.url);
     await page.goto(link);
     await page.click('#reveal');
     await page.waitForSelector('[data-e2e-download="0"]');
@@ -336,20 +324,20 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     expect(answers[4]).toMatchObject({ type: 'ready', path: expect.stringMatching(/^\/p\/~e2e-save\/[0-9a-f]{32}$/) });
     // Opened twice: the worker answers both (the server never sees them), the second time with "used already".
     const second = await context.newPage();
-    const first = await second.goto(server.url + answers[4]!.path);
+    const first = await second.goto(env.server.url + answers[4]!.path);
     expect(first!.fromServiceWorker()).toBe(true);
     expect(first!.status()).toBe(502);
-    const again = await second.goto(server.url + answers[4]!.path);
+    const again = await second.goto(env.server.url + answers[4]!.path);
     expect(again!.fromServiceWorker()).toBe(true);
     expect(again!.status()).toBe(404);
     expect(await second.textContent('body')).toContain('used already');
-    expect(server.logs.some((l) => l.includes('~e2e-save'))).toBe(false);
+    expect(env.server.logs.some((l) => l.includes('~e2e-save'))).toBe(false);
     await context.close();
   });
 
   it('a damaged or cut-off file fails its download (no complete file is saved) and the page says so', async () => {
     const size = 1_048_576 + 5000;
-    const { context, page } = await newVisitor(browser, server.url);
+    const { context, page } = await newVisitor(env.browser, env.server.url);
     for (const [what, damage] of [
       // One bit of a record in the middle: the bytes before it have already gone to disk.
       ['a flipped bit', (e: Uint8Array) => (e[HEADER_BYTES + 8 * RECORD_BYTES + 100]! ^= 0x01, e)],
@@ -362,7 +350,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
       expect(savedByWorker(saved.url()), what).toBe(true);
       expect(await saved.failure(), what).not.toBeNull();
       expect(await saved.path().catch(() => null), what).toBeNull();
-      await expect.poll(() => page.locator('[data-e2e-problem="download"]').isVisible(), what).toBe(true);
+      await expect.poll(() => page.locator('[data-e2e-problem="download"]').isVisible(), { message: what }).toBe(true);
     }
     await context.close();
   });
@@ -372,7 +360,7 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
     const bytes = fileBytes(size, secret('fallback'));
     const key = newPushKey();
     const link = await filePush(key, 'fallback.bin', size, await encryptBytes(key, 'file', bytes));
-    const { context, page, problems } = await newVisitor(browser, server.url, { serviceWorkers: 'block' });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url, { serviceWorkers: 'block' });
     const saved = await download(page, link);
     expect(saved.url()).toMatch(/^blob:/);
     await expect.poll(() => page.getAttribute('[data-e2e-download="0"]', 'data-e2e-saved')).toBe('whole');
@@ -383,38 +371,28 @@ describe.skipIf(!hasChromium)('end-to-end pushes through the pages (Chromium)', 
   });
 
   it('without JavaScript the create page makes an ordinary push', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await env.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(server.url + '/');
+    await page.goto(env.server.url + '/');
     await page.fill('#payload', 'no scripts here');
     await page.click('#create-submit');
     const link = (await page.locator('#secret-link').textContent())!;
     expect(link).not.toContain('#');
-    expect((await server.server.pushes.peek(tokenOf(link)))!.endToEnd).toBeUndefined();
+    expect((await env.server.server.pushes.peek(tokenOf(link)))!.endToEnd).toBeUndefined();
     await context.close();
   });
 });
 
-describe.skipIf(!hasChromium)('the create page refused by the server (Chromium)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ FILES_REQUIRE_AUTH: 'false', MAX_FILE_BYTES: String(1_048_576) });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('the create page refused by the server (Chromium)', () => {
+  const env = serverAndChromium({ FILES_REQUIRE_AUTH: 'false', MAX_FILE_BYTES: String(1_048_576) });
 
   it('a file over the limit: the refusal is shown at once, with the form and the chosen file kept, and nothing posted', async () => {
     const path = join(tmpdir(), `e2e-oversize-${process.pid}.bin`);
     writeFileSync(path, fileBytes(3 * 1_048_576, secret('oversize')));
-    const { context, page, problems } = await newVisitor(browser, server.url);
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
     const posted: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && posted.push(new URL(r.url()).pathname));
-    await page.goto(server.url + '/');
+    await page.goto(env.server.url + '/');
     await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
     await page.check('input[data-kind-choice][value="file"]');
     await page.setInputFiles('#files', path);

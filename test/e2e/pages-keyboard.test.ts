@@ -1,36 +1,23 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { encodeLinkKey, newPushKey } from '../../shared/e2e/link-key.js';
 import { encryptTextPayload } from '../../shared/e2e/push-content.js';
-import { startServer, type TestServer } from '../support/server.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
+import { describeInChromium, serverAndChromium, newVisitor } from './support/pages-chromium.js';
 import { createPush } from '../support/http.js';
 
 /**
  * Issue 29 item 11 in Chromium, keyboard only: the skip link, Space on "Reveal the secret", focus
  * and an announcement after an end-to-end secret is decrypted, and the dashboard's heading levels.
  */
-if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
-describe.skipIf(!hasChromium)('keyboard and screen readers (Chromium)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('keyboard and screen readers (Chromium)', () => {
+  const env = serverAndChromium();
 
 
   it('the first Tab reaches a skip link that moves focus into the main content', async () => {
-    const { context, page, problems } = await newVisitor(browser, server.url);
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
     try {
       // A page without an autofocused field (the sign-in page's would take the first Tab elsewhere).
-      await page.goto(`${server.url}/catalogue`);
+      await page.goto(`${env.server.url}/catalogue`);
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.className)).toBe('skip-link');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
@@ -43,8 +30,8 @@ describe.skipIf(!hasChromium)('keyboard and screen readers (Chromium)', () => {
   });
 
   it('Space on "Reveal the secret" reveals it, as on a button', async () => {
-    const created = await createPush(server, { payload: 'pressed with space', retrieval_step: true });
-    const { context, page, problems } = await newVisitor(browser, server.url);
+    const created = await createPush(env.server, { payload: 'pressed with space', retrieval_step: true });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
     try {
       await page.goto(created.html_url);
       expect(await page.getAttribute('#reveal', 'role')).toBe('button');
@@ -59,8 +46,8 @@ describe.skipIf(!hasChromium)('keyboard and screen readers (Chromium)', () => {
 
   it('after an end-to-end secret is decrypted, focus is on it and it is announced', async () => {
     const key = newPushKey();
-    const created = await createPush(server, { payload: await encryptTextPayload(key, 'decrypted here'), end_to_end: true, retrieval_step: true });
-    const { context, page, problems } = await newVisitor(browser, server.url);
+    const created = await createPush(env.server, { payload: await encryptTextPayload(key, 'decrypted here'), end_to_end: true, retrieval_step: true });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
     try {
       await page.goto(`${created.html_url}#${await encodeLinkKey(key)}`);
       await expect.poll(() => page.locator('#reveal').isVisible()).toBe(true);
@@ -82,21 +69,21 @@ describe.skipIf(!hasChromium)('keyboard and screen readers (Chromium)', () => {
   });
 
   it('the dashboard’s headings go down one level at a time', async () => {
-    const { context, page } = await newVisitor(browser, server.url);
+    const { context, page } = await newVisitor(env.browser, env.server.url);
     try {
-      await page.goto(`${server.url}/users/sign_up`);
+      await page.goto(`${env.server.url}/users/sign_up`);
       await page.fill('#email', 'headings@example.com');
       await page.fill('#password', 'a long password');
       await page.click('button[type=submit]');
       await page.waitForURL(/\/(users\/token|dashboard)/);
-      const user = (await server.server.store.getUserByEmail('headings@example.com'))!;
-      const { token } = await server.server.accounts.createApiToken(user, 'test');
-      await fetch(`${server.url}/api/v2/pushes`, {
+      const user = (await env.server.server.store.getUserByEmail('headings@example.com'))!;
+      const { token } = await env.server.server.accounts.createApiToken(user, 'test');
+      await fetch(`${env.server.url}/api/v2/pushes`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ push: { payload: 'x', name: 'A push' } }),
       });
-      await page.goto(`${server.url}/dashboard`);
+      await page.goto(`${env.server.url}/dashboard`);
       const levels = await page.evaluate(() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => Number(h.tagName[1])));
       expect(levels[0]).toBe(1);
       expect(levels.length).toBeGreaterThan(1);

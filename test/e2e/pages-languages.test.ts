@@ -1,31 +1,20 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { translator } from '../../server/http/pages/i18n/translator.js';
-import { startServer, type TestServer } from '../support/server.js';
-import { hasChromium, launchChromium, newVisitor, screenshot } from './support/pages-chromium.js';
+import { describeInChromium, serverAndChromium, newVisitor, screenshot } from './support/pages-chromium.js';
 
 /**
  * The pages in a real Chromium set to another language: a German browser gets the create page in
  * German, a recipient with a Japanese browser reads the secret page in Japanese, and the language
  * menu switches a page to Chinese for good. Screenshots in test-artifacts/.
  */
-describe.skipIf(!hasChromium)('pages in the browser’s language (Chromium)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('pages in the browser’s language (Chromium)', () => {
+  const env = serverAndChromium();
 
   it('a German browser sends a secret in German; a Japanese recipient reads it in Japanese', async () => {
     const de = translator('de');
-    const sender = await newVisitor(browser, server.url, { locale: 'de-DE' });
+    const sender = await newVisitor(env.browser, env.server.url, { locale: 'de-DE' });
     try {
-      await sender.page.goto(`${server.url}/`);
+      await sender.page.goto(`${env.server.url}/`);
       expect(await sender.page.getAttribute('html', 'lang')).toBe('de');
       expect(await sender.page.textContent('h1')).toBe(de('create.heading'));
       await sender.page.fill('#payload', 'Das Passwort ist hunter2');
@@ -36,7 +25,7 @@ describe.skipIf(!hasChromium)('pages in the browser’s language (Chromium)', ()
       const link = (await sender.page.textContent('#secret-link'))!.trim();
 
       const ja = translator('ja');
-      const recipient = await newVisitor(browser, server.url, { locale: 'ja-JP', scheme: 'dark' });
+      const recipient = await newVisitor(env.browser, env.server.url, { locale: 'ja-JP', scheme: 'dark' });
       try {
         await recipient.page.goto(link);
         expect(await recipient.page.getAttribute('html', 'lang')).toBe('ja');
@@ -60,14 +49,14 @@ describe.skipIf(!hasChromium)('pages in the browser’s language (Chromium)', ()
 
   it('the language menu switches to Chinese, and the choice stays', async () => {
     const zh = translator('zh-CN');
-    const visitor = await newVisitor(browser, server.url, { locale: 'fr-FR', phone: true });
+    const visitor = await newVisitor(env.browser, env.server.url, { locale: 'fr-FR', phone: true });
     try {
-      await visitor.page.goto(`${server.url}/users/sign_in`);
+      await visitor.page.goto(`${env.server.url}/users/sign_in`);
       expect(await visitor.page.getAttribute('html', 'lang')).toBe('fr');
       await visitor.page.click('footer .languages a[lang="zh-CN"]');
       await visitor.page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
       expect(await visitor.page.textContent('h1')).toBe(zh('account.signIn.heading'));
-      await visitor.page.goto(`${server.url}/`);
+      await visitor.page.goto(`${env.server.url}/`);
       expect(await visitor.page.getAttribute('html', 'lang')).toBe('zh-CN');
       expect(await visitor.page.textContent('h1')).toBe(zh('create.heading'));
       // Nothing overflows a phone's width in this language.

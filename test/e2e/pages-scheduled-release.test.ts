@@ -1,8 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createPush } from '../support/http.js';
-import { startServer, type TestServer } from '../support/server.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
+import { describeInChromium, serverAndChromium, newVisitor } from './support/pages-chromium.js';
 
 /**
  * Scheduled release in a real Chromium (issue 35), in two time zones set through CDP
@@ -11,7 +10,6 @@ import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from 
  * no view, and shows the secret once it is open. The server runs in this process and only its
  * `Date` is faked, so the release comes without waiting.
  */
-if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
 const ZONES = ['Europe/Berlin', 'America/New_York'] as const;
 const HOUR = 3_600_000;
@@ -37,34 +35,25 @@ async function visitorIn(browser: Browser, origin: string, zone: string) {
 /** Page problems other than the console's note of the 425 status itself. */
 const realProblems = (problems: string[]) => problems.filter((p) => !/status of 425/.test(p));
 
-describe.skipIf(!hasChromium)('scheduled release in Chromium, two time zones', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    vi.useRealTimers();
-  });
+describeInChromium('scheduled release in Chromium, two time zones', () => {
+  // Registered before the server's hooks: the fake clock is on before it starts and off after it stops.
+  beforeAll(() => void vi.useFakeTimers({ toFake: ['Date'], now: Date.now() }));
+  afterAll(() => void vi.useRealTimers());
+  const env = serverAndChromium();
 
   const storedNotBefore = async (link: string) => {
     const token = new URL(link).pathname.split('/')[2]!;
-    return (await server.server.store.getPush(server.server.pushes.storageId(token)))!;
+    return (await env.server.server.store.getPush(env.server.server.pushes.storageId(token)))!;
   };
 
   for (const zone of ZONES) {
     it(`${zone}: the create page's local 08:00 becomes the right moment, and the recipient page shows 08:00 local before the release`, async () => {
-      const { page, problems } = await visitorIn(browser, server.url, zone);
+      const { page, problems } = await visitorIn(env.browser, env.server.url, zone);
       // Two days ahead (UTC date), 08:00 on the sender's clock.
       const day = new Date(Date.now() + 2 * 24 * HOUR).toISOString().slice(0, 10);
       const expected = new Date(Date.parse(`${day}T08:00:00Z`) - offsetMinutes(zone, new Date(`${day}T08:00:00Z`)) * 60_000).toISOString();
 
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       expect(await page.locator('[data-time-zone]').textContent()).toBe(`Time zone: ${zone}`);
       await page.fill('#payload', `release in ${zone}`);
       await page.locator('details.more-options summary').click();
@@ -88,10 +77,10 @@ describe.skipIf(!hasChromium)('scheduled release in Chromium, two time zones', (
   it('the same push read in the two zones: each reader sees the moment in their own time; after the release the secret opens', async () => {
     const opens = new Date(Date.now() + 3 * HOUR);
     opens.setUTCMinutes(0, 0, 0);
-    const p = await createPush(server, { payload: 'opens for both', expire_after_views: 2, not_before: opens.toISOString() });
+    const p = await createPush(env.server, { payload: 'opens for both', expire_after_views: 2, not_before: opens.toISOString() });
     const shown: string[] = [];
     for (const zone of ZONES) {
-      const { page, problems } = await visitorIn(browser, server.url, zone);
+      const { page, problems } = await visitorIn(env.browser, env.server.url, zone);
       await page.goto(p.html_url);
       const text = (await page.locator('#opens-at').textContent())!;
       expect(text).toBe(longLocal(zone, opens.toISOString()));
@@ -101,12 +90,12 @@ describe.skipIf(!hasChromium)('scheduled release in Chromium, two time zones', (
     expect(shown[0]).not.toBe(shown[1]);
 
     vi.setSystemTime(opens.getTime() + 1000);
-    const { page, problems } = await visitorIn(browser, server.url, ZONES[1]);
+    const { page, problems } = await visitorIn(env.browser, env.server.url, ZONES[1]);
     await page.goto(p.html_url);
     // The retrieval step (on by default) first, then the secret.
     if (await page.locator('#reveal').count()) await page.click('#reveal');
     await expect.poll(() => page.content()).toContain('opens for both');
-    expect((await server.server.store.getPush(server.server.pushes.storageId(p.url_token)))!.views).toBe(1);
+    expect((await env.server.server.store.getPush(env.server.server.pushes.storageId(p.url_token)))!.views).toBe(1);
     expect(problems).toEqual([]);
   });
 });

@@ -1,32 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { secret } from '../support/http.js';
-import { startServer, type TestServer } from '../support/server.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor } from './support/pages-chromium.js';
+import { describeInChromium, serverAndChromium, newVisitor } from './support/pages-chromium.js';
 
 /**
  * A sender's way through the pages in a real Chromium (issue 29): sign up, make an end-to-end
  * push on the create page, find it on the dashboard badged and without its keyless link, and
  * expire it from there after the confirmation; the recipient's link then opens nothing.
  */
-if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
-describe.skipIf(!hasChromium)('the sender’s pages (Chromium)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('the sender’s pages (Chromium)', () => {
+  const env = serverAndChromium();
 
   it('an end-to-end push on the dashboard: badged, its keyless link never shown, expired with Expire now after a confirmation', async () => {
-    const { context, page, problems } = await newVisitor(browser, server.url);
-    await page.goto(`${server.url}/users/sign_up`);
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url);
+    await page.goto(`${env.server.url}/users/sign_up`);
     await page.fill('#email', 'sender-pages@example.com');
     await page.fill('#password', 'a long password');
     await page.click('button[type=submit]');
@@ -34,7 +21,7 @@ describe.skipIf(!hasChromium)('the sender’s pages (Chromium)', () => {
     await page.waitForURL(/\/dashboard/);
 
     const text = secret('from-the-dashboard');
-    await page.goto(`${server.url}/`);
+    await page.goto(`${env.server.url}/`);
     await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
     await page.fill('#payload', text);
     await page.click('#create-submit');
@@ -43,7 +30,7 @@ describe.skipIf(!hasChromium)('the sender’s pages (Chromium)', () => {
     expect(link).toMatch(/#[A-Za-z0-9_-]{48}$/);
     const keyless = link.split('#')[0]!;
 
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${env.server.url}/dashboard`);
     const card = page.locator('article.push-card').first();
     await expect.poll(() => card.locator('.badge.e2e').isVisible()).toBe(true);
     expect(await card.textContent()).not.toContain(keyless);
@@ -53,14 +40,14 @@ describe.skipIf(!hasChromium)('the sender’s pages (Chromium)', () => {
     await page.waitForSelector('#expire-confirm');
     // Nothing happens before the confirmation.
     const token = new URL(link).pathname.split('/')[2]!;
-    expect((await server.server.pushes.peek(token))!.expiredAt).toBeNull();
+    expect((await env.server.server.pushes.peek(token))!.expiredAt).toBeNull();
     await Promise.all([page.waitForURL(/\/dashboard/), page.click('#expire-confirm')]);
     expect(await page.locator('.notice').first().textContent()).toContain('The push has expired');
-    expect((await server.server.pushes.peek(token))!.expiredAt).not.toBeNull();
+    expect((await env.server.server.pushes.peek(token))!.expiredAt).not.toBeNull();
     expect(problems).toEqual([]);
     await context.close();
 
-    const recipient = await newVisitor(browser, server.url);
+    const recipient = await newVisitor(env.browser, env.server.url);
     await recipient.page.goto(link.replace('/r#', '#'));
     expect(await recipient.page.locator('main h1').textContent()).toBe('This secret link has expired');
     await recipient.context.close();

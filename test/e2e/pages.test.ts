@@ -1,7 +1,5 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screenshot, type Scheme } from './support/pages-chromium.js';
+import { expect, it } from 'vitest';
+import { describeInChromium, serverAndChromium, newVisitor, screenshot, type Scheme } from './support/pages-chromium.js';
 import { createPush } from '../support/http.js';
 
 /**
@@ -10,44 +8,32 @@ import { createPush } from '../support/http.js';
  * passphrase push; a QR push; HTML/script payloads shown as text; screenshots in light and dark,
  * desktop and phone, kept in test-artifacts/.
  */
-if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
 const HOSTILE = `<script>alert("xss")</script><img src=x onerror="alert('img')"><b>bold?</b> & "quotes"`;
 
-describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to end)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('recipient and create pages in Chromium (end to end)', () => {
+  const env = serverAndChromium();
 
   for (const scheme of ['light', 'dark'] as Scheme[]) {
     it(`retrieval step → reveal → copy, hide/show → delete now (${scheme})`, async () => {
-      const created = await createPush(server, { payload: HOSTILE, retrieval_step: true, deletable_by_viewer: true, expire_after_views: 3 });
+      const created = await createPush(env.server, { payload: HOSTILE, retrieval_step: true, deletable_by_viewer: true, expire_after_views: 3 });
       expect(created.html_url).toMatch(/\/r$/);
-      const { context, page, problems } = await newVisitor(browser, server.url, { scheme });
+      const { context, page, problems } = await newVisitor(env.browser, env.server.url, { scheme });
       try {
         await page.goto(created.html_url);
         await expect.poll(() => page.locator('h1').textContent()).toBe('Someone sent you a secret');
         expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
         await screenshot(page, `pages-1-retrieval-step-${scheme}`);
-        expect((await server.server.pushes.peek(created.url_token))!.views).toBe(0);
+        expect((await env.server.server.pushes.peek(created.url_token))!.views).toBe(0);
 
         await page.click('#reveal');
-        await page.waitForURL(`${server.url}/p/${created.url_token}`);
+        await page.waitForURL(`${env.server.url}/p/${created.url_token}`);
         const secret = page.locator('#secret');
         // Shown as text: the exact characters, and no element or script was created from them.
         expect(await secret.textContent()).toBe(HOSTILE);
         expect(await secret.locator('*').count()).toBe(0);
         expect(await page.locator('main script, main img[src="x"], main b').count()).toBe(0);
-        expect((await server.server.pushes.peek(created.url_token))!.views).toBe(1);
+        expect((await env.server.server.pushes.peek(created.url_token))!.views).toBe(1);
         await expect.poll(() => page.locator('text=2 more views').count()).toBe(1);
 
         const copy = page.locator('button[data-copy="secret"]');
@@ -82,8 +68,8 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
   }
 
   it('passphrase: a wrong one shows an error on the form, the right one shows the secret', async () => {
-    const created = await createPush(server, { payload: 'the vault code is 1234', passphrase: 'blue whale', retrieval_step: false });
-    const { context, page, problems } = await newVisitor(browser, server.url, { scheme: 'dark' });
+    const created = await createPush(env.server, { payload: 'the vault code is 1234', passphrase: 'blue whale', retrieval_step: false });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url, { scheme: 'dark' });
     try {
       await page.goto(created.html_url);
       await page.fill('#passphrase', 'red herring');
@@ -102,8 +88,8 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
   });
 
   it('QR push: the code is an image that renders, with its text (phone, light)', async () => {
-    const created = await createPush(server, { kind: 'qr', payload: 'WIFI:S:Guest <net>;T:WPA;P:s3cret&more;;', retrieval_step: false });
-    const { context, page, problems } = await newVisitor(browser, server.url, { phone: true });
+    const created = await createPush(env.server, { kind: 'qr', payload: 'WIFI:S:Guest <net>;T:WPA;P:s3cret&more;;', retrieval_step: false });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url, { phone: true });
     try {
       await page.goto(created.html_url);
       const img = page.locator('#qr-image');
@@ -120,9 +106,9 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
 
   for (const scheme of ['light', 'dark'] as Scheme[]) {
     it(`create page: make a text push, copy its link, open it (${scheme}, phone)`, async () => {
-      const { context, page, problems } = await newVisitor(browser, server.url, { scheme, phone: true });
+      const { context, page, problems } = await newVisitor(env.browser, env.server.url, { scheme, phone: true });
       try {
-        await page.goto(`${server.url}/`);
+        await page.goto(`${env.server.url}/`);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
         await page.fill('#payload', HOSTILE);
         await page.fill('#expire_after_views', '2');
@@ -135,7 +121,7 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
         await expect.poll(() => link.count()).toBe(1);
         const url = (await link.textContent())!;
         // With scripts on, the page encrypts end to end: the key follows `#` in the link.
-        expect(url).toMatch(new RegExp(`^${server.url}/p/[a-z0-9_-]+/r#[A-Za-z0-9_-]{48}$`));
+        expect(url).toMatch(new RegExp(`^${env.server.url}/p/[a-z0-9_-]+/r#[A-Za-z0-9_-]{48}$`));
         await page.click('button[data-copy="secret-link"]');
         await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(url);
         await screenshot(page, `pages-10-created-${scheme}-phone`);
@@ -154,9 +140,9 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
   }
 
   it('create page: validation errors appear next to the field', async () => {
-    const { context, page } = await newVisitor(browser, server.url);
+    const { context, page } = await newVisitor(env.browser, env.server.url);
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await page.check('input[name="push[kind]"][value="url"]');
       await page.fill('#payload', 'not a url');
       await page.click('#create-submit');
@@ -170,15 +156,15 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
   });
 
   it('sign up, make an API token (shown once), see it on the dashboard (dark)', async () => {
-    const { context, page, problems } = await newVisitor(browser, server.url, { scheme: 'dark' });
+    const { context, page, problems } = await newVisitor(env.browser, env.server.url, { scheme: 'dark' });
     try {
-      await page.goto(`${server.url}/users/token`);
+      await page.goto(`${env.server.url}/users/token`);
       await page.waitForURL(/\/users\/sign_in\?return_to=%2Fusers%2Ftoken$/);
       await page.click('text=Sign up');
       await page.fill('#email', 'e2e@example.com');
       await page.fill('#password', 'a long password');
       await page.click('button[type=submit]');
-      await page.waitForURL(`${server.url}/users/token`);
+      await page.waitForURL(`${env.server.url}/users/token`);
       await page.fill('#label', 'E2E laptop');
       await page.click('#make-token');
       const token = (await page.locator('#api-token').textContent())!;
@@ -189,13 +175,13 @@ describe.skipIf(!hasChromium)('recipient and create pages in Chromium (end to en
       expect(await page.content()).not.toContain(token);
       await screenshot(page, 'pages-13-tokens-dark');
 
-      const res = await fetch(`${server.url}/api/v2/pushes`, {
+      const res = await fetch(`${env.server.url}/api/v2/pushes`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ push: { payload: 'owned', name: 'Database password' } }),
       });
       expect(res.status).toBe(201);
-      await page.goto(`${server.url}/dashboard`);
+      await page.goto(`${env.server.url}/dashboard`);
       expect(await page.locator('h2', { hasText: 'Database password' }).count()).toBe(1);
       await page.click('summary');
       await screenshot(page, 'pages-14-dashboard-dark');

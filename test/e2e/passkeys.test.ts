@@ -1,10 +1,9 @@
 import jsQR from 'jsqr';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { totpCode } from '../support/totp.js';
 import { seriousViolations } from './support/axe.js';
-import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screenshot } from './support/pages-chromium.js';
+import { describeInChromium, serverAndChromium, newVisitor, screenshot } from './support/pages-chromium.js';
 
 /**
  * Passkeys in a real Chromium (issue 30 item 3) through the DevTools virtual authenticator: a
@@ -12,7 +11,6 @@ import { hasChromium, launchChromium, missingChromiumMessage, newVisitor, screen
  * fingerprint reader does. WebAuthn refuses IP addresses as relying-party ids, so the pages are
  * opened as http://localhost:<port> (a secure context, like https).
  */
-if (!hasChromium) console.warn(`\n⚠ ${missingChromiumMessage}\n`);
 
 interface VirtualCredential {
   credentialId: string;
@@ -77,45 +75,35 @@ async function passkeySignIn(page: Page, origin: string) {
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
 }
 
-describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let origin: string;
-
-  beforeAll(async () => {
-    server = await startServer();
-    origin = server.url.replace('127.0.0.1', 'localhost');
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+describeInChromium('passkeys (Chromium, virtual authenticator)', () => {
+  const env = serverAndChromium();
+  // WebAuthn wants a secure context: localhost is one, 127.0.0.1 over http is not.
+  const origin = () => env.server.url.replace('127.0.0.1', 'localhost');
 
   it('register several, rename, sign out, sign in with a passkey alone; a removed passkey no longer signs in', async () => {
-    const { context, page, problems } = await newVisitor(browser, origin);
+    const { context, page, problems } = await newVisitor(env.browser, origin());
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     const laptop = await addAuthenticator(cdp);
 
-    await page.goto(`${origin}/users/sign_up`);
+    await page.goto(`${origin()}/users/sign_up`);
     await page.fill('#email', 'passkeys@example.com');
     await page.fill('#password', 'a long password');
     await Promise.all([page.waitForURL(/\/dashboard/), page.click('button[type=submit]')]);
 
     // First passkey, on the "laptop": a discoverable credential for localhost, named.
-    await addPasskey(page, origin, 'Work laptop');
+    await addPasskey(page, origin(), 'Work laptop');
     expect(await page.locator('.notice').first().textContent()).toContain('Passkey added.');
     const [laptopKey] = await credentialsOf(cdp, laptop);
     expect(laptopKey).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
     // The authenticator is told the account by its id (the user handle), not its email.
-    const account = await server.server.store.getUserByEmail('passkeys@example.com');
+    const account = await env.server.server.store.getUserByEmail('passkeys@example.com');
     expect(Buffer.from(laptopKey!.userHandle, 'base64').toString()).toBe(account!.id);
 
     // A second one, on another authenticator (the "phone"), then renamed.
     await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: laptop });
     const phone = await addAuthenticator(cdp);
-    await addPasskey(page, origin, 'Phone');
+    await addPasskey(page, origin(), 'Phone');
     const rows = page.locator('#passkeys tbody tr');
     expect(await rows.count()).toBe(2);
     const phoneRow = rows.nth(1);
@@ -126,7 +114,7 @@ describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () =
     // Signed out, the password leads to the second step, which asks for a passkey (the note for
     // browsers without passkeys stays hidden here); the passkey finishes it.
     await signOut(page);
-    await page.goto(`${origin}/users/sign_in`);
+    await page.goto(`${origin()}/users/sign_in`);
     await page.fill('#email', 'passkeys@example.com');
     await page.fill('#password', 'a long password');
     await Promise.all([page.waitForURL(/\/users\/two_factor$/), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
@@ -134,16 +122,16 @@ describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () =
     await Promise.all([page.waitForURL(/\/dashboard/), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
     // Signed out, the phone's passkey signs in alone: no password, no code.
     await signOut(page);
-    await passkeySignIn(page, origin);
+    await passkeySignIn(page, origin());
     expect(new URL(page.url()).pathname).toBe('/dashboard');
-    await page.goto(`${origin}/users/security`);
+    await page.goto(`${origin()}/users/security`);
     expect(await page.locator('#passkeys tbody tr').nth(1).locator('td').nth(2).textContent()).not.toBe('Never');
 
     // The phone's passkey removed: it no longer signs in.
     await Promise.all([page.waitForURL(/done=passkey-removed/), page.locator('#passkeys tbody tr').nth(1).getByRole('button', { name: 'Remove' }).click()]);
     expect(await page.locator('#passkeys tbody tr').count()).toBe(1);
     await signOut(page);
-    await passkeySignIn(page, origin);
+    await passkeySignIn(page, origin());
     expect(new URL(page.url()).pathname).toBe('/users/sign_in');
     expect(await page.locator('.notice.error').textContent()).toContain('This passkey was not accepted.');
     expect(await context.cookies()).not.toContainEqual(expect.objectContaining({ name: 'sp_session' }));
@@ -152,19 +140,19 @@ describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () =
     await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: phone });
     const laptopAgain = await addAuthenticator(cdp);
     await cdp.send('WebAuthn.addCredential', { authenticatorId: laptopAgain, credential: laptopKey! });
-    await passkeySignIn(page, origin);
+    await passkeySignIn(page, origin());
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     // Added and removed passkeys are in the log by account id; their names are not.
-    const security = server.logs.filter((line) => line.includes('account security: passkey') && line.includes(account!.id));
+    const security = env.server.logs.filter((line) => line.includes('account security: passkey') && line.includes(account!.id));
     expect(security.filter((line) => line.includes('passkey added'))).toHaveLength(2);
     expect(security.filter((line) => line.includes('passkey removed'))).toHaveLength(1);
-    expect(server.logs.some((line) => line.includes('Work laptop') || line.includes('Old phone'))).toBe(false);
+    expect(env.server.logs.some((line) => line.includes('Work laptop') || line.includes('Old phone'))).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('an account with an authenticator app: the second step offers its passkey too, which needs no code (and axe finds nothing serious on these pages)', async () => {
-    const { context, page, problems } = await newVisitor(browser, origin);
+    const { context, page, problems } = await newVisitor(env.browser, origin());
     const found: Record<string, string[]> = {};
     const axe = async (name: string) => {
       const violations = await seriousViolations(page);
@@ -174,14 +162,14 @@ describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () =
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await addAuthenticator(cdp);
-    await page.goto(`${origin}/users/sign_up`);
+    await page.goto(`${origin()}/users/sign_up`);
     await page.fill('#email', 'passkey-and-totp@example.com');
     await page.fill('#password', 'a long password');
     await Promise.all([page.waitForURL(/\/dashboard/), page.click('button[type=submit]')]);
-    await addPasskey(page, origin, 'Laptop');
+    await addPasskey(page, origin(), 'Laptop');
     await axe('security (a passkey listed)');
     // The authenticator app set up on its page, with the code an app would show.
-    await page.goto(`${origin}/users/two_factor/setup`);
+    await page.goto(`${origin()}/users/two_factor/setup`);
     expect(await page.locator('#qrcode').isVisible()).toBe(true);
     await axe('set-up');
     const key = (await page.locator('#totp-secret').textContent())!.replace(/\s/g, '');
@@ -197,7 +185,7 @@ describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () =
     await axe('recovery codes');
     await signOut(page);
     // The password leads to the second step: a code field and the passkey; the passkey finishes it.
-    await page.goto(`${origin}/users/sign_in`);
+    await page.goto(`${origin()}/users/sign_in`);
     await axe('sign-in (with the passkey button)');
     await page.fill('#email', 'passkey-and-totp@example.com');
     await page.fill('#password', 'a long password');
@@ -205,7 +193,7 @@ describe.skipIf(!hasChromium)('passkeys (Chromium, virtual authenticator)', () =
     expect(await page.locator('#code').isVisible()).toBe(true);
     await axe('second step');
     await Promise.all([page.waitForURL(/\/dashboard/), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
-    await page.goto(`${origin}/users/security`);
+    await page.goto(`${origin()}/users/security`);
     await axe('security (app on)');
     expect(found).toEqual({});
     expect(problems).toEqual([]);

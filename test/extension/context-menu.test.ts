@@ -38,6 +38,7 @@ describe('context menu items', () => {
       ['Push selection', ['selection']],
       ['Push this link', ['link']],
       ["Push this page's URL", ['page']],
+      ['Push a new password', ['editable']],
     ]);
   });
 });
@@ -50,14 +51,15 @@ describe('menu visibility', () => {
       [menuIds.selection]: true,
       [menuIds.link]: false,
       [menuIds.page]: false,
+      [menuIds.password]: true,
     });
 
     const updates: Record<string, boolean> = {};
     const menus = { update: vi.fn(async (id: string, p: { visible: boolean }) => void (updates[id] = p.visible)) };
     await applyMenuVisibility(menus, versionDocument({ enabled: false }));
-    expect(updates).toEqual({ [menuIds.selection]: false, [menuIds.link]: false, [menuIds.page]: false });
+    expect(updates).toEqual({ [menuIds.selection]: false, [menuIds.link]: false, [menuIds.page]: false, [menuIds.password]: false });
     await applyMenuVisibility(menus, undefined);
-    expect(updates).toEqual({ [menuIds.selection]: true, [menuIds.link]: true, [menuIds.page]: true });
+    expect(updates).toEqual({ [menuIds.selection]: true, [menuIds.link]: true, [menuIds.page]: true, [menuIds.password]: true });
   });
 
   it('does not fail when an item does not exist yet', async () => {
@@ -66,6 +68,34 @@ describe('menu visibility', () => {
 });
 
 describe('handleMenuClick', () => {
+  it('"Push a new password": checks the clicked frame holds a password field, pushes a generated password, then fills it in', async () => {
+    const calls: Array<[number, number | undefined, string | undefined]> = [];
+    const { env, api } = menuEnv({ passwordField: vi.fn(async (tab: number, frame: number | undefined, value?: string) => (calls.push([tab, frame, value]), true)) });
+    const outcome = await handleMenuClick(env, { menuItemId: menuIds.password, frameId: 4, pageUrl: 'https://login.example.org/' }, { id: 9 });
+    expect(outcome).toMatchObject({ ok: true, kind: 'text', filled: true });
+    const pushed = vi.mocked(api.create).mock.calls[0]![0].payload!;
+    // 20 characters of the four sets, the same value pushed and filled in, after the push.
+    expect(pushed).toMatch(/^[\x21-\x7e]{20}$/);
+    expect(calls).toEqual([
+      [9, 4, undefined],
+      [9, 4, pushed],
+    ]);
+    expect(vi.mocked(api.create).mock.invocationCallOrder[0]).toBeLessThan(vi.mocked(env.passwordField!).mock.invocationCallOrder[1]!);
+    expect(env.notify).toHaveBeenCalledWith('Link copied', 'A new password is in the field, and its link is copied. Expires in 7 days or after 5 views, whichever comes first.');
+    expect(JSON.stringify(vi.mocked(env.notify).mock.calls)).not.toContain(pushed);
+    // Two clicks, two different passwords.
+    await handleMenuClick(env, { menuItemId: menuIds.password, frameId: 4 }, { id: 9 });
+    expect(vi.mocked(api.create).mock.calls[1]![0].payload).not.toBe(pushed);
+  });
+
+  it('"Push a new password" on a field that is not a password field pushes nothing and says so', async () => {
+    const { env, api } = menuEnv({ passwordField: vi.fn(async () => false) });
+    const outcome = await handleMenuClick(env, { menuItemId: menuIds.password, frameId: 0 }, { id: 9 });
+    expect(outcome).toMatchObject({ ok: false, problem: { kind: 'nothing' } });
+    expect(api.create).not.toHaveBeenCalled();
+    expect(env.notify).toHaveBeenCalledWith(expect.any(String), 'Right-click a password field to push a new password into it.');
+  });
+
   it('pushes the selection read from the page (keeping line breaks) with the default options', async () => {
     const { env, api } = menuEnv({ readSelection: vi.fn(async () => 'line one\nline two') });
     const outcome = await handleMenuClick(

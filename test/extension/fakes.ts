@@ -6,6 +6,8 @@ import { describedApi } from '../../extension/lib/described-api';
 import { qrPath } from '../../extension/lib/qr-path';
 import type { PopupEnv } from '../../extension/lib/popup-env';
 import { tokenToSend, type Settings } from '../../extension/lib/settings-storage';
+import { pushTitles } from '../../extension/lib/push-label';
+import { generatePassphrase, generatePassword } from '../../extension/lib/generator/password';
 
 export const SERVER = 'https://push.example.org';
 
@@ -87,6 +89,9 @@ export function fakeApi(overrides: Partial<PushApi> = {}): PushApi & { [K in key
     expired: vi.fn(async () => []),
     audit: vi.fn(async () => []),
     expire: vi.fn(async (token: string) => record({ url_token: token, expired: true })),
+    requests: vi.fn(async () => []),
+    createRequest: vi.fn(),
+    emailLink: vi.fn(async (input: { notify_emails: string[] | string }) => ({ sent: (typeof input.notify_emails === 'string' ? input.notify_emails.split(',') : input.notify_emails).length })),
     ...overrides,
   } as never;
 }
@@ -100,7 +105,10 @@ export const settings = (overrides: Partial<Settings> = {}): Settings => ({
   ...overrides,
 });
 
-export function fakeEnv(api: PushApi, overrides: Partial<PopupEnv> = {}) {
+type Remembered = Record<string, { kind: string; hint?: string }>;
+
+/** `recallKinds`: what the background remembers of pushes (kind-memory.ts); History's titles are made from it as the background makes them. */
+export function fakeEnv(api: PushApi, { recallKinds = async (): Promise<Remembered> => ({}), ...overrides }: Partial<PopupEnv> & { recallKinds?(tokens: string[]): Promise<Remembered> } = {}) {
   const env = {
     loadSettings: vi.fn(async () => settings()),
     saveSettings: vi.fn(async () => undefined),
@@ -121,7 +129,11 @@ export function fakeEnv(api: PushApi, overrides: Partial<PopupEnv> = {}) {
     hasOrigin: vi.fn(async () => true),
     requestOrigin: vi.fn(async () => true),
     rememberKind: vi.fn(async () => undefined),
-    recallKinds: vi.fn(async () => ({})),
+    pushTitles: vi.fn(async (records: Parameters<PopupEnv['pushTitles']>[0]) => pushTitles(records, await recallKinds(records.map((r) => r.url_token)))),
+    generate: vi.fn(async (what: Parameters<PopupEnv['generate']>[0]) =>
+      'words' in what ? generatePassphrase(['alpha', 'bravo', 'charlie', 'delta'], what.words) : generatePassword(what.rule),
+    ),
+    wholeLink: vi.fn(async (r: { url_token: string; html_url: string }) => (r.html_url.includes('#') ? r.html_url : (await import('../../extension/lib/link-keys')).wholeLink(r))),
     loadDraft: vi.fn(async () => null),
     saveDraft: vi.fn(async () => undefined),
     ...overrides,

@@ -18,6 +18,8 @@ function background() {
     qrPath,
     openFileHost: async () => true,
     closeIdleFileHost: async () => false,
+    readSelection: async () => '',
+    loadWords: async () => [],
     pushed,
   });
   const answer = (report: UploadReport, linkKey?: string) => handle({ relay: 'file-pushed', connection: { serverUrl: SERVER, apiToken: 'tok' }, report, linkKey, hint: 'q3.pdf' });

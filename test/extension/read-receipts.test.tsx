@@ -2,6 +2,9 @@ import { cleanup, render, screen } from '@testing-library/preact';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../extension/components/App';
+// Loaded up front, as the browser reads the chunk from the package on disk: a first dynamic
+// import transformed by vitest under a loaded machine can outlast findBy's one second.
+import '../../extension/components/lazy-views';
 import { checkOpened, type OpenWatchEnv } from '../../extension/lib/open-watch';
 import { receiptText, withReceipts, type RecordWithReceipt } from '../../extension/lib/read-receipt';
 import { notifyOpenedItem, openedSeenItem } from '../../extension/lib/settings-storage';

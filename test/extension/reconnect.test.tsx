@@ -1,6 +1,9 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../extension/components/App';
+// Loaded up front, as the browser reads the chunk from the package on disk: a first dynamic
+// import transformed by vitest under a loaded machine can outlast findBy's one second.
+import '../../extension/components/lazy-views';
 import { apiError, fakeApi, fakeEnv, settings, versionDocument } from './fakes';
 
 afterEach(cleanup);

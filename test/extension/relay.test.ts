@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { describedApi } from '../../extension/lib/described-api';
 import { problemOf, type Problem } from '../../extension/lib/problem';
 import { qrPath } from '../../extension/lib/qr-path';
-import { relayedPushApi, relayedQrPath, type RelayRequest, type SendMessage } from '../../extension/lib/relay';
+import { ask, relayedPushApi, relayedQrPath, type RelayRequest, type SendMessage } from '../../extension/lib/relay';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createRelayHandler, isRelayRequest } from '../../extension/lib/relay-handler';
 import { apiError, fakeApi, SERVER } from './fakes';
 
@@ -19,12 +20,31 @@ const failure = (call: Promise<unknown>): Promise<Problem> =>
 function wire(api = fakeApi()) {
   const createApi = vi.fn((c: { serverUrl: string; apiToken?: string }) => describedApi(api, c.serverUrl, Boolean(c.apiToken)));
   const pushed = vi.fn(async () => undefined);
-  const handle = createRelayHandler({ createApi, qrPath, openFileHost: async () => false, closeIdleFileHost: async () => false, pushed });
+  const readSelection = vi.fn(async (tabId: number) => `selected in tab ${tabId}`);
+  const loadWords = async () => ['alpha', 'bravo', 'charlie'];
+  const handle = createRelayHandler({ createApi, qrPath, openFileHost: async () => false, closeIdleFileHost: async () => false, pushed, readSelection, loadWords });
   const send: SendMessage = async (message) => JSON.parse(JSON.stringify(await handle(JSON.parse(JSON.stringify(message)) as RelayRequest)));
   return { api, createApi, send, pushed };
 }
 
 describe('relay (the popup asks, the background calls the server)', () => {
+  it("answers the popup's tab selection, and remembers pushes and titles them for History, in the background", async () => {
+    fakeBrowser.reset();
+    const { send } = wire();
+    expect(await ask(send, { relay: 'selection', tabId: 7 })).toBe('selected in tab 7');
+    await ask(send, { relay: 'remember', urlToken: 'tok-a', kind: 'url', hint: 'example.org' });
+    await ask(send, { relay: 'remember', urlToken: 'tok-b', kind: 'text', from: 'https://wiki.example.org/page' });
+    expect(await ask(send, { relay: 'titles', records: [{ url_token: 'tok-a', name: null }, { url_token: 'tok-b', name: null }, { url_token: 'tok-c', name: 'Named' }] })).toEqual({
+      'tok-a': { title: 'URL push · example.org', kind: 'URL' },
+      'tok-b': { title: 'Text push from wiki.example.org', kind: 'Text' },
+      'tok-c': { title: 'Named' },
+    });
+    expect(await ask(send, { relay: 'whole-link', record: { url_token: 'tok-a', html_url: 'https://x/p/tok-a' } })).toBe('https://x/p/tok-a');
+    // The generator, for the popup.
+    expect(await ask(send, { relay: 'generate', what: { rule: { length: 12, sets: ['digits'] } } })).toMatch(/^\d{12}$/);
+    expect((await ask<string>(send, { relay: 'generate', what: { words: 4 } })).split(' ').every((w) => ['alpha', 'bravo', 'charlie'].includes(w))).toBe(true);
+  });
+
   it('passes calls and answers through', async () => {
     const { api, send } = wire();
     const remote = relayedPushApi({ serverUrl: SERVER, apiToken: 'tok' }, send);

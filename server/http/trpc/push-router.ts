@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageSchema, retrieveInputSchema, tokenSchema, type PushInput } from '../../../shared/push-schema.js';
+import type { EmailLinkInput } from '../../../shared/email-link-schema.js';
 import type { PushService } from '../../pushes/push-service.js';
 import { publicProcedure, router } from './trpc.js';
 
@@ -29,6 +30,8 @@ export function pushRouter(pushes: PushService) {
     expire: api.input(retrieveInputSchema).mutation(({ ctx, input }) => pushes.expire(ctx, input.url_token, { passphrase: input.passphrase })),
     active: api.input(pageSchema.optional()).query(({ ctx, input }) => pushes.list(ctx, 'active', input?.page ?? 1)),
     expired: api.input(pageSchema.optional()).query(({ ctx, input }) => pushes.list(ctx, 'expired', input?.page ?? 1)),
+    // The service parses it (422 with field errors, as create): typed here by the shared schema.
+    emailLink: api.input(z.custom<EmailLinkInput>((v) => v !== null && typeof v === 'object' && !Array.isArray(v))).mutation(({ ctx, input }) => pushes.emailLink(ctx, input)),
   });
 }
 

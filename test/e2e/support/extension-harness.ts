@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -69,14 +70,42 @@ export const artifactsDir = join(root, 'test-artifacts');
  * entries; another mode would also change the bundle), into .output/chrome-mv3 or
  * .output/firefox-mv2: the suites of both browsers can build at the same time.
  */
+/**
+ * The extension built for one browser, once per test run: the first test file that asks builds it
+ * (under a lock: WXT writes .output/ and .wxt/, so two builds at once would overwrite each
+ * other's files) and copies it into the run's directory; the others wait for that copy and use it.
+ * Outside a run (no SECRET_PUSH_TEST_RUN_DIR), each call builds into a directory of its own.
+ */
 export async function buildExtension(browser: 'chrome' | 'firefox'): Promise<string> {
-  const wxt = join(root, 'node_modules', '.bin', 'wxt');
-  // Vitest sets NODE_ENV=test, which Vite would carry into a bigger, non-production bundle.
-  const env = { ...process.env, NODE_ENV: 'production' };
-  await promisify(execFile)(wxt, ['build', '-b', browser], { cwd: root, env, timeout: 120_000 });
-  const dir = join(root, '.output', browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2');
-  if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`The e2e build did not produce ${dir}/manifest.json`);
-  return dir;
+  const runDir = process.env.SECRET_PUSH_TEST_RUN_DIR ?? mkdtempSync(join(tmpdir(), 'secret-push-extension-'));
+  const target = join(runDir, `extension-${browser}`);
+  const lock = join(runDir, 'extension-build.lock');
+  for (;;) {
+    if (existsSync(join(target, 'manifest.json'))) return target;
+    try {
+      mkdirSync(lock);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // Another file is building: wait for its lock to go (the build's own timeout bounds this).
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    try {
+      if (!existsSync(join(target, 'manifest.json'))) {
+        const wxt = join(root, 'node_modules', '.bin', 'wxt');
+        // Vitest sets NODE_ENV=test, which Vite would carry into a bigger, non-production bundle.
+        const env = { ...process.env, NODE_ENV: 'production' };
+        await promisify(execFile)(wxt, ['build', '-b', browser], { cwd: root, env, timeout: 120_000 });
+        const dir = join(root, '.output', browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2');
+        if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`The e2e build did not produce ${dir}/manifest.json`);
+        // Copied whole, then renamed: a waiting file sees no manifest until every file is there.
+        cpSync(dir, `${target}.partial`, { recursive: true });
+        renameSync(`${target}.partial`, target);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
 }
 
 export async function screenshot(page: DrivenPage, name: string): Promise<string> {

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { startServer, type TestServer } from '../../support/server.js';
 
 /** Debian's Chromium (`apt-get install -y chromium`); CHROMIUM_PATH overrides it. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -8,6 +10,41 @@ export const hasChromium = existsSync(chromiumPath);
 export const missingChromiumMessage =
   `Chromium not found at ${chromiumPath}: the page end-to-end tests (test/e2e/pages.test.ts) are SKIPPED. ` +
   'Install it with `apt-get install -y chromium` (Debian/Ubuntu) or point CHROMIUM_PATH at a Chromium binary.';
+
+/**
+ * A describe block that needs Chromium: skipped, with a warning saying how to install it, where
+ * there is none (so a machine without it is told, not silently passed).
+ */
+export const describeInChromium: typeof describe.skip = hasChromium
+  ? describe
+  : (console.warn(`\n⚠ ${missingChromiumMessage}\n`), describe.skip);
+
+/**
+ * A server and a Chromium for the describe block this is called in: started before its tests,
+ * closed after them. `env` is the server's settings beside the test defaults;
+ */
+export function serverAndChromium(env: Record<string, string> = {}): { readonly server: TestServer; readonly browser: Browser } {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(env);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the server starts in beforeAll: read it inside a test or hook');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('Chromium starts in beforeAll: read it inside a test or hook');
+      return browser;
+    },
+  };
+}
 
 const root = resolve(import.meta.dirname, '../../..');
 export const artifactsDir = join(root, 'test-artifacts');

@@ -106,10 +106,14 @@ describe('slow clients', () => {
     ];
     try {
       // Ordinary clients, for as long as the slow ones should be connected and a little longer.
+      // At least 50 of them, however slowly a loaded machine answers, and for as long as the
+      // slow connections are held and a little longer.
       const latencies: number[] = [];
       const statuses: number[] = [];
-      const until = performance.now() + (REQUEST_TIMEOUT_S + 1.5) * 1000;
-      for (let i = 0; i < 2_000 && performance.now() < until; i++) {
+      const answeredAt: number[] = [];
+      const started = performance.now();
+      const until = started + (REQUEST_TIMEOUT_S + 1.5) * 1000;
+      for (let i = 0; i < 2_000 && (i < 50 || performance.now() < until); i++) {
         const t = performance.now();
         const res =
           i % 2 === 0
@@ -122,6 +126,7 @@ describe('slow clients', () => {
               });
         await res.arrayBuffer();
         latencies.push(performance.now() - t);
+        answeredAt.push(performance.now() - started);
         statuses.push(res.status);
         await new Promise((r) => setTimeout(r, 10));
       }
@@ -145,9 +150,12 @@ describe('slow clients', () => {
       console.log('slow-client figures', JSON.stringify(figures));
 
       expect(new Set(statuses)).toEqual(new Set([200, 201]));
-      // Ordinary requests kept being answered (every one succeeded, and many went through while the
-      // slow connections were held); how fast is reported above, not asserted (npm run bench measures speed).
-      expect(latencies.length).toBeGreaterThan(50);
+      // Ordinary requests kept being answered: every one succeeded, and they went through while
+      // the slow connections were held, not only once the server had cut them off. How fast is
+      // reported above, not asserted (npm run bench measures speed).
+      expect(latencies.length).toBeGreaterThanOrEqual(50);
+      const slowBodiesCut = Math.min(...results.filter((r) => r.kind === 'slow-body').map((r) => r.closedAfter ?? Infinity));
+      expect(answeredAt.filter((at) => at < slowBodiesCut).length).toBeGreaterThanOrEqual(5);
       // Every slow connection was closed by the server: not before its timeout, and soon after
       // it (the check runs every quarter of the headers timeout, 250 ms at least).
       const slack = 1_500;

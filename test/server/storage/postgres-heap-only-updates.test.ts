@@ -38,6 +38,11 @@ describe('PostgreSQL: a view is a heap-only update', () => {
     store = await PostgresStore.open({ url: db.url, poolSize: 2, logger: createLogger('silent') });
     client = new pg.Client({ connectionString: db.url });
     await client.connect();
+    // An autovacuum worker analysing the table after the inserts holds a snapshot while it runs
+    // (long under load), and no row version it may see can be pruned meanwhile: views then move
+    // rows for a reason that has nothing to do with the pages' free space. This database is the
+    // file's own, so turning autovacuum off for its table changes nothing else.
+    await client.query('ALTER TABLE pushes SET (autovacuum_enabled = off)');
   });
   afterAll(async () => {
     await client.end();
@@ -65,10 +70,9 @@ describe('PostgreSQL: a view is a heap-only update', () => {
     }
     let stayed = 0;
     for (const p of pushes) if ((await pageOf(p.token)) === before.get(p.token)) stayed++;
-    // Alone, every row stays (1.0). With the suite's other files running beside it, a few rows
-    // can still move (0.985 once in CI: 6 of 400), when an old row version cannot be pruned yet
-    // because another session's snapshot may still see it. Without the free quarter 0.8875 stay.
-    expect(stayed / pushes.length).toBeGreaterThanOrEqual(0.95);
+    // Every row stays (1.0); without the free quarter 0.8875 stay. (Before autovacuum was turned
+    // off above, a few to a few dozen rows moved when the suite loaded the machine.)
+    expect(stayed / pushes.length).toBe(1);
     expect((await store.getPush(pushes[0]!.token))?.views).toBe(1);
   });
 });
