@@ -49,6 +49,11 @@ export interface RunningServer {
   connect: ExtensionConnectService;
   store: Store;
   /**
+   * The router Hono settled on after the first request ("SmartRouter + RegExpRouter" when every
+   * route fits the one-regex router; TrieRouter is its slower fallback): the routing test checks it.
+   */
+  routerName(): string;
+  /**
    * Stops the server. With `graceMs`, gracefully (SIGTERM): readiness turns 503 and, for
    * `delayMs`, everything else goes on as before (a balancer polling /readyz stops sending
    * here meanwhile); then no new connections are accepted, requests in flight get up to
@@ -181,6 +186,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       invites: services.invites,
       connect: services.connect,
       store: services.store,
+      routerName: () => app.router.name,
       close({ graceMs = 0, delayMs = 0 } = {}) {
         closing ??= (async () => {
           readiness.drain();

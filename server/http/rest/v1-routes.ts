@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AuditEntry } from '../../../shared/push-schema.js';
 import type { PushService } from '../../pushes/push-service.js';
 import type { AppEnv } from '../app-env.js';
@@ -78,12 +78,34 @@ export function v1Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
       return c.json(await pushes.create(ctx, input, request.upload, { fileFieldPresent: request.fileFieldPresent }), 201);
     });
 
-    // Collections first: `active` and `expired` would also match the token pattern.
-    app.get(`/${prefix}/active.json`, guard, async (c) =>
-      c.json(await pushes.list(c.get('ctx'), 'active', pushes.parsePage(c.req.query('page')))),
+    // `/<prefix>/<segment>`: one parameter route per level, shared with the recipient page's
+    // `/p/<token>` (Hono's RegExpRouter refuses a fixed path or a second parameter pattern beside
+    // a parameter, and one such route sends every request to the slower TrieRouter:
+    // test/server/http/active-router.test.ts). Only a `.json` segment is the API's; any other
+    // goes on, unguarded, to the pages. `active.json`/`expired.json` are the collections.
+    const collections: Record<string, 'active' | 'expired'> = { 'active.json': 'active', 'expired.json': 'expired' };
+    const jsonSegment =
+      (answer: (c: Context<AppEnv>, segment: string) => Promise<Response>): MiddlewareHandler<AppEnv> =>
+      async (c, next) => {
+        const segment = c.req.param('token') ?? '';
+        if (!segment.endsWith('.json')) return next();
+        // The API's guard, then the answer; a refusal or an error thrown goes to the app's handler.
+        await guard(c, async () => {
+          c.res = await answer(c, segment);
+        });
+      };
+    const fileToken = (segment: string) => urlToken(segment.slice(0, -'.json'.length));
+    app.get(
+      `/${prefix}/:token`,
+      jsonSegment(async (c, segment) => {
+        const collection = Object.hasOwn(collections, segment) ? collections[segment] : undefined;
+        if (collection) return c.json(await pushes.list(c.get('ctx'), collection, pushes.parsePage(c.req.query('page'))));
+        return showPush(c, pushes, fileToken(segment));
+      }),
     );
-    app.get(`/${prefix}/expired.json`, guard, async (c) =>
-      c.json(await pushes.list(c.get('ctx'), 'expired', pushes.parsePage(c.req.query('page')))),
+    app.delete(
+      `/${prefix}/:token`,
+      jsonSegment(async (c, segment) => c.json(await pushes.expire(c.get('ctx'), fileToken(segment), { passphrase: c.req.query('passphrase') }))),
     );
 
     app.get(`/${prefix}/:token/preview.json`, guard, async (c) => c.json(await pushes.preview(c.get('ctx'), urlToken(c.req.param('token')))));
@@ -91,12 +113,6 @@ export function v1Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
       const { logs } = await pushes.auditLog(c.get('ctx'), urlToken(c.req.param('token')), pushes.parsePage(c.req.query('page')));
       return c.json({ views: v1AuditViews(logs) });
     });
-
-    // `/p/<token>.json`: a regex param so that only `.json` paths are matched here.
-    const show = `/${prefix}/:file{[^/]+\\.json}`;
-    const fileToken = (file: string | undefined) => urlToken((file ?? '').slice(0, -'.json'.length));
-    app.get(show, guard, (c) => showPush(c, pushes, fileToken(c.req.param('file'))));
-    app.delete(show, guard, async (c) => c.json(await pushes.expire(c.get('ctx'), fileToken(c.req.param('file')), { passphrase: c.req.query('passphrase') })));
   }
 
   return app;

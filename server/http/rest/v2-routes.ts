@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { PushService } from '../../pushes/push-service.js';
 import type { AppEnv } from '../app-env.js';
 import { apiAccess, showPush, urlToken } from './api-guards.js';
@@ -29,10 +29,19 @@ export function v2Routes(pushes: PushService, maxFileBytes: number, maxFieldByte
     return c.json(await pushes.create(ctx, push, request.upload, { fileFieldPresent: request.fileFieldPresent }), 201);
   });
 
-  app.get('/pushes/active', async (c) => c.json(await pushes.list(c.get('ctx'), 'active', pushes.parsePage(c.req.query('page')))));
-  app.get('/pushes/expired', async (c) => c.json(await pushes.list(c.get('ctx'), 'expired', pushes.parsePage(c.req.query('page')))));
-
-  app.get('/pushes/:token', (c) => showPush(c, pushes, urlToken(c.req.param('token'))));
+  // The fixed names beside a token (`/pushes/active`, `/pushes/expired`) are answered by the
+  // token route itself: Hono's RegExpRouter refuses a fixed path beside a parameter at the same
+  // level, and one such route sends every request of the app to the slower TrieRouter
+  // (test/server/http/active-router.test.ts). A new fixed GET sibling is one more entry here.
+  const fixedSiblings: Record<string, (c: Context<AppEnv>) => Promise<Response>> = {
+    active: async (c) => c.json(await pushes.list(c.get('ctx'), 'active', pushes.parsePage(c.req.query('page')))),
+    expired: async (c) => c.json(await pushes.list(c.get('ctx'), 'expired', pushes.parsePage(c.req.query('page')))),
+  };
+  app.get('/pushes/:token', (c) => {
+    const segment = c.req.param('token');
+    const fixed = Object.hasOwn(fixedSiblings, segment) ? fixedSiblings[segment] : undefined;
+    return fixed ? fixed(c) : showPush(c, pushes, urlToken(segment));
+  });
   app.get('/pushes/:token/preview', async (c) => c.json(await pushes.preview(c.get('ctx'), urlToken(c.req.param('token')))));
   app.get('/pushes/:token/audit', async (c) =>
     c.json(await pushes.auditLog(c.get('ctx'), urlToken(c.req.param('token')), pushes.parseAuditPage(c.req.query('page')))),
