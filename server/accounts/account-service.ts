@@ -56,6 +56,7 @@ export interface AccountServiceDeps {
 export const PASSWORDS_OFF_MESSAGE = 'Password sign-in is turned off on this server: use single sign-on.';
 export const SSO_NO_EMAIL_MESSAGE = 'The sign-in provider did not tell your e-mail address (ask for the email scope).';
 export const SSO_UNVERIFIED_MESSAGE = 'The sign-in provider has not verified your e-mail address, so it cannot be used to sign in here.';
+export const SSO_OTHER_IDENTITY_MESSAGE = 'This e-mail address belongs to an account of another person at the sign-in provider. Ask an administrator.';
 export const SSO_SIGN_UP_CLOSED_MESSAGE = 'There is no account for your e-mail address here, and new accounts are not being made.';
 export const SSO_INVITE_NEEDED_MESSAGE = 'There is no account for your e-mail address here: new accounts need a valid invite link.';
 
@@ -162,6 +163,11 @@ export class AccountService {
     const existing = await this.deps.store.getUserByEmail(email);
     if (existing) {
       if (existing.lockedAt) throw new ServiceError('forbidden', ACCOUNT_LOCKED_MESSAGE);
+      // The account already belongs to another person at this provider (an address handed on to
+      // someone new, or a second identity claiming it): the newcomer does not get their pushes.
+      if (existing.sso && existing.sso.issuer === identity.issuer && existing.sso.subject !== identity.subject) {
+        throw new ServiceError('forbidden', SSO_OTHER_IDENTITY_MESSAGE);
+      }
       const before = this.toUser(existing);
       // The provider verified the address, so a confirmation still pending is settled too.
       const changed = await this.deps.store.changeUser(existing.id, (u) => ({

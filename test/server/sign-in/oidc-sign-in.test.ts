@@ -23,6 +23,8 @@ describe('OpenID Connect sign-in', () => {
       { id: 'outsider', email: 'someone@elsewhere.example', emailVerified: true },
       { id: 'boss', email: 'boss@corp.example', emailVerified: true, groups: ['staff', 'secret-push-admins'] },
       { id: 'locked', email: 'locked@corp.example', emailVerified: true },
+      { id: 'leaver', email: 'handed-on@corp.example', emailVerified: true },
+      { id: 'newcomer', email: 'handed-on@corp.example', emailVerified: true },
       ...Array.from({ length: 10 }, (_, i) => ({ id: `user${i}`, email: `user${i}@corp.example`, emailVerified: true })),
     ]);
     server = await startServer({
@@ -74,6 +76,16 @@ describe('OpenID Connect sign-in', () => {
     expect(q.get('nonce')).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     expect(q.get('scope')!.split(' ').sort()).toEqual(['email', 'groups', 'openid', 'profile']);
     expect(q.get('redirect_uri')).toBe(`${server.url}/users/auth/oidc/callback`);
+  });
+
+  it('an address handed on to another person at the provider does not reach the first person\'s account', async () => {
+    const first = await signInBySso('leaver');
+    expect(first.res.headers.get('location')).toBe('/dashboard?welcome=1');
+    const second = await signInBySso('newcomer');
+    expect(second.res.status).toBe(403);
+    expect(second.res.text).toContain('belongs to an account of another person');
+    expect((await second.browser.get('/dashboard')).status).not.toBe(200);
+    expect((await server.server.store.getUserByEmail('handed-on@corp.example'))?.sso?.subject).toBe('leaver');
   });
 
   it('first sign-in makes the account just in time and lands on the dashboard; the next one signs in to it', async () => {
