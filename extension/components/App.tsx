@@ -102,7 +102,8 @@ export function App({ env, initialTab }: Props) {
   return (
     <div class="app">
       <header>
-        <h1>{t('ext_name')}</h1>
+        {/* A branded instance's name (BRAND_NAME) once its server has answered. */}
+        <h1>{info?.version.secret_push_name ?? t('ext_name')}</h1>
         <div role="tablist" aria-label={t('ext_name')} onKeyDown={onTabKey}>
           {tabNames.map((name) => (
             <button

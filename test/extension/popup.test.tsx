@@ -63,6 +63,16 @@ describe('popup: Push', () => {
     expect(api.create).toHaveBeenLastCalledWith(expect.objectContaining({ kind: 'qr', payload: 'https://example.com/page' }));
   });
 
+  it("shows a branded server's name (BRAND_NAME) in its header once connected, else its own", async () => {
+    const branded = { ...versionDocument(), secret_push_name: 'Acme Vault' };
+    render(<App env={fakeEnv(fakeApi({ version: vi.fn(async () => branded) }), { loadServerInfo: vi.fn(async () => serverInfo(branded)) })} />);
+    expect((await screen.findByRole('heading', { level: 1, name: 'Acme Vault' })).textContent).toBe('Acme Vault');
+    cleanup();
+    render(<App env={fakeEnv(fakeApi(), { loadServerInfo: vi.fn(async () => serverInfo()) })} />);
+    await screen.findByLabelText('QR code of the URL');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Secret Push');
+  });
+
   it('does not offer kinds the server has disabled', async () => {
     const env = fakeEnv(fakeApi({ version: vi.fn(async () => versionDocument({ url: false })) }), {
       loadServerInfo: vi.fn(async () => serverInfo(versionDocument({ url: false }))),
