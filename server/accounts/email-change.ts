@@ -50,13 +50,13 @@ export class EmailChange {
     if (!this.deps.mail.enabled) throw new ServiceError('not_found', 'E-mail is not set up on this server.');
     const stored = await this.deps.store.getUser(user.id);
     if (!stored) throw new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.');
-    if (!stored.passwordHash) throw ServiceError.validation({ email: ['this account signs in through single sign-on: its address comes from the identity provider'] });
+    if (!stored.passwordHash) throw ServiceError.validation({ email: ['cannot be changed here: this account signs in through single sign-on, and its address comes from the identity provider'] });
     const email = this.deps.accounts.normaliseEmail(rawEmail);
     if (email === stored.email) throw ServiceError.validation({ email: ['is already your address'] });
     try {
       await this.deps.accounts.verifyPassword(stored.email, password, clientIp);
     } catch (e) {
-      if (e instanceof ServiceError && e.kind === 'unauthorized') throw ServiceError.validation({ current_password: ['is not your current password'] });
+      if (e instanceof ServiceError && e.kind === 'unauthorized') throw ServiceError.validation({ current_password: ['is wrong'] });
       throw e;
     }
     this.deps.accounts.checkNewAccountDomain(email);

@@ -122,8 +122,13 @@ describe('account e-mail settings', () => {
     const newEmail = `moved-${Date.now()}@example.test`;
     const page = await b.get('/users/mail-settings');
     const csrf = csrfFrom(page.text, '/users/email');
-    const wrong = await b.post('/users/email', { csrf_token: csrf, email: newEmail, current_password: 'not my password at all' });
+    const wrong = await b.post('/users/email', { csrf_token: csrf, email: newEmail, current_password: 'not my password at all' }, { 'accept-language': 'de' });
     expect(wrong.status).toBe(422);
+    expect(wrong.text).toContain('Aktuelles Passwort ist falsch');
+    const same = await b.post('/users/email', { csrf_token: csrf, email, current_password: 'settings horse battery staple' });
+    expect(same.status).toBe(422);
+    expect(same.text).toContain('is already your address');
+    expect(mail.smtp.mailsTo(newEmail)).toEqual([]);
     const asked = await b.post('/users/email', { csrf_token: csrf, email: newEmail, current_password: 'settings horse battery staple' });
     expect(asked.status).toBe(200);
     expect(asked.text).toContain(newEmail);

@@ -56,4 +56,8 @@ export const mailDe: Record<keyof typeof mailEn, string> = {
   "admin.mails.intro": "Die aufgegebenen E-Mails aller Konten (vom empfangenden Mailserver abgelehnt oder während der ganzen Wiederholungszeit ohne Antwort), neueste zuerst: an wen, was, wann und die Antwort des Mailservers. Nie Betreff oder Inhalt.",
   "admin.mails.none": "Keine E-Mail wurde aufgegeben.",
   "admin.mails.account": "Konto",
+  "field.current_password": "Aktuelles Passwort",
+  "service.alreadyYourAddress": "ist bereits Ihre Adresse",
+  "service.wrongCurrentPassword": "ist falsch",
+  "service.ssoAddress": "kann hier nicht geändert werden: Dieses Konto meldet sich per Single Sign-on an, seine Adresse kommt vom Identitätsanbieter",
 };

@@ -54,4 +54,8 @@ export const mailEn = {
   "admin.mails.intro": "Every account's e-mails the server gave up on (refused by the receiving mail server, or no answer for the whole retry period), newest first: to whom, what, when and the mail server's reply. Never a subject or body.",
   "admin.mails.none": "No e-mail has been given up.",
   "admin.mails.account": "Account",
+  "field.current_password": "Current password",
+  "service.alreadyYourAddress": "is already your address",
+  "service.wrongCurrentPassword": "is wrong",
+  "service.ssoAddress": "cannot be changed here: this account signs in through single sign-on, and its address comes from the identity provider",
 } as const;

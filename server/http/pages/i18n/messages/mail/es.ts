@@ -56,4 +56,8 @@ export const mailEs: Record<keyof typeof mailEn, string> = {
   "admin.mails.intro": "Los correos de todas las cuentas que el servidor abandonó (rechazados por el servidor receptor, o sin respuesta durante todo el periodo de reintentos), del más reciente al más antiguo: a quién, qué, cuándo y la respuesta del servidor de correo. Nunca el asunto ni el cuerpo.",
   "admin.mails.none": "No se ha abandonado ningún correo.",
   "admin.mails.account": "Cuenta",
+  "field.current_password": "Contraseña actual",
+  "service.alreadyYourAddress": "ya es su dirección",
+  "service.wrongCurrentPassword": "es incorrecta",
+  "service.ssoAddress": "no se puede cambiar aquí: esta cuenta inicia sesión con inicio de sesión único y su dirección viene del proveedor de identidad",
 };

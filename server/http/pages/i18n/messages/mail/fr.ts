@@ -56,4 +56,8 @@ export const mailFr: Record<keyof typeof mailEn, string> = {
   "admin.mails.intro": "Les e-mails de tous les comptes que le serveur a abandonnés (refusés par le serveur de réception, ou sans réponse pendant toute la période de réessai), du plus récent au plus ancien : à qui, quoi, quand et la réponse du serveur de messagerie. Jamais l’objet ni le contenu.",
   "admin.mails.none": "Aucun e-mail n’a été abandonné.",
   "admin.mails.account": "Compte",
+  "field.current_password": "Mot de passe actuel",
+  "service.alreadyYourAddress": "est déjà votre adresse",
+  "service.wrongCurrentPassword": "est incorrect",
+  "service.ssoAddress": "ne peut pas être changée ici : ce compte se connecte par authentification unique, son adresse vient du fournisseur d’identité",
 };

@@ -56,4 +56,8 @@ export const mailJa: Record<keyof typeof mailEn, string> = {
   "admin.mails.intro": "サーバーが送信を断念した全アカウントのメール (受信側メールサーバーが拒否、または再試行期間中ずっと応答なし) を新しい順に表示します: 宛先、種類、日時、メールサーバーの応答。件名や本文は表示しません。",
   "admin.mails.none": "送信を断念したメールはありません。",
   "admin.mails.account": "アカウント",
+  "field.current_password": "現在のパスワード",
+  "service.alreadyYourAddress": "はすでにあなたのアドレスです",
+  "service.wrongCurrentPassword": "が正しくありません",
+  "service.ssoAddress": "はここでは変更できません。このアカウントはシングルサインオンでサインインし、アドレスは ID プロバイダーから提供されます",
 };

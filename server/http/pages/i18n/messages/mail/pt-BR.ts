@@ -56,4 +56,8 @@ export const mailPtBR: Record<keyof typeof mailEn, string> = {
   "admin.mails.intro": "Os e-mails de todas as contas que o servidor abandonou (recusados pelo servidor de destino, ou sem resposta durante todo o período de novas tentativas), do mais novo ao mais antigo: para quem, o quê, quando e a resposta do servidor de e-mail. Nunca o assunto ou o corpo.",
   "admin.mails.none": "Nenhum e-mail foi abandonado.",
   "admin.mails.account": "Conta",
+  "field.current_password": "Senha atual",
+  "service.alreadyYourAddress": "já é o seu endereço",
+  "service.wrongCurrentPassword": "está incorreta",
+  "service.ssoAddress": "não pode ser alterado aqui: esta conta entra por login único, e o endereço vem do provedor de identidade",
 };

@@ -56,4 +56,8 @@ export const mailZhCN: Record<keyof typeof mailEn, string> = {
   "admin.mails.intro": "服务器已放弃的所有账户的邮件（被接收方邮件服务器拒绝，或在整个重试期内无应答），按时间由新到旧：收件人、类型、时间和邮件服务器的回复。从不显示主题或正文。",
   "admin.mails.none": "没有已放弃的邮件。",
   "admin.mails.account": "账户",
+  "field.current_password": "当前密码",
+  "service.alreadyYourAddress": "已是您的地址",
+  "service.wrongCurrentPassword": "不正确",
+  "service.ssoAddress": "无法在此更改：此账户通过单点登录登录，其地址来自身份提供方",
 };
