@@ -1,4 +1,6 @@
+import { createTRPCClient, httpLink } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
+import type { AppRouter } from '../../../server/http/trpc/app-router.js';
 import { api, createPush } from '../../support/http.js';
 import { createUserWithToken } from '../../support/server.js';
 import { smtpAndServer, type ReceivedMail } from '../../support/smtp-receiver.js';
@@ -28,7 +30,7 @@ describe('account e-mail settings', () => {
     return new URL(found[0]);
   };
 
-  it('receipt defaults: set on the settings page, applied to an API push that does not say, not to one that says no; the page form starts checked and an unchecked box means no', async () => {
+  it('receipt defaults: set on the settings page, applied to a REST and a tRPC push that do not say, not to one that says no; the page form starts checked and an unchecked box means no', async () => {
     const { token, userId, b } = await signedIn('defaults');
     const settings = await b.get('/users/mail-settings');
     expect(settings.status).toBe(200);
@@ -37,12 +39,14 @@ describe('account e-mail settings', () => {
     expect(saved.status).toBe(200);
     expect((await stored(userId))!.receiptDefaults).toEqual({ opened: true, expiredUnopened: false, requestAnswered: true });
 
-    const byDefault = await createPush(mail.server, { payload: 'default receipts' }, token);
-    const saidNo = await createPush(mail.server, { payload: 'no receipts', email_on_open: false }, token);
-    const [second, first] = await mail.server.server.store.listPushesByOwner(userId, false, 0, 2);
-    expect(first!.receipts).toMatchObject({ opened: true, expiredUnopened: false });
-    expect(second!.receipts).toBeUndefined();
-    expect([byDefault.url_token, saidNo.url_token]).toHaveLength(2);
+    await createPush(mail.server, { payload: 'default receipts' }, token);
+    await createPush(mail.server, { payload: 'no receipts', email_on_open: false }, token);
+    const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${mail.server.url}/trpc`, headers: () => ({ authorization: `Bearer ${token}` }) })] });
+    await trpc.pushes.create.mutate({ payload: 'default receipts over tRPC' });
+    const [viaTrpc, saidNo, byDefault] = await mail.server.server.store.listPushesByOwner(userId, false, 0, 3);
+    expect(byDefault!.receipts).toMatchObject({ opened: true, expiredUnopened: false });
+    expect(saidNo!.receipts).toBeUndefined();
+    expect(viaTrpc!.receipts).toMatchObject({ opened: true, expiredUnopened: false });
 
     // The create page: the box starts checked; a form sent without it asks for no receipt.
     const page = (await b.get('/')).text;
