@@ -158,6 +158,16 @@ describe('account e-mail settings', () => {
     expect((await new Browser(mail.server).submit('/users/sign_in', '/users/sign_in', { email, password: 'settings horse battery staple' })).status).toBe(401);
   });
 
+  it('changing the password on the account page sends a notice to the address (with no reset link in it)', async () => {
+    const { email, b } = await signedIn('password-changer');
+    const changed = await b.submit('/users/password', '/users/password', { current_password: 'settings horse battery staple', password: 'another settings horse battery' });
+    expect(changed.status).toBe(200);
+    const notice = await mail.smtp.mailTo(email);
+    expect(notice.parsed.subject).toMatch(/password was changed/);
+    expect(notice.parsed.text).toContain('/users/password/forgot');
+    expect(notice.parsed.text).not.toContain('/users/password/reset/');
+  });
+
   it('changing to an address that has an account: the same answer, a mail there saying so, nothing changed', async () => {
     const { email, userId, b } = await signedIn('taker');
     const other = `taken-${Date.now()}@example.test`;
