@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { secret } from '../support/http.js';
 import { SmtpReceiver, type ReceivedMail } from '../support/smtp-receiver.js';
+import { seriousViolations } from './support/axe.js';
 import { describeInChromium, hasChromium, newVisitor, serverAndChromium } from './support/pages-chromium.js';
 
 /**
@@ -201,6 +202,8 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     const text = secret('mailed-from-result');
     await page.goto(`${env.server.url}/`);
     await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
+    // The create page with its recipients' fields passes axe-core.
+    expect(await seriousViolations(page)).toEqual([]);
     await page.fill('#payload', text);
     await page.click('#create-submit');
     await page.waitForSelector('[data-e2e-link-note]');
@@ -212,6 +215,10 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     await page.locator('form[data-email-link-form]').evaluate((f) => f.setAttribute('novalidate', ''));
     await page.click('[data-email-link-submit]');
     await expect.poll(() => page.locator('#notify_emails-error').textContent()).toContain('"not-an-address" is not an e-mail address');
+    // The field is marked and described by its message; the page passes axe-core with the form open.
+    expect(await page.locator('#notify_emails').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#notify_emails').getAttribute('aria-describedby')).toContain('notify_emails-error');
+    expect(await seriousViolations(page)).toEqual([]);
     expect(await page.locator('#secret-link').textContent()).toBe(link);
     expect(await page.locator("#notify_emails").inputValue()).toBe(`${to},not-an-address`);
     await page.fill('#notify_emails', to);

@@ -174,6 +174,37 @@ describe('e-mailing the link from the pages', () => {
     expect((await smtp.mailTo(to)).parsed.text).toContain(`${e2e.html_url}#${linkKey}`);
   });
 
+  it('hostile text in every field of the e-mail form and the create page\'s recipients: never a 5xx; a CR/LF address adds no header or recipient', async () => {
+    const { b, token } = await signedIn(server);
+    const push = await createPush(server, { payload: 'hostile fixture' }, token);
+    const action = `/p/${push.url_token}/email`;
+    const csrf = csrfFrom((await b.get(`/p/${push.url_token}/preview`)).text, action);
+    const anonymous = new Browser(server);
+    await anonymous.get('/');
+    for (const h of ['a%00b', '%ED%A0%80', '%C0%80', 'x%0D%0ABcc:%20evil@example.test']) {
+      for (const field of ['notify_emails', 'notify_note', 'link_key', 'csrf_token']) {
+        const answer = await b.request('POST', action, { body: `csrf_token=${encodeURIComponent(csrf)}&notify_emails=ok@example.test&${field}=${h}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+        expect(answer.status, `${field}=${h}`).toBeLessThan(500);
+      }
+      for (const path of [`/p/${h}/email`, `/p/${push.url_token}${h}/email`]) {
+        expect((await b.request('POST', path, { body: `csrf_token=${encodeURIComponent(csrf)}&notify_emails=ok@example.test`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status, path).toBeLessThan(500);
+      }
+      for (const who of [b, anonymous]) {
+        const answer = await postCreate(who, { 'push[payload]': 'x', 'push[notify_emails]': decodeURIComponent(h.replace('%ED%A0%80', '').replace('%C0%80', '')), 'push[notify_note]': 'n' });
+        expect(answer.status).toBeLessThan(500);
+      }
+    }
+    const injected = await b.post(action, { csrf_token: csrf, notify_emails: 'cr@example.test\r\nBcc: evil@example.test', notify_note: 'line\r\nBcc: evil2@example.test' });
+    expect(injected.status).toBe(422);
+    // A form body in another encoding is refused as such, not a 5xx.
+    expect((await b.request('POST', action, { body: 'notify_emails=x', headers: { 'content-type': 'text/plain' } })).status).toBeLessThan(500);
+    const noted = await b.post(action, { csrf_token: csrf, notify_emails: 'noted@example.test', notify_note: 'line\r\nBcc: evil3@example.test' });
+    expect(noted.status).toBe(200);
+    await smtp.mailTo('noted@example.test');
+    for (const evil of ['evil@example.test', 'evil2@example.test', 'evil3@example.test']) expect(smtp.received.some((m) => m.to.includes(evil))).toBe(false);
+    expect((await smtp.mailTo('noted@example.test')).parsed.headers.has('bcc')).toBe(false);
+  });
+
   it('the daily limit per address: the sixth link to one address in a day is 429 with Retry-After and a message in the page\'s language', async () => {
     const { b, token } = await signedIn(server, { 'accept-language': 'es' });
     const to = unique('limited');
