@@ -26,11 +26,14 @@ function linkIn(mail: ReceivedMail, path: string): string {
   return found;
 }
 
+/** Waiting for a page's condition: decrypting under a passphrase can take seconds on a loaded machine. */
+const wait = { timeout: 20_000 };
+
 /** Everything of a mail a reader or its mail server sees. */
 const wholeMail = (m: ReceivedMail) => [m.raw, m.parsed.text ?? '', String(m.parsed.html), m.parsed.subject ?? ''].join('\n');
 
-/** Opens a secret link as its recipient: the reveal step, or an end-to-end push's passphrase asked first. */
-async function openSecret(page: Page, link: string, passphrase?: string) {
+/** Opens a secret link as its recipient (the reveal step, or an end-to-end push's passphrase asked first) and waits for `expected` to be shown. */
+async function openSecret(page: Page, link: string, expected: string, passphrase?: string) {
   if (passphrase) {
     await page.goto(link.replace('/r#', '#'));
     await page.waitForSelector('#e2e-passphrase:not([hidden])');
@@ -40,8 +43,7 @@ async function openSecret(page: Page, link: string, passphrase?: string) {
     await page.goto(link);
     await page.click('#reveal');
   }
-  await expect.poll(() => page.locator('#secret').textContent()).not.toBe('');
-  return page.locator('#secret').textContent();
+  await expect.poll(async () => page.locator('#secret').textContent(), wait).toBe(expected);
 }
 
 async function signIn(page: Page, origin: string, email: string, password: string) {
@@ -73,7 +75,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     await page.fill('#email', email);
     await page.fill('#password', 'signup horse battery staple');
     await page.click('form[action="/users/sign_up"] button[type=submit]');
-    await expect.poll(() => page.locator('main').textContent()).toContain(`We sent an e-mail to ${email}`);
+    await expect.poll(async () => page.locator('main').textContent(), wait).toContain(`We sent an e-mail to ${email}`);
     const mail = await smtp!.mailTo(email);
     expect(mail.parsed.subject).toMatch(/Confirm your e-mail address/);
     expect(wholeMail(mail)).not.toContain('signup horse battery staple');
@@ -101,7 +103,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     await page.click('a[href="/users/password/forgot"]');
     await page.fill('#email', email);
     await page.click('form[action="/users/password/forgot"] button[type=submit]');
-    await expect.poll(() => page.locator('main').textContent()).toContain(`An e-mail is on its way to ${email}`);
+    await expect.poll(async () => page.locator('main').textContent(), wait).toContain(`An e-mail is on its way to ${email}`);
     const mail = await smtp!.mailTo(email);
     expect(wholeMail(mail)).not.toContain('old horse battery staple');
     await page.goto(linkIn(mail, '/users/password/reset/'));
@@ -127,7 +129,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     const text = secret('receipt-secret');
     const passphrase = 'receipt passphrase 9f2c';
     await page.goto(`${env.server.url}/`);
-    await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
+    await expect.poll(async () => page.locator('[data-e2e-create-note]').isVisible(), wait).toBe(true);
     await page.fill('#payload', text);
     await page.fill('#passphrase', passphrase);
     await page.click('details.more-options summary');
@@ -139,7 +141,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     const token = new URL(link).pathname.split('/')[2]!;
 
     const recipient = await newVisitor(env.browser, env.server.url);
-    expect(await openSecret(recipient.page, link, passphrase)).toBe(text);
+    await openSecret(recipient.page, link, text, passphrase);
     await recipient.context.close();
 
     const mail = await smtp!.mailTo(sender.email);
@@ -159,7 +161,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     const passphrase = 'create-page passphrase 41aa';
     const [one, two] = [unique('create-to'), unique('create-to')];
     await page.goto(`${env.server.url}/`);
-    await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
+    await expect.poll(async () => page.locator('[data-e2e-create-note]').isVisible(), wait).toBe(true);
     await page.fill('#payload', text);
     await page.fill('#passphrase', passphrase);
     await page.fill('#notify_emails', `${one}, ${two}`);
@@ -173,7 +175,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     await page.waitForSelector('[data-e2e-link-note]');
     const link = (await page.locator('#secret-link').textContent())!;
     expect(link).toMatch(/#[A-Za-z0-9_-]{48}$/);
-    await expect.poll(() => page.locator('[data-email-link-status]').textContent()).toBe(`The link is on its way to 2 addresses: ${one}, ${two}.`);
+    await expect.poll(async () => page.locator('[data-email-link-status]').textContent(), wait).toBe(`The link is on its way to 2 addresses: ${one}, ${two}.`);
     expect(createPosts).toHaveLength(1);
     expect(createPosts[0]).not.toContain(one);
     expect(createPosts[0]).not.toContain(link.split('#')[1]!);
@@ -189,7 +191,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     const mailed = linkIn(await smtp!.mailTo(one), '/p/');
     expect(mailed).toBe(link);
     const recipient = await newVisitor(env.browser, env.server.url);
-    expect(await openSecret(recipient.page, mailed, passphrase)).toBe(text);
+    await openSecret(recipient.page, mailed, text, passphrase);
     expect(recipient.problems).toEqual([]);
     await recipient.context.close();
     expect(sender.problems).toEqual([]);
@@ -201,7 +203,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     const { page } = sender;
     const text = secret('mailed-from-result');
     await page.goto(`${env.server.url}/`);
-    await expect.poll(() => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
+    await expect.poll(async () => page.locator('[data-e2e-create-note]').isVisible(), wait).toBe(true);
     // The create page with its recipients' fields passes axe-core.
     expect(await seriousViolations(page)).toEqual([]);
     await page.fill('#payload', text);
@@ -214,7 +216,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     // The browser's own check of type=email is not what is tested here: the server's answer is.
     await page.locator('form[data-email-link-form]').evaluate((f) => f.setAttribute('novalidate', ''));
     await page.click('[data-email-link-submit]');
-    await expect.poll(() => page.locator('#notify_emails-error').textContent()).toContain('"not-an-address" is not an e-mail address');
+    await expect.poll(async () => page.locator('#notify_emails-error').textContent(), wait).toContain('"not-an-address" is not an e-mail address');
     // The field is marked and described by its message; the page passes axe-core with the form open.
     expect(await page.locator('#notify_emails').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#notify_emails').getAttribute('aria-describedby')).toContain('notify_emails-error');
@@ -223,7 +225,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     expect(await page.locator("#notify_emails").inputValue()).toBe(`${to},not-an-address`);
     await page.fill('#notify_emails', to);
     await page.click('[data-email-link-submit]');
-    await expect.poll(() => page.locator('[data-email-link-status]').textContent()).toBe(`The link is on its way to 1 address: ${to}.`);
+    await expect.poll(async () => page.locator('[data-email-link-status]').textContent(), wait).toBe(`The link is on its way to 1 address: ${to}.`);
     expect(await page.locator('#secret-link').textContent()).toBe(link);
 
     const mail = await smtp!.mailTo(to);
@@ -231,7 +233,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     expect(linkIn(mail, '/p/')).toBe(link);
     expect(wholeMail(mail)).not.toContain(text);
     const recipient = await newVisitor(env.browser, env.server.url);
-    expect(await openSecret(recipient.page, linkIn(mail, '/p/'))).toBe(text);
+    await openSecret(recipient.page, linkIn(mail, '/p/'), text);
     await recipient.context.close();
     // The refused address's answer (422) is the one resource error the console reports.
     expect(sender.problems).toEqual(['console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
@@ -270,7 +272,7 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     await context.close();
 
     const recipient = await newVisitor(env.browser, env.server.url);
-    expect(await openSecret(recipient.page, linkIn(mail, '/p/'))).toBe(text);
+    await openSecret(recipient.page, linkIn(mail, '/p/'), text);
     expect(recipient.problems).toEqual([]);
     await recipient.context.close();
   });
