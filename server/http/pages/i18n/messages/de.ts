@@ -2,12 +2,14 @@ import type { Catalogue } from '../translator.js';
 import { adminDe } from './admin/de.js';
 import { mailDe } from './mail/de.js';
 import { privacyDe } from './privacy/de.js';
+import { ssoDe } from './sso/de.js';
 
 /** German (Deutsch): the keys of en.ts, in the same order. */
 export const de: Catalogue = {
   ...adminDe,
   ...mailDe,
   ...privacyDe,
+  ...ssoDe,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meine Pushes',

@@ -5,11 +5,13 @@
 import { adminEn } from './admin/en.js';
 import { mailEn } from './mail/en.js';
 import { privacyEn } from './privacy/en.js';
+import { ssoEn } from './sso/en.js';
 
 export const en = {
   ...adminEn,
   ...mailEn,
   ...privacyEn,
+  ...ssoEn,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'My pushes',
