@@ -19,15 +19,21 @@ export const describeInChromium: typeof describe.skip = hasChromium
   ? describe
   : (console.warn(`\n⚠ ${missingChromiumMessage}\n`), describe.skip);
 
+/** A server's settings beside the test defaults, or a function giving them when the server starts. */
+export type ServerSettings = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
 /**
  * A server and a Chromium for the describe block this is called in: started before its tests,
- * closed after them. `env` is the server's settings beside the test defaults;
+ * closed after them. `env` is the server's settings beside the test defaults; as a function it is
+ * called in this block's beforeAll, after the beforeAll hooks registered before this call, so
+ * settings that need something started first (a provider's address, a data dir with a file in
+ * it) are made then, not while the file is collected.
  */
-export function serverAndChromium(env: Record<string, string> = {}): { readonly server: TestServer; readonly browser: Browser } {
+export function serverAndChromium(env: ServerSettings = {}): { readonly server: TestServer; readonly browser: Browser } {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    server = await startServer(env);
+    server = await startServer(typeof env === 'function' ? await env() : env);
     browser = await launchChromium();
   });
   afterAll(async () => {
