@@ -46,6 +46,7 @@ const SENTENCES: [RegExp, MessageKey, string[]][] = [
   [/^This account is locked\. Ask an administrator\.$/, 'service.sentence.accountLocked', []],
   [/^Sign in to create a push: this instance does not allow anonymous creation\.$/, 'service.sentence.createNeedsAccount', []],
   [/^Administrators only\.$/, 'service.sentence.adminsOnly', []],
+  [/^This invite cannot be revoked: it does not exist, was used, has expired or was revoked already\.$/, 'service.sentence.inviteNotOpen', []],
   [/^This upload did not come from this site's create page \(its CSRF token is missing or stale\): reload the page\.$/, 'service.sentence.staleUpload', []],
   // Single sign-on's refusals (accounts/oidc/relying-party.ts, accounts/account-service.ts).
   [/^The sign-in provider \((.+)\) cannot be reached\. Please try again later\.$/, 'service.sentence.ssoUnreachable', ['name']],
