@@ -70,12 +70,17 @@ export type Scheme = 'light' | 'dark';
  * access for the copy buttons. Every page problem (CSP violation, script error, dialog from an
  * injected script) is collected in `problems` so a test can assert there were none.
  */
-export async function newVisitor(browser: Browser, origin: string, options: { scheme?: Scheme; phone?: boolean; locale?: string; serviceWorkers?: 'allow' | 'block' } = {}) {
+export async function newVisitor(
+  browser: Browser,
+  origin: string,
+  options: { scheme?: Scheme; phone?: boolean; viewport?: { width: number; height: number }; locale?: string; serviceWorkers?: 'allow' | 'block' } = {},
+) {
   const context: BrowserContext = await browser.newContext({
     // The browser's language: sent as Accept-Language, as a person's browser does.
     locale: options.locale ?? 'en-US',
     colorScheme: options.scheme ?? 'light',
-    viewport: options.phone ? { width: 390, height: 844 } : { width: 1100, height: 800 },
+    // A phone's viewport is 390×844 unless the test names another (e.g. 375×812).
+    viewport: options.viewport ?? (options.phone ? { width: 390, height: 844 } : { width: 1100, height: 800 }),
     deviceScaleFactor: options.phone ? 2 : 1,
     isMobile: options.phone ?? false,
     hasTouch: options.phone ?? false,
