@@ -6,6 +6,7 @@ import type { LogFormat, LogLevel } from './logger.js';
 import type { StorageLimits } from './security/storage-quota.js';
 import { checkOidcEnv, oidcEnvSchema, signInSettings, type SignInSettings } from './accounts/oidc/oidc-settings.js';
 import type { S3Settings } from './storage/object-store/s3-blob-store.js';
+import { LOGO_MIXED_CONTENT_MESSAGE, logoMixedContent, logoUrlSetting } from './branding/logo-url-setting.js';
 
 /**
  * Every setting comes from the environment (documented in the README's configuration table).
@@ -118,7 +119,7 @@ const envSchema = z
     /** open: anyone signs up; invite: only with an admin's invite link; closed: nobody. Unset: ALLOW_SIGNUP decides. */
     SIGN_UP: z.enum(['open', 'invite', 'closed']).optional(),
     BRAND_NAME: z.string().trim().min(1).max(60).optional(),
-    BRAND_LOGO_URL: z.url({ protocol: /^https?$/ }).optional(),
+    BRAND_LOGO_URL: logoUrlSetting.optional(),
     /** #rrggbb; refused when it cannot reach 4.5:1 contrast against white text or the page. */
     BRAND_PRIMARY_COLOR: z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'must be a colour as #rrggbb' }).optional(),
     /** A stylesheet file, served from our own origin as /assets/brand.css (the CSP stays strict). */
@@ -144,7 +145,8 @@ const envSchema = z
   .superRefine(checkOidcEnv)
   .refine((e) => e.MIN_EXPIRE_VIEWS <= e.DEFAULT_EXPIRE_VIEWS && e.DEFAULT_EXPIRE_VIEWS <= e.MAX_EXPIRE_VIEWS, {
     message: 'DEFAULT_EXPIRE_VIEWS must lie between MIN_EXPIRE_VIEWS and MAX_EXPIRE_VIEWS',
-  });
+  })
+  .refine((e) => !logoMixedContent(e), { message: LOGO_MIXED_CONTENT_MESSAGE, path: ['BRAND_LOGO_URL'] });
 
 export interface Limits {
   days: { default: number; min: number; max: number };

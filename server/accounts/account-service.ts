@@ -59,6 +59,9 @@ export const SSO_UNVERIFIED_MESSAGE = 'The sign-in provider has not verified you
 export const SSO_OTHER_IDENTITY_MESSAGE = 'This e-mail address belongs to an account of another person at the sign-in provider. Ask an administrator.';
 export const SSO_SIGN_UP_CLOSED_MESSAGE = 'There is no account for your e-mail address here, and new accounts are not being made.';
 export const SSO_INVITE_NEEDED_MESSAGE = 'There is no account for your e-mail address here: new accounts need a valid invite link.';
+export const SSO_ACCOUNT_DELETED_MESSAGE = 'This account was deleted. Please try again.';
+/** SIGN_UP_EMAIL_DOMAINS' refusal, for every way an account is made. */
+export const emailDomainsOnlyMessage = (domains: readonly string[]) => `Accounts on this server are only for addresses at ${domains.join(', ')}.`;
 
 /** Wrong second-step codes per account per minute, from all addresses together. */
 export const SECOND_STEP_FAILURES_PER_ACCOUNT_PER_MINUTE = 10;
@@ -133,7 +136,7 @@ export class AccountService {
     if (domains.length === 0) return;
     const domain = email.slice(email.lastIndexOf('@') + 1);
     if (!domains.includes(domain)) {
-      throw new ServiceError('forbidden', `Accounts on this server are only for addresses at ${domains.join(', ')}.`);
+      throw new ServiceError('forbidden', emailDomainsOnlyMessage(domains));
     }
   }
 
@@ -174,7 +177,7 @@ export class AccountService {
         next: { ...u, sso, ...(u.emailConfirmedAt === null ? { emailConfirmedAt: at } : {}) },
         result: u,
       }));
-      if (!changed) throw new ServiceError('forbidden', 'This account was deleted. Please try again.');
+      if (!changed) throw new ServiceError('forbidden', SSO_ACCOUNT_DELETED_MESSAGE);
       if (changed.lockedAt) throw new ServiceError('forbidden', ACCOUNT_LOCKED_MESSAGE);
       const user = this.toUser({ ...changed, sso });
       await this.logSsoAdminChange(before.admin, user, options);

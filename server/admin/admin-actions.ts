@@ -12,5 +12,6 @@ export const adminActions = [
   'push.expire',
   'audit.export',
   'invite.create',
+  'invite.revoke',
 ] as const;
 export type AdminAction = (typeof adminActions)[number];

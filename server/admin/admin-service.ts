@@ -319,8 +319,8 @@ export class AdminService {
     };
   }
 
-  async logInvite(actor: AdminActor, target: string): Promise<void> {
-    await this.log(actor, 'invite.create', target);
+  async logInvite(actor: AdminActor, target: string, action: 'invite.create' | 'invite.revoke' = 'invite.create'): Promise<void> {
+    await this.log(actor, action, target);
   }
 
   requireAdmin(actor: AdminActor): void {

@@ -4,10 +4,12 @@ import { digest } from '../crypto/secret-hash.js';
 import { ServiceError } from '../service-error.js';
 import type { StoredInvite } from '../storage/admin-records.js';
 import type { Store } from '../storage/store.js';
-import type { AdminActor, AdminService } from './admin-service.js';
+import { ADMIN_PAGE_SIZE, type AdminActor, type AdminService } from './admin-service.js';
+import { inviteState, type InviteState } from './invite-state.js';
 
 export const INVITE_DEFAULT_DAYS = 7;
 export const INVITE_MAX_DAYS = 90;
+export const INVITE_NOT_OPEN_MESSAGE = 'This invite cannot be revoked: it does not exist, was used, has expired or was revoked already.';
 export const INVITE_INVALID_MESSAGE = 'This invite link is not valid: it has been used, has expired, or is for another address.';
 
 /**
@@ -41,9 +43,22 @@ export class InviteService {
     return { link: `${actor.baseUrl}/users/sign_up?invite=${secret}`, invite };
   }
 
-  async list(actor: AdminActor): Promise<StoredInvite[]> {
+  /** One page of invites, newest first, each with its state now (ADMIN_PAGE_SIZE a page; `page` from 1). */
+  async list(actor: AdminActor, page = 1): Promise<{ invite: StoredInvite; state: InviteState }[]> {
     this.deps.admin.requireAdmin(actor);
-    return this.deps.store.listInvites(100);
+    const now = this.now();
+    const invites = await this.deps.store.listInvites(ADMIN_PAGE_SIZE, (page - 1) * ADMIN_PAGE_SIZE);
+    return invites.map((invite) => ({ invite, state: inviteState(invite, now) }));
+  }
+
+  /** Revokes an open invite (its link then signs nobody up, on any instance); in the admin log. */
+  async revoke(actor: AdminActor, rawId: unknown): Promise<StoredInvite> {
+    this.deps.admin.requireAdmin(actor);
+    const id = typeof rawId === 'string' && rawId.length <= 100 ? rawId : '';
+    const revoked = id ? await this.deps.store.revokeInvite(id, this.now()) : undefined;
+    if (!revoked) throw new ServiceError('conflict', INVITE_NOT_OPEN_MESSAGE);
+    await this.deps.admin.logInvite(actor, revoked.email ?? `any address (made ${revoked.createdAt} by ${revoked.createdBy})`, 'invite.revoke');
+    return revoked;
   }
 
   /** Uses the invite up for `email`'s new account; refuses a used, expired or other address's one. */

@@ -29,6 +29,8 @@ export const storedInviteSchema = z.object({
   createdAt: z.string(),
   expiresAt: z.string(),
   usedAt: z.string().nullable(),
+  /** Set when an administrator revoked it before use (its expiresAt is set to the same time). */
+  revokedAt: z.string().nullable().optional(),
 });
 export type StoredInvite = z.infer<typeof storedInviteSchema>;
 

@@ -303,8 +303,14 @@ export interface Store {
    * resolves with it as used, or undefined.
    */
   useInvite(id: string, now: Date, email: string): Promise<StoredInvite | undefined>;
-  /** Invites newest first. */
-  listInvites(limit: number): Promise<StoredInvite[]>;
+  /** Invites newest first (by createdAt), the first `offset` skipped: the administration's pages. */
+  listInvites(limit: number, offset?: number): Promise<StoredInvite[]>;
+  /**
+   * Revokes an invite not used yet and not expired at `now`: revokedAt and expiresAt become `now`,
+   * so useInvite refuses it on every instance from then. Resolves with it revoked, or undefined
+   * (unknown, used, expired or revoked already).
+   */
+  revokeInvite(id: string, now: Date): Promise<StoredInvite | undefined>;
 
   insertApiToken(token: StoredApiToken): Promise<void>;
   getApiTokenByHash(hash: string): Promise<StoredApiToken | undefined>;

@@ -27,18 +27,22 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 describeInChromium('admin pages in Chromium, branded', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-admin-e2e-'));
-  writeFileSync(join(dataDir, 'brand-logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28"><circle cx="14" cy="14" r="12" fill="#7a1f5c"/></svg>');
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-  const env = serverAndChromium({
-    DATA_DIR: dataDir,
-    ADMIN_EMAILS: 'admin-light@example.com,admin-dark@example.com',
-    BRAND_NAME: 'Acme Vault',
-    BRAND_PRIMARY_COLOR: '#7a1f5c',
-    BRAND_PRIVACY_URL: 'https://acme.example/privacy',
-    BRAND_TERMS_URL: 'https://acme.example/terms',
-    BRAND_IMPRINT_URL: 'https://acme.example/imprint',
-    SIGN_UP: 'open',
+  let dataDir: string | undefined;
+  afterAll(() => dataDir && rmSync(dataDir, { recursive: true, force: true }));
+  const env = serverAndChromium(() => {
+    // The data dir with its logo file is made when the server starts, not while the file is collected.
+    dataDir = mkdtempSync(join(tmpdir(), 'secret-push-admin-e2e-'));
+    writeFileSync(join(dataDir, 'brand-logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28"><circle cx="14" cy="14" r="12" fill="#7a1f5c"/></svg>');
+    return {
+      DATA_DIR: dataDir,
+      ADMIN_EMAILS: 'admin-light@example.com,admin-dark@example.com',
+      BRAND_NAME: 'Acme Vault',
+      BRAND_PRIMARY_COLOR: '#7a1f5c',
+      BRAND_PRIVACY_URL: 'https://acme.example/privacy',
+      BRAND_TERMS_URL: 'https://acme.example/terms',
+      BRAND_IMPRINT_URL: 'https://acme.example/imprint',
+      SIGN_UP: 'open',
+    };
   });
 
   async function signUp(page: Page, email: string) {

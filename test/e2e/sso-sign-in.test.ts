@@ -19,24 +19,22 @@ const accounts = [
 /** A provider started before the server (whose settings name it), its client registered after. */
 function ssoServerAndChromium(extra: Record<string, string>) {
   let provider: TestProvider | undefined;
-  const settings: Record<string, string> = { ...extra };
   beforeAll(async () => {
     provider = await startTestProvider(accounts);
-    Object.assign(settings, { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: TEST_CLIENT_ID, OIDC_CLIENT_SECRET: TEST_CLIENT_SECRET, OIDC_DISPLAY_NAME: 'Corp ID' });
   });
   afterAll(async () => provider?.close());
-  const env = serverAndChromium(settings);
+  const env = serverAndChromium(() => ({
+    ...extra,
+    OIDC_ISSUER: provider!.issuer,
+    OIDC_CLIENT_ID: TEST_CLIENT_ID,
+    OIDC_CLIENT_SECRET: TEST_CLIENT_SECRET,
+    OIDC_DISPLAY_NAME: 'Corp ID',
+  }));
   beforeAll(() => provider!.setClient([`${env.server.url}/users/auth/oidc/callback`], [`${env.server.url}/`]));
-  return {
-    get server() {
-      return env.server;
-    },
-    get browser() {
-      return env.browser;
-    },
+  return Object.assign(env, {
     /** The provider's origin: the one place besides ours the pages go to. */
     issuer: () => provider!.issuer,
-  };
+  });
 }
 
 /** From our sign-in page through the provider's login form as `accountId`; the page we end on. */

@@ -12,6 +12,13 @@ const DISCOVERY_TTL_MS = 3_600_000;
 const FLOW_PURPOSE = 'oidc-flow';
 const LOGOUT_PURPOSE = 'oidc-logout';
 
+/** The relying party's refusals, shown on the pages (translated by their exact words, see i18n/service-messages.ts). */
+export const SSO_FLOW_LOST_MESSAGE = 'This sign-in was not started in this browser, or took too long. Please start again.';
+export const SSO_CANCELLED_MESSAGE = 'The sign-in was cancelled at the provider.';
+export const SSO_PROVIDER_REFUSED_MESSAGE = 'The provider did not sign you in. Please start again.';
+export const SSO_UNVERIFIABLE_MESSAGE = 'The answer from the sign-in provider could not be verified. Please start again.';
+export const ssoUnreachableMessage = (displayName: string) => `The sign-in provider (${displayName}) cannot be reached. Please try again later.`;
+
 /** What the browser carries between the start and the callback (sealed, see sealed-cookie-value.ts). */
 interface FlowState {
   state: string;
@@ -74,7 +81,7 @@ export class OidcRelyingParty {
         });
       } catch (e) {
         this.logger?.error(`OpenID Connect discovery at ${this.settings.issuer} failed`, e);
-        throw new ServiceError('unavailable', `The sign-in provider (${this.settings.displayName}) cannot be reached. Please try again later.`, undefined, 30);
+        throw new ServiceError('unavailable', ssoUnreachableMessage(this.settings.displayName), undefined, 30);
       }
       this.metadata = { value: discovered.serverMetadata(), at };
     }
@@ -128,12 +135,12 @@ export class OidcRelyingParty {
    */
   async finish(callbackQuery: string, flowCookie: string | undefined): Promise<{ identity: ProviderIdentity; returnTo: string | null; invite?: string }> {
     const flow = openCookieValue<FlowState>(this.keys, FLOW_PURPOSE, flowCookie, this.now());
-    if (!flow) throw new ServiceError('bad_request', 'This sign-in was not started in this browser, or took too long. Please start again.');
+    if (!flow) throw new ServiceError('bad_request', SSO_FLOW_LOST_MESSAGE);
     const params = new URLSearchParams(callbackQuery);
     const providerError = params.get('error');
     if (providerError) {
       this.logger?.info('OpenID Connect provider refused the sign-in', { error: providerError.slice(0, 100), description: params.get('error_description')?.slice(0, 200) });
-      throw new ServiceError('bad_request', providerError === 'access_denied' ? 'The sign-in was cancelled at the provider.' : 'The provider did not sign you in. Please start again.');
+      throw new ServiceError('bad_request', providerError === 'access_denied' ? SSO_CANCELLED_MESSAGE : SSO_PROVIDER_REFUSED_MESSAGE);
     }
     const config = await this.configuration();
     const currentUrl = new URL(flow.redirectUri);
@@ -148,10 +155,10 @@ export class OidcRelyingParty {
       });
     } catch (e) {
       this.logger?.info('OpenID Connect sign-in refused', { reason: (e as Error).message?.slice(0, 300), code: (e as { code?: string }).code });
-      throw new ServiceError('bad_request', 'The answer from the sign-in provider could not be verified. Please start again.');
+      throw new ServiceError('bad_request', SSO_UNVERIFIABLE_MESSAGE);
     }
     const claims = tokens.claims();
-    if (!claims || !tokens.id_token) throw new ServiceError('bad_request', 'The answer from the sign-in provider could not be verified. Please start again.');
+    if (!claims || !tokens.id_token) throw new ServiceError('bad_request', SSO_UNVERIFIABLE_MESSAGE);
     const email = typeof claims.email === 'string' ? claims.email : undefined;
     const rawGroups = claims[this.settings.groupsClaim];
     const groups = (Array.isArray(rawGroups) ? rawGroups : [rawGroups]).filter((g): g is string => typeof g === 'string' && g.length <= 200).slice(0, 500);

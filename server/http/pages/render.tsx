@@ -49,9 +49,10 @@ export function sendPage(
   const imageOrigin = c.get('brand')?.imageOrigin;
   if (imageOrigin) {
     // A logo on the operator's own host (BRAND_LOGO_URL): that origin is allowed for images only.
-    // requestFrame put the security headers on Node's response (or, without one, on Hono's).
+    // A page's own policy (the end-to-end recipient page's frames, the connect page's form-action)
+    // is on Hono's response and wins; else requestFrame's, on Node's response (or Hono's).
     const outgoing = c.env?.outgoing as { getHeader?: (name: string) => unknown } | undefined;
-    const policy = String(outgoing?.getHeader?.('content-security-policy') ?? c.res.headers.get('content-security-policy') ?? '');
+    const policy = String(c.res.headers.get('content-security-policy') ?? outgoing?.getHeader?.('content-security-policy') ?? '');
     if (policy) c.header('Content-Security-Policy', policy.replace(/img-src ([^;]*)/, `img-src $1 ${imageOrigin}`));
   }
   c.header('Vary', 'Accept-Language, Cookie', { append: true });

@@ -56,7 +56,12 @@ export function adminApiRoutes(admin: AdminService, invites: InviteService, maxB
     return c.json({ used_bytes: s.usedBytes, max_bytes: s.maxBytes, pushes: s.pushes });
   });
   app.get('/config', (c) => c.json(admin.effectiveConfiguration(c.get('ctx'))));
-  app.get('/invites', async (c) => c.json((await invites.list(c.get('ctx'))).map(({ id: _digest, ...rest }) => rest)));
+  // id is the digest of the link's secret: it names the invite to revoke, and signs nobody up.
+  app.get('/invites', async (c) => c.json((await invites.list(c.get('ctx'), page(c.req.query('page')))).map(({ invite, state }) => ({ ...invite, state }))));
+  app.post('/invites/:id/revoke', async (c) => {
+    await invites.revoke(c.get('ctx'), c.req.param('id'));
+    return c.body(null, 204);
+  });
   app.post('/invites', async (c) => {
     const raw = await readJsonBody(c, maxBodyBytes, '{"email": "…" (optional), "days": 7}');
     if (raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) throw new ServiceError('bad_request', 'The body must be a JSON object: {"email": "…" (optional), "days": 7}');

@@ -69,11 +69,18 @@ export const adminPaths = {
   '/admin/storage': { get: { summary: 'Storage used against MAX_STORAGE_MB', responses: { 200: jsonOf('Bytes', { type: 'object', properties: { used_bytes: { type: 'integer' }, max_bytes: { type: ['integer', 'null'] } } }), ...common } } },
   '/admin/config': { get: { summary: 'The effective configuration, secrets masked, with each value’s source', responses: { 200: jsonOf('Settings', { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' }, source: { type: 'string', enum: ['environment', 'default'] } } } }), ...common } } },
   '/admin/invites': {
-    get: { summary: 'Invites, newest first (never their links)', responses: { 200: jsonOf('Invites', { type: 'array', items: { type: 'object' } }), ...common } },
+    get: {
+      summary: 'Invites, newest first, 50 a page, with their state (never their links; id is the digest of the link’s secret)',
+      parameters: [pageParam],
+      responses: { 200: jsonOf('Invites', { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, email: { type: ['string', 'null'] }, createdBy: { type: 'string' }, createdAt: { type: 'string' }, expiresAt: { type: 'string' }, usedAt: { type: ['string', 'null'] }, revokedAt: { type: ['string', 'null'] }, state: { type: 'string', enum: ['open', 'used', 'expired', 'revoked'] } } } }), 400: err('Invalid page parameter'), ...common },
+    },
     post: {
       summary: 'Make a single-use sign-up invite link (shown only in this answer)',
       requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { email: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 90 } } } } } },
       responses: { 201: jsonOf('The link', { type: 'object', properties: { link: { type: 'string' }, email: { type: ['string', 'null'] }, expires_at: { type: 'string' } } }), 400: err('Not a JSON object'), 422: err('Invalid email or days'), ...common },
     },
+  },
+  '/admin/invites/{id}/revoke': {
+    post: { summary: 'Revoke an open invite: its link signs nobody up from now, on every instance', parameters: [idParam], responses: { 204: { description: 'Revoked (and written to the admin log)' }, 409: err('Unknown, used, expired or revoked already'), ...common } },
   },
 };

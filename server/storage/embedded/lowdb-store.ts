@@ -669,8 +669,22 @@ export class LowdbStore implements Store {
     });
   }
 
-  async listInvites(limit: number): Promise<StoredInvite[]> {
-    return Object.values(this.db.invites ?? {}).reverse().slice(0, limit);
+  async listInvites(limit: number, offset = 0): Promise<StoredInvite[]> {
+    // Newest first; the stable sort keeps the newer of two made in the same millisecond first.
+    const newestFirst = Object.values(this.db.invites ?? {}).reverse().sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return newestFirst.slice(offset, offset + limit);
+  }
+
+  revokeInvite(id: string, now: Date): Promise<StoredInvite | undefined> {
+    return this.withLock(`invite:${id}`, async () => {
+      const invites = this.db.invites ?? {};
+      const invite = Object.hasOwn(invites, id) ? invites[id]! : undefined;
+      const at = now.toISOString();
+      if (!invite || invite.usedAt !== null || invite.expiresAt <= at) return undefined;
+      const revoked = { ...invite, revokedAt: at, expiresAt: at };
+      await this.journal.commit([{ c: 'invites', k: id, v: revoked }]);
+      return revoked;
+    });
   }
 
   async insertApiToken(token: StoredApiToken): Promise<void> {

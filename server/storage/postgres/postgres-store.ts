@@ -658,9 +658,19 @@ export class PostgresStore implements Store {
     return rows[0] ? { ...parse(storedInviteSchema)(rows[0]), usedAt: now.toISOString() } : undefined;
   }
 
-  async listInvites(limit: number): Promise<StoredInvite[]> {
-    const { rows } = await this.db.query('SELECT record FROM invites ORDER BY created_at DESC LIMIT $1', [limit]);
+  async listInvites(limit: number, offset = 0): Promise<StoredInvite[]> {
+    const { rows } = await this.db.query('SELECT record FROM invites ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $1', [limit, offset]);
     return rows.map(parse(storedInviteSchema));
+  }
+
+  async revokeInvite(id: string, now: Date): Promise<StoredInvite | undefined> {
+    // One statement: an instance using the invite at the same moment either finds it revoked or
+    // used it first (then this changes nothing).
+    const { rows } = await this.db.query(
+      "UPDATE invites SET expires_at = $2, record = record::jsonb || jsonb_build_object('revokedAt', $3::text, 'expiresAt', $3::text) WHERE id = $1 AND used_at IS NULL AND expires_at > $2 RETURNING record",
+      [id, now, now.toISOString()],
+    );
+    return rows[0] ? parse(storedInviteSchema)(rows[0]) : undefined;
   }
 
   async insertApiToken(token: StoredApiToken): Promise<void> {

@@ -19,15 +19,21 @@ export const describeInChromium: typeof describe.skip = hasChromium
   ? describe
   : (console.warn(`\n⚠ ${missingChromiumMessage}\n`), describe.skip);
 
+/** A server's settings beside the test defaults, or a function giving them when the server starts. */
+export type ServerSettings = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
 /**
  * A server and a Chromium for the describe block this is called in: started before its tests,
- * closed after them. `env` is the server's settings beside the test defaults;
+ * closed after them. `env` is the server's settings beside the test defaults; as a function it is
+ * called in this block's beforeAll, after the beforeAll hooks registered before this call, so
+ * settings that need something started first (a provider's address, a data dir with a file in
+ * it) are made then, not while the file is collected.
  */
-export function serverAndChromium(env: Record<string, string> = {}): { readonly server: TestServer; readonly browser: Browser } {
+export function serverAndChromium(env: ServerSettings = {}): { readonly server: TestServer; readonly browser: Browser } {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    server = await startServer(env);
+    server = await startServer(typeof env === 'function' ? await env() : env);
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -64,12 +70,17 @@ export type Scheme = 'light' | 'dark';
  * access for the copy buttons. Every page problem (CSP violation, script error, dialog from an
  * injected script) is collected in `problems` so a test can assert there were none.
  */
-export async function newVisitor(browser: Browser, origin: string, options: { scheme?: Scheme; phone?: boolean; locale?: string; serviceWorkers?: 'allow' | 'block' } = {}) {
+export async function newVisitor(
+  browser: Browser,
+  origin: string,
+  options: { scheme?: Scheme; phone?: boolean; viewport?: { width: number; height: number }; locale?: string; serviceWorkers?: 'allow' | 'block' } = {},
+) {
   const context: BrowserContext = await browser.newContext({
     // The browser's language: sent as Accept-Language, as a person's browser does.
     locale: options.locale ?? 'en-US',
     colorScheme: options.scheme ?? 'light',
-    viewport: options.phone ? { width: 390, height: 844 } : { width: 1100, height: 800 },
+    // A phone's viewport is 390×844 unless the test names another (e.g. 375×812).
+    viewport: options.viewport ?? (options.phone ? { width: 390, height: 844 } : { width: 1100, height: 800 }),
     deviceScaleFactor: options.phone ? 2 : 1,
     isMobile: options.phone ?? false,
     hasTouch: options.phone ?? false,

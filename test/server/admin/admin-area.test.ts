@@ -345,6 +345,8 @@ describe('the admin log', () => {
     // Invites have their own test file; the rest were done above.
     await api.post(server, '/api/v2/admin/invites', { token: adminToken, json: { days: 1 } });
     logged.add('invite.create');
+    const open = (await api.get(server, '/api/v2/admin/invites', { token: adminToken })).body.find((i: { state: string }) => i.state === 'open');
+    expect((await api.post(server, `/api/v2/admin/invites/${encodeURIComponent(open.id)}/revoke`, { token: adminToken })).status).toBe(204);
     const all = new Set((await server.server.store.listAdminLog(0, 10_000)).map((e) => e.action));
     expect([...adminActions].filter((a) => !all.has(a))).toEqual([]);
     const entry = (await server.server.store.listAdminLog(0, 1))[0]!;

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accentCss, MIN_CONTRAST } from '../../../server/branding/brand.js';
+import { newPushKey } from '../../../shared/e2e/link-key.js';
+import { encryptTextPayload } from '../../../shared/e2e/push-content.js';
 import { contrastRatio } from '../../../server/branding/contrast.js';
 import { api, createPush } from '../../support/http.js';
 import { startServer, type TestServer } from '../../support/server.js';
@@ -95,8 +97,23 @@ describe('branding', () => {
       expect(html).not.toContain('/assets/brand.css');
       expect((await api.get(other, '/assets/brand.css')).status).toBe(404);
       expect((await api.get(other, '/api/v2/version')).body).not.toHaveProperty('secret_push_name');
+      // A page with its own policy keeps it, with the logo's origin added: the end-to-end
+      // recipient page's same-origin frames (its streamed download) are not lost to the logo.
+      const e2e = await createPush(other, { payload: await encryptTextPayload(newPushKey(), 'x'), end_to_end: true });
+      const e2ePolicy = (await fetch(`${other.url}/p/${e2e.url_token}`)).headers.get('content-security-policy');
+      expect(e2ePolicy).toContain("frame-src 'self'");
+      expect(e2ePolicy).toMatch(/img-src 'self' data: https:\/\/cdn\.acme\.example;/);
     } finally {
       await other.stop();
     }
+  });
+
+  it('an unusable BRAND_LOGO_URL stops the start with a message saying what is expected', async () => {
+    const expected = /BRAND_LOGO_URL: must be the http:\/\/ or https:\/\/ address of an image, e\.g\. https:\/\/cdn\.example\.com\/logo\.svg \(for a file of ours, put brand-logo\.svg, \.png or \.webp in DATA_DIR instead\)/;
+    for (const value of ['logo.png', '/srv/acme/logo.png', 'ftp://files.acme.example/logo.png', 'javascript:alert(1)', 'data:image/png;base64,AAAA']) {
+      await expect(startServer({ BRAND_LOGO_URL: value }), value).rejects.toThrow(expected);
+    }
+    await expect(startServer({ BRAND_LOGO_URL: 'https://user:secret@cdn.acme.example/logo.png' })).rejects.toThrow(/BRAND_LOGO_URL: must not contain a user name or password/);
+    await expect(startServer({ BASE_URL: 'https://push.acme.example', BRAND_LOGO_URL: 'http://cdn.acme.example/logo.png' })).rejects.toThrow(/BRAND_LOGO_URL: is http:\/\/ but BASE_URL is https:\/\/: browsers block or rewrite such an image as mixed content/);
   });
 });

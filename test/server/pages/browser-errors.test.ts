@@ -1,7 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeDeliveryError, translateFieldMessage, translateServiceMessage } from '../../../server/http/pages/i18n/service-messages.js';
 import { HASHING_BUSY_MESSAGE } from '../../../server/crypto/hashing-queue.js';
-import { SIGN_IN_LIMITED_MESSAGE } from '../../../server/accounts/account-service.js';
+import {
+  emailDomainsOnlyMessage,
+  PASSWORDS_OFF_MESSAGE,
+  SIGN_IN_LIMITED_MESSAGE,
+  SSO_ACCOUNT_DELETED_MESSAGE,
+  SSO_INVITE_NEEDED_MESSAGE,
+  SSO_NO_EMAIL_MESSAGE,
+  SSO_OTHER_IDENTITY_MESSAGE,
+  SSO_SIGN_UP_CLOSED_MESSAGE,
+  SSO_UNVERIFIED_MESSAGE,
+} from '../../../server/accounts/account-service.js';
+import {
+  SSO_CANCELLED_MESSAGE,
+  SSO_FLOW_LOST_MESSAGE,
+  SSO_PROVIDER_REFUSED_MESSAGE,
+  SSO_UNVERIFIABLE_MESSAGE,
+  ssoUnreachableMessage,
+} from '../../../server/accounts/oidc/relying-party.js';
 import { bodyTooLarge } from '../../../server/http/request-body.js';
 import { locales } from '../../../server/http/pages/i18n/locales.js';
 import { translator } from '../../../server/http/pages/i18n/translator.js';
@@ -144,6 +161,20 @@ describe('service messages on pages are in the page’s language', () => {
       bodyTooLarge(4194304).message,
       'Too many form fields: the limit is 1000 in one body.',
       SIGN_IN_LIMITED_MESSAGE,
+      // Single sign-on's refusals, shown on the SSO error page and the sign-in form.
+      ssoUnreachableMessage('Corp ID'),
+      SSO_FLOW_LOST_MESSAGE,
+      SSO_CANCELLED_MESSAGE,
+      SSO_PROVIDER_REFUSED_MESSAGE,
+      SSO_UNVERIFIABLE_MESSAGE,
+      PASSWORDS_OFF_MESSAGE,
+      SSO_NO_EMAIL_MESSAGE,
+      SSO_UNVERIFIED_MESSAGE,
+      SSO_OTHER_IDENTITY_MESSAGE,
+      SSO_SIGN_UP_CLOSED_MESSAGE,
+      SSO_INVITE_NEEDED_MESSAGE,
+      SSO_ACCOUNT_DELETED_MESSAGE,
+      emailDomainsOnlyMessage(['corp.example', 'corp.example.org']),
     ];
     for (const sentence of sentences) {
       expect(translateServiceMessage(translator('en'), sentence)).toBe(sentence);
@@ -151,6 +182,9 @@ describe('service messages on pages are in the page’s language', () => {
     }
     expect(translateServiceMessage(translator('de'), 'A file is larger than the limit of 1.5 MiB (1572864 bytes).')).toBe('Eine Datei ist größer als die Grenze von 1.5 MiB (1572864 bytes).');
     expect(translateServiceMessage(translator('de'), 'something new.')).toBe('something new.');
+    // The provider's name and the domains are kept as the service wrote them.
+    expect(translateServiceMessage(translator('ja'), ssoUnreachableMessage('Corp ID'))).toContain('（Corp ID）');
+    expect(translateServiceMessage(translator('de'), emailDomainsOnlyMessage(['corp.example', 'corp.example.org']))).toBe('Konten auf diesem Server gibt es nur für Adressen unter corp.example, corp.example.org.');
   });
 
   it('webhook delivery errors in human words, the code kept beside them', () => {

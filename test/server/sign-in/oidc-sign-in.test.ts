@@ -137,6 +137,22 @@ describe('OpenID Connect sign-in', () => {
     expect(form.text).toContain('only for addresses at corp.example');
   });
 
+  it('the refusals are in the page\'s language (the browser\'s Accept-Language)', async () => {
+    const german = await throughProvider('outsider', undefined, new Browser(server, { 'accept-language': 'de-DE,de;q=0.9' }));
+    const refused = await german.browser.get(german.callback);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Konten auf diesem Server gibt es nur für Adressen unter corp.example.');
+    expect(refused.text).not.toContain('only for addresses at');
+    const japanese = await throughProvider('mallory', undefined, new Browser(server, { 'accept-language': 'ja' }));
+    const unverified = await japanese.browser.get(japanese.callback);
+    expect(unverified.status).toBe(403);
+    expect(unverified.text).toContain('サインインプロバイダーがメールアドレスを確認していないため');
+    // A callback without its flow (another browser's link), in French.
+    const lost = await new Browser(server, { 'accept-language': 'fr' }).get(german.callback);
+    expect(lost.status).toBe(400);
+    expect(lost.text).toContain('dans ce navigateur, ou a pris trop de temps. Veuillez recommencer.');
+  });
+
   it('OIDC_ADMIN_GROUP grants the administrator role at sign-in and takes it away at the next one, both in the admin log', async () => {
     const first = await signInBySso('boss');
     expect((await first.browser.get('/admin')).status).toBe(200);

@@ -877,6 +877,33 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     }
   });
 
+  it('invites: listed newest first page by page; an open one revoked once, and then not usable on any handle', async () => {
+    // Made in 2040, after every other test's invites: these are the newest.
+    const invite = (n: number) => ({ id: `inv-page-${n}`, email: null, createdBy: 'a@example.com', createdAt: iso(Date.UTC(2040, 0, 1) + n * 1000), expiresAt: iso(Date.UTC(2040, 0, 2) + n * 1000), usedAt: null });
+    for (let n = 1; n <= 5; n++) await store.insertInvite(invite(n));
+    expect((await store.listInvites(2)).map((i) => i.id)).toEqual(['inv-page-5', 'inv-page-4']);
+    expect((await store.listInvites(2, 2)).map((i) => i.id)).toEqual(['inv-page-3', 'inv-page-2']);
+    expect((await store.listInvites(2, 4))[0]!.id).toBe('inv-page-1');
+    const peer = backend.openPeer ? await backend.openPeer() : store;
+    try {
+      const at = new Date(Date.UTC(2040, 0, 1, 12));
+      const revokes = await Promise.all([store.revokeInvite('inv-page-3', at), peer.revokeInvite('inv-page-3', at)]);
+      expect(revokes.filter(Boolean)).toHaveLength(1);
+      expect(revokes.find(Boolean)).toMatchObject({ id: 'inv-page-3', revokedAt: at.toISOString(), expiresAt: at.toISOString(), usedAt: null });
+      expect(await peer.useInvite('inv-page-3', at, 'x@example.com')).toBeUndefined();
+      expect((await store.listInvites(1, 2))[0]).toMatchObject({ id: 'inv-page-3', revokedAt: at.toISOString() });
+      // Used, expired or unknown: nothing to revoke.
+      expect(await store.useInvite('inv-page-4', at, 'y@example.com')).toBeTruthy();
+      expect(await peer.revokeInvite('inv-page-4', at)).toBeUndefined();
+      expect(await store.revokeInvite('inv-page-5', new Date(Date.UTC(2040, 0, 3)))).toBeUndefined();
+      expect(await store.revokeInvite('inv-none', at)).toBeUndefined();
+      // Unchanged by the refused revokes.
+      expect((await store.listInvites(2)).map((i) => [i.id, i.revokedAt ?? null])).toEqual([['inv-page-5', null], ['inv-page-4', null]]);
+    } finally {
+      if (peer !== store) await peer.close();
+    }
+  });
+
   it('keeps everything across a close and reopen', async () => {
     const p = push({ ownerId: 'reopen-owner' });
     await store.insertPush(p, audit('creation'));

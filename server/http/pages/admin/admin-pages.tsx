@@ -3,6 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { auditKinds } from '../../../../shared/push-schema.js';
 import type { AdminPushView, AdminUserView } from '../../../admin/admin-service.js';
+import type { InviteState } from '../../../admin/invite-state.js';
 import type { AdminLogEntry, InstanceAuditEntry, StoredInvite } from '../../../storage/admin-records.js';
 import { CopyableValue, CsrfField, Notice, RowAction } from '../components.js';
 import { useLanguage } from '../i18n/i18n-context.js';
@@ -313,10 +314,37 @@ export function AdminLogPage({ entries, page, more }: { entries: AdminLogEntry[]
   );
 }
 
-export function AdminInvitesPage({ invites, mode, csrfToken, link, errors }: { invites: StoredInvite[]; mode: 'open' | 'invite' | 'closed'; csrfToken: string; link?: string; errors?: Record<string, string[]> }) {
+export function AdminInvitesPage({
+  invites,
+  page,
+  more,
+  mode,
+  csrfToken,
+  link,
+  errors,
+  notice,
+}: {
+  invites: { invite: StoredInvite; state: InviteState }[];
+  page: number;
+  more: boolean;
+  mode: 'open' | 'invite' | 'closed';
+  csrfToken: string;
+  link?: string;
+  errors?: Record<string, string[]>;
+  notice?: string;
+}) {
   const { t, date } = useLanguage();
+  const stateText = (i: StoredInvite, state: InviteState) =>
+    state === 'used'
+      ? t('admin.invites.used', { date: date(i.usedAt!) })
+      : state === 'revoked'
+        ? t('admin.invites.revoked', { date: date(i.revokedAt!) })
+        : state === 'expired'
+          ? t('admin.invites.expired', { date: date(i.expiresAt) })
+          : t('admin.invites.open', { date: date(i.expiresAt) });
   return (
     <AdminFrame current="/admin/invites" heading="title.adminInvites">
+      {notice && <Notice kind="ok">{notice}</Notice>}
       <p class="muted">{t('admin.invites.intro', { mode: t(`admin.invites.mode.${mode}` as MessageKey) })}</p>
       {link && (
         <>
@@ -345,21 +373,26 @@ export function AdminInvitesPage({ invites, mode, csrfToken, link, errors }: { i
               <tr>
                 <th>{t('admin.invites.for')}</th>
                 <th>{t('admin.invites.by')}</th>
+                <th>{t('admin.invites.createdAt')}</th>
                 <th>{t('admin.invites.state')}</th>
+                <th>{t('admin.users.actions')}</th>
               </tr>
             </thead>
             <tbody>
-              {invites.map((i) => (
-                <tr>
+              {invites.map(({ invite: i, state }) => (
+                <tr data-invite-state={state}>
                   <td>{i.email ?? t('admin.invites.anyAddress')}</td>
                   <td>{i.createdBy}</td>
-                  <td>{i.usedAt ? t('admin.invites.used', { date: date(i.usedAt) }) : t('admin.invites.open', { date: date(i.expiresAt) })}</td>
+                  <td>{date(i.createdAt)}</td>
+                  <td>{stateText(i, state)}</td>
+                  <td>{state === 'open' && <RowAction action="/admin/invites/revoke" csrfToken={csrfToken} name="id" value={i.id} label={t('admin.invites.revoke')} />}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
+      <Pager path="/admin/invites" page={page} more={more} />
     </AdminFrame>
   );
 }

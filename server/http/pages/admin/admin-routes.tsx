@@ -134,9 +134,21 @@ export function adminPageRoutes(config: Config, accounts: AccountService, admin:
     return sendPage(c, 200, 'title.adminLog', <AdminLogPage entries={entries} page={page} more={entries.length === ADMIN_PAGE_SIZE} />);
   });
 
-  const invitesPage = async (c: Context<AppEnv>, status: 200 | 201 | 422, extra: { link?: string; errors?: Record<string, string[]> } = {}) =>
-    sendPage(c, status, 'title.adminInvites', <AdminInvitesPage invites={await invites.list(pageActor(c))} mode={config.admin.signUp} csrfToken={getPageSession(c).csrfToken} {...extra} />);
-  app.get('/admin/invites', (c) => invitesPage(c, 200));
+  const invitesPage = async (c: Context<AppEnv>, status: 200 | 201 | 422, extra: { link?: string; errors?: Record<string, string[]>; notice?: string } = {}) => {
+    const page = pageOf(c.req.query('page'));
+    const list = await invites.list(pageActor(c), page);
+    return sendPage(
+      c,
+      status,
+      'title.adminInvites',
+      <AdminInvitesPage invites={list} page={page} more={list.length === ADMIN_PAGE_SIZE} mode={config.admin.signUp} csrfToken={getPageSession(c).csrfToken} {...extra} />,
+    );
+  };
+  app.get('/admin/invites', (c) => invitesPage(c, 200, c.req.query('revoked') === '1' ? { notice: languageOf(c).t('admin.invites.revokedNotice') } : {}));
+  action('/admin/invites/revoke', async (c, form) => {
+    await invites.revoke(pageActor(c), form.get('id') ?? '');
+    return '/admin/invites?revoked=1';
+  });
   app.post('/admin/invites', async (c) => {
     const form = await readSmallForm(c);
     if (!verifyPageCsrf(c, accounts, form.get('csrf_token'))) return csrfRefused(c);

@@ -60,8 +60,23 @@ const SENTENCES: [RegExp, MessageKey, string[]][] = [
   [/^This account is locked\. Ask an administrator\.$/, 'service.sentence.accountLocked', []],
   [/^Sign in to create a push: this instance does not allow anonymous creation\.$/, 'service.sentence.createNeedsAccount', []],
   [/^Administrators only\.$/, 'service.sentence.adminsOnly', []],
+  [/^This invite cannot be revoked: it does not exist, was used, has expired or was revoked already\.$/, 'service.sentence.inviteNotOpen', []],
   [/^This upload did not come from this site's create page \(its CSRF token is missing or stale\): reload the page\.$/, 'service.sentence.staleUpload', []],
   [/^Too many secret links were e-mailed \(at most (\d+) recipients per account and (\d+) links per address a day\)\. Please try again later\.$/, 'service.sentence.tooManyLinkMails', ['perAccount', 'perAddress']],
+  // Single sign-on's refusals (accounts/oidc/relying-party.ts, accounts/account-service.ts).
+  [/^The sign-in provider \((.+)\) cannot be reached\. Please try again later\.$/, 'service.sentence.ssoUnreachable', ['name']],
+  [/^This sign-in was not started in this browser, or took too long\. Please start again\.$/, 'service.sentence.ssoFlowLost', []],
+  [/^The sign-in was cancelled at the provider\.$/, 'service.sentence.ssoCancelled', []],
+  [/^The provider did not sign you in\. Please start again\.$/, 'service.sentence.ssoProviderRefused', []],
+  [/^The answer from the sign-in provider could not be verified\. Please start again\.$/, 'service.sentence.ssoUnverifiable', []],
+  [/^Password sign-in is turned off on this server: use single sign-on\.$/, 'service.sentence.passwordsOff', []],
+  [/^The sign-in provider did not tell your e-mail address \(ask for the email scope\)\.$/, 'service.sentence.ssoNoEmail', []],
+  [/^The sign-in provider has not verified your e-mail address, so it cannot be used to sign in here\.$/, 'service.sentence.ssoEmailUnverified', []],
+  [/^This e-mail address belongs to an account of another person at the sign-in provider\. Ask an administrator\.$/, 'service.sentence.ssoOtherPerson', []],
+  [/^There is no account for your e-mail address here, and new accounts are not being made\.$/, 'service.sentence.ssoSignUpClosed', []],
+  [/^There is no account for your e-mail address here: new accounts need a valid invite link\.$/, 'service.sentence.ssoInviteNeeded', []],
+  [/^This account was deleted\. Please try again\.$/, 'service.sentence.ssoAccountDeleted', []],
+  [/^Accounts on this server are only for addresses at (.+)\.$/, 'service.sentence.emailDomainsOnly', ['domains']],
 ];
 
 function translateBy(table: [RegExp, MessageKey, string[]][], t: Translate, message: string): string {

@@ -3,6 +3,7 @@ import { adminDe } from './admin/de.js';
 import { mailDe } from './mail/de.js';
 import { mailLinksDe } from './mail-links/de.js';
 import { privacyDe } from './privacy/de.js';
+import { ssoDe } from './sso/de.js';
 
 /** German (Deutsch): the keys of en.ts, in the same order. */
 export const de: Catalogue = {
@@ -10,6 +11,7 @@ export const de: Catalogue = {
   ...mailDe,
   ...mailLinksDe,
   ...privacyDe,
+  ...ssoDe,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meine Pushes',

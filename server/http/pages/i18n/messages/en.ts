@@ -6,12 +6,14 @@ import { adminEn } from './admin/en.js';
 import { mailEn } from './mail/en.js';
 import { mailLinksEn } from './mail-links/en.js';
 import { privacyEn } from './privacy/en.js';
+import { ssoEn } from './sso/en.js';
 
 export const en = {
   ...adminEn,
   ...mailEn,
   ...mailLinksEn,
   ...privacyEn,
+  ...ssoEn,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'My pushes',

@@ -3,6 +3,7 @@ import { adminEs } from './admin/es.js';
 import { mailEs } from './mail/es.js';
 import { mailLinksEs } from './mail-links/es.js';
 import { privacyEs } from './privacy/es.js';
+import { ssoEs } from './sso/es.js';
 
 /** Spanish (español): the keys of en.ts, in the same order. */
 export const es: Catalogue = {
@@ -10,6 +11,7 @@ export const es: Catalogue = {
   ...mailEs,
   ...mailLinksEs,
   ...privacyEs,
+  ...ssoEs,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mis envíos',

@@ -3,6 +3,7 @@ import { adminFr } from './admin/fr.js';
 import { mailFr } from './mail/fr.js';
 import { mailLinksFr } from './mail-links/fr.js';
 import { privacyFr } from './privacy/fr.js';
+import { ssoFr } from './sso/fr.js';
 
 /** French (français): the keys of en.ts, in the same order. */
 export const fr: Catalogue = {
@@ -10,6 +11,7 @@ export const fr: Catalogue = {
   ...mailFr,
   ...mailLinksFr,
   ...privacyFr,
+  ...ssoFr,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mes envois',

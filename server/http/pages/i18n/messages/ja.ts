@@ -3,6 +3,7 @@ import { adminJa } from './admin/ja.js';
 import { mailJa } from './mail/ja.js';
 import { mailLinksJa } from './mail-links/ja.js';
 import { privacyJa } from './privacy/ja.js';
+import { ssoJa } from './sso/ja.js';
 
 /** Japanese (日本語): the keys of en.ts, in the same order. */
 export const ja: Catalogue = {
@@ -10,6 +11,7 @@ export const ja: Catalogue = {
   ...mailJa,
   ...mailLinksJa,
   ...privacyJa,
+  ...ssoJa,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'マイプッシュ',

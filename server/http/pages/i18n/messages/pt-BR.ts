@@ -3,6 +3,7 @@ import { adminPtBR } from './admin/pt-BR.js';
 import { mailPtBR } from './mail/pt-BR.js';
 import { mailLinksPtBR } from './mail-links/pt-BR.js';
 import { privacyPtBR } from './privacy/pt-BR.js';
+import { ssoPtBR } from './sso/pt-BR.js';
 
 /** Brazilian Portuguese (português do Brasil): the keys of en.ts, in the same order. */
 export const ptBR: Catalogue = {
@@ -10,6 +11,7 @@ export const ptBR: Catalogue = {
   ...mailPtBR,
   ...mailLinksPtBR,
   ...privacyPtBR,
+  ...ssoPtBR,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meus envios',

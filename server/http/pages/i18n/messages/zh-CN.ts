@@ -3,6 +3,7 @@ import { adminZhCN } from './admin/zh-CN.js';
 import { mailZhCN } from './mail/zh-CN.js';
 import { mailLinksZhCN } from './mail-links/zh-CN.js';
 import { privacyZhCN } from './privacy/zh-CN.js';
+import { ssoZhCN } from './sso/zh-CN.js';
 
 /** Simplified Chinese (简体中文): the keys of en.ts, in the same order. */
 export const zhCN: Catalogue = {
@@ -10,6 +11,7 @@ export const zhCN: Catalogue = {
   ...mailZhCN,
   ...mailLinksZhCN,
   ...privacyZhCN,
+  ...ssoZhCN,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': '我的推送',
