@@ -15,6 +15,11 @@ export const storedFileSchema = z.object({
   name: sealed,
   contentType: z.string(),
   size: z.number().int().nonnegative(),
+  /**
+   * Set for a file stored as sealed segments of this many plaintext bytes (a sliced upload's,
+   * storage/segmented-file.ts); absent for a file stored as one blob.
+   */
+  segmentBytes: z.number().int().positive().optional(),
 });
 export type StoredFile = z.infer<typeof storedFileSchema>;
 

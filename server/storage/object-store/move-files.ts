@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { StoredPush } from '../records.js';
+import { blobIdsOf } from '../segmented-file.js';
 import type { BlobStore } from '../store.js';
 
 export interface FileMoveCounts {
@@ -31,22 +32,23 @@ export async function moveFiles(pushes: Iterable<StoredPush>, from: BlobStore, t
   const counts: FileMoveCounts = { moved: 0, bytes: 0, alreadyThere: 0 };
   for (const push of pushes) {
     if (!push.files.length) continue;
-    for (const f of push.files) {
-      const size = await from.size(push.token, f.id);
+    // A segmented file (a sliced upload's) is moved segment by segment, each counted as a file.
+    for (const id of push.files.flatMap(blobIdsOf)) {
+      const size = await from.size(push.token, id);
       if (size === undefined) {
-        if ((await to.size(push.token, f.id)) === undefined) throw new Error(`push ${push.token.slice(0, 4)}…: file ${f.id} is in neither place`);
+        if ((await to.size(push.token, id)) === undefined) throw new Error(`push ${push.token.slice(0, 4)}…: file ${id} is in neither place`);
         continue; // moved by an earlier run
       }
-      const sourceHash = await hashOf(from, push.token, f.id, size);
-      const there = await to.size(push.token, f.id);
-      if (there === size && (await hashOf(to, push.token, f.id, size)) === sourceHash) {
+      const sourceHash = await hashOf(from, push.token, id, size);
+      const there = await to.size(push.token, id);
+      if (there === size && (await hashOf(to, push.token, id, size)) === sourceHash) {
         counts.alreadyThere++;
         continue;
       }
-      const written = await to.write(push.token, f.id, await from.read(push.token, f.id, 0, size));
-      const targetHash = written === size ? await hashOf(to, push.token, f.id, size) : 'size differs';
+      const written = await to.write(push.token, id, await from.read(push.token, id, 0, size));
+      const targetHash = written === size ? await hashOf(to, push.token, id, size) : 'size differs';
       if (targetHash !== sourceHash) {
-        throw new Error(`push ${push.token.slice(0, 4)}…: file ${f.id} differs after copying (SHA-256 ${sourceHash} ≠ ${targetHash}); the source is kept`);
+        throw new Error(`push ${push.token.slice(0, 4)}…: file ${id} differs after copying (SHA-256 ${sourceHash} ≠ ${targetHash}); the source is kept`);
       }
       counts.moved++;
       counts.bytes += size;
