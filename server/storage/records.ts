@@ -191,6 +191,19 @@ export const storedConnectCodeSchema = z.object({
 });
 export type StoredConnectCode = z.infer<typeof storedConnectCodeSchema>;
 
+/**
+ * A multipart upload this server started in object storage, recorded before its first part is
+ * sent and forgotten once it is completed or aborted: what the sweep aborts when an instance died
+ * mid-upload, on object stores that cannot list their multipart uploads.
+ */
+export const storedMultipartUploadSchema = z.object({
+  uploadId: z.string(),
+  /** The object's key in the bucket. */
+  key: z.string(),
+  startedAt: z.string(),
+});
+export type StoredMultipartUpload = z.infer<typeof storedMultipartUploadSchema>;
+
 
 /** An account's webhook endpoint. */
 export const storedWebhookSchema = z.object({

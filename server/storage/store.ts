@@ -5,6 +5,7 @@ import type {
   MailOutcome,
   StoredApiToken,
   StoredConnectCode,
+  StoredMultipartUpload,
   StoredMail,
   StoredDelivery,
   StoredPush,
@@ -320,6 +321,13 @@ export interface Store {
   redeemConnectCode(hash: string, usedAt: string, tokenId: string): Promise<{ first: boolean; code: StoredConnectCode } | undefined>;
   /** Deletes up to `limit` connect codes that expired before `before`; resolves with how many. */
   deleteExpiredConnectCodes(before: Date, limit: number): Promise<number>;
+
+  /** Records a multipart upload started in object storage (before its first part is sent); again with the same id is a no-op. */
+  recordMultipartUpload(upload: StoredMultipartUpload): Promise<void>;
+  /** Forgets a multipart upload (completed or aborted); an unknown id is no error. */
+  forgetMultipartUpload(uploadId: string): Promise<void>;
+  /** Up to `limit` recorded multipart uploads started before `before`, oldest first. */
+  listMultipartUploads(before: Date, limit: number): Promise<StoredMultipartUpload[]>;
 
   insertSession(session: StoredSession): Promise<void>;
   getSession(id: string): Promise<StoredSession | undefined>;
