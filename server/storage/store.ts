@@ -62,6 +62,11 @@ export interface BlobStore {
   /** Deletes every blob of a push. */
   removeAll(pushToken: string): Promise<void>;
   /**
+   * Every complete blob, a token's together (store:migrate --files-to moves those no push has
+   * yet: sliced uploads in progress).
+   */
+  list(): AsyncIterable<{ pushToken: string; fileId: string }>;
+  /**
    * Deletes up to `limit` pushes' blobs that were started before `startedBefore` and belong to no
    * stored push (an upload whose push was never created: the process died in between). Resolves
    * with the number of pushes whose blobs were deleted.

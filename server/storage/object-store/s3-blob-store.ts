@@ -214,6 +214,16 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
+  async *list(): AsyncIterable<{ pushToken: string; fileId: string }> {
+    for await (const page of this.keysUnder(this.settings.prefix)) {
+      for (const o of page) {
+        const rest = o.key.slice(this.settings.prefix.length);
+        const slash = rest.indexOf('/');
+        if (slash > 0 && rest.endsWith('.bin')) yield { pushToken: rest.slice(0, slash), fileId: rest.slice(slash + 1, -'.bin'.length) };
+      }
+    }
+  }
+
   /** Every object under `prefix`, a listing page at a time. */
   async *keysUnder(prefix: string): AsyncGenerator<{ key: string; lastModified: Date; size: number }[]> {
     let token: string | undefined;
