@@ -30,7 +30,7 @@ export async function runFileMove(argv: string[], say: (line: string) => void): 
     await records.renamePushes((p) => void pushes.push(p));
     const [from, to] = direction === 's3' ? [records.blobs, bucket] : [bucket, records.blobs];
     const counts = await moveFiles(pushes, from, to, say);
-    say(`Moved ${counts.moved} files (${counts.bytes} bytes) ${direction === 's3' ? 'into the bucket' : 'out of the bucket'}, each verified by SHA-256; ${counts.alreadyThere} were already there.`);
+    say(`Moved ${counts.moved} files (${counts.bytes} bytes) ${direction === 's3' ? 'into the bucket' : 'out of the bucket'}, each verified by SHA-256; ${counts.alreadyThere} were already there; ${counts.uploads} storage ids without a push yet (sliced uploads in progress) moved with them.`);
     say(`Start every instance with FILE_STORAGE=${direction}.`);
     return 0;
   } finally {

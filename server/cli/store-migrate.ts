@@ -8,6 +8,7 @@ import { hashStoredUrlTokens, loadUrlTokenIds, URL_TOKEN_KEY_SETTING } from '../
 import type { LowdbStore } from '../storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../storage/postgres/postgres-store.js';
 import { CorruptDataError } from '../storage/store.js';
+import { blobIdsOf } from '../storage/segmented-file.js';
 import { runFileMove } from './file-move.js';
 
 /**
@@ -86,10 +87,10 @@ async function run(argv: string[]): Promise<number> {
         continue;
       }
       // Files first: a push row only appears with everything it refers to in place.
-      for (const f of push.files) {
-        const size = await source.blobs.size(push.token, f.id);
-        if (size === undefined) throw new Error(`push ${push.token.slice(0, 4)}…: the file ${f.id} is missing from ${values.from}/files`);
-        counts.fileBytes += await target.blobs.write(push.token, f.id, await source.blobs.read(push.token, f.id, 0, size));
+      for (const id of push.files.flatMap(blobIdsOf)) {
+        const size = await source.blobs.size(push.token, id);
+        if (size === undefined) throw new Error(`push ${push.token.slice(0, 4)}…: the file ${id} is missing from ${values.from}/files`);
+        counts.fileBytes += await target.blobs.write(push.token, id, await source.blobs.read(push.token, id, 0, size));
         counts.files++;
       }
       const trail = records.auditOf(push.token);
@@ -122,8 +123,8 @@ async function run(argv: string[]): Promise<number> {
       const copied = await target.getPush(push.token);
       if (JSON.stringify(copied) !== JSON.stringify(push)) problems.push(`push ${push.token.slice(0, 4)}… differs`);
       else if ((await target.auditCount(push.token)) < records.auditOf(push.token).length) problems.push(`push ${push.token.slice(0, 4)}…: audit entries missing`);
-      for (const f of push.files) {
-        if ((await target.blobs.size(push.token, f.id)) !== (await source.blobs.size(push.token, f.id))) problems.push(`push ${push.token.slice(0, 4)}…: file ${f.id} differs`);
+      for (const id of push.files.flatMap(blobIdsOf)) {
+        if ((await target.blobs.size(push.token, id)) !== (await source.blobs.size(push.token, id))) problems.push(`push ${push.token.slice(0, 4)}…: file ${id} differs`);
       }
     }
     for (const u of records.users) if (JSON.stringify(await target.getUserByEmail(u.email)) !== JSON.stringify(u)) problems.push(`account ${u.email} differs`);

@@ -73,11 +73,13 @@ export class KeyRing {
 
   /**
    * A stream that encrypts a file: header `<key id (8 ascii)><iv>`, the ciphertext, then the
-   * 16-byte tag. Files are streamed, never buffered whole.
+   * 16-byte tag. Files are streamed, never buffered whole. `aad` binds the ciphertext to a
+   * context (a segment's file and place) that decryption must name again.
    */
-  createEncryptStream(): Transform {
+  createEncryptStream(aad?: Buffer): Transform {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key(this.currentId), iv);
+    if (aad) cipher.setAAD(aad);
     let headerSent = false;
     const header = Buffer.concat([Buffer.from(this.currentId, 'ascii'), iv]);
     return new Transform({
@@ -128,10 +130,11 @@ export class KeyRing {
    * header and the tag read from the file's ends. GCM verifies the tag at the end: a tampered
    * file errors the stream instead of finishing cleanly.
    */
-  createDecryptStream(header: Buffer, tag: Buffer): Transform {
+  createDecryptStream(header: Buffer, tag: Buffer, aad?: Buffer): Transform {
     const id = header.subarray(0, 8).toString('ascii');
     const decipher = createDecipheriv('aes-256-gcm', this.key(id), header.subarray(8, 8 + IV_BYTES));
     decipher.setAuthTag(tag);
+    if (aad) decipher.setAAD(aad);
     return new Transform({
       transform(chunk: Buffer, _enc, done: TransformCallback) {
         done(null, decipher.update(chunk));

@@ -31,6 +31,7 @@ export class FileUpload {
     private readonly vault: FileVault,
     private readonly keys: KeyRing,
     private readonly maxFiles: number,
+    private readonly options: { keepOnRefusal?: boolean } = {},
   ) {}
 
   async add(filename: string, contentType: string, stream: Readable): Promise<void> {
@@ -51,6 +52,17 @@ export class FileUpload {
     this.slots[slot] = { id, name: this.keys.seal(safeName), contentType: contentType || 'application/octet-stream', size };
   }
 
+  /**
+   * Adds a file already stored under this upload's storage id (a sliced upload's segments):
+   * nothing is written, the push will reference it as it is.
+   */
+  addStored(filename: string, file: Omit<StoredFile, 'name'>, head: Uint8Array): void {
+    const slot = this.reserved++;
+    if (slot >= this.maxFiles) throw ServiceError.validation({ files: [`too many files (maximum is ${this.maxFiles})`] });
+    this.facts[slot] = { head, size: file.size };
+    this.slots[slot] = { ...file, name: this.keys.seal(filename) };
+  }
+
   /** The stored files, in upload order. */
   get files(): StoredFile[] {
     return this.slots.filter((f): f is StoredFile => f !== undefined);
@@ -61,7 +73,9 @@ export class FileUpload {
     return this.facts.filter((f): f is UploadedFileFacts => f !== undefined);
   }
 
-  discard(): Promise<void> {
-    return this.vault.removeAll(this.storageId);
+  /** Removes the files of a refused push (unless they are a sliced upload's, kept for its next finish). */
+  async discard(): Promise<void> {
+    if (this.options.keepOnRefusal) return;
+    await this.vault.removeAll(this.storageId);
   }
 }

@@ -211,6 +211,16 @@ export class PushService {
     return this.newUpload();
   }
 
+  /**
+   * The upload of a sliced upload's finish: its files are already stored, as segments, under
+   * `token` (the URL token its start chose). A refused create keeps them, so the finish can be
+   * asked again (after a quota's window) or the upload given up.
+   */
+  openSlicedFileUpload(actor: Actor, token: string): FileUpload {
+    this.assertMayAttachFiles(actor);
+    return new FileUpload(token, this.deps.ids.of(token), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush, { keepOnRefusal: true });
+  }
+
   private newUpload(): FileUpload {
     const token = newUrlToken();
     return new FileUpload(token, this.deps.ids.of(token), this.deps.vault, this.keys, this.deps.config.limits.maxFilesPerPush);
@@ -728,7 +738,7 @@ export class PushService {
     if (push.endToEnd && asked && asked.start < file.size) {
       const range = { start: asked.start, end: Math.min(file.size, (asked.end ?? file.size - 1) + 1) };
       if (range.end > range.start) {
-        const stream = await this.openingFile(() => this.deps.vault.readRange(push.token, fileId, range.start, range.end));
+        const stream = await this.openingFile(() => this.deps.vault.readFileRange(push.token, file, range.start, range.end));
         return { filename: this.keys.openText(file.name), contentType: file.contentType, size: file.size, stream, range };
       }
     }
@@ -736,7 +746,7 @@ export class PushService {
       filename: this.keys.openText(file.name),
       contentType: file.contentType,
       size: file.size,
-      stream: await this.openingFile(() => this.deps.vault.read(push.token, fileId, { verifyFirst: !push.endToEnd })),
+      stream: await this.openingFile(() => this.deps.vault.readFile(push.token, file, { verifyFirst: !push.endToEnd })),
     };
   }
 

@@ -1,18 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { envelopeLengthProblem } from '../../shared/e2e/envelope-format.js';
+import { envelopeLengthProblem, HEADER_BYTES } from '../../shared/e2e/envelope-format.js';
 import type { OwnerPushRecord } from '../../shared/push-schema.js';
 import { sliceUploadStartSchema, type SliceReceipt, type SliceUploadState } from '../../shared/sliced-upload-schema.js';
 import type { Config } from '../config.js';
 import type { KeptReservation, StorageQuota } from '../security/storage-quota.js';
 import { ServiceError } from '../service-error.js';
 import type { FileVault } from '../storage/file-vault.js';
+import { segmentBlobId } from '../storage/segmented-file.js';
 import type { BlobStore, LimitCounters } from '../storage/store.js';
 import type { Actor, PushService } from './push-service.js';
 import { fileTooLarge } from './file-upload.js';
 import { validatePushInput } from './push-input.js';
 import type { UrlTokenIds } from './url-token-id.js';
+import { newUrlToken } from './url-token.js';
 
 /**
  * Sliced uploads of end-to-end file pushes (docs/end-to-end-encryption.md, "Sliced uploads").
@@ -23,12 +25,15 @@ import type { UrlTokenIds } from './url-token-id.js';
  * checked then as a create would be, so that nothing is sent for a push that would be refused.
  * Slices arrive in order, each at an offset that is a multiple of SLICE_BYTES and exactly that
  * long but for a file's last; a slice sent again (a retry) is answered as before and not
- * rewritten. Finishing joins each file's slices into one stored file and creates the push
- * through PushService.create, with every rule of a create (framing, quotas, audit, webhooks):
- * before that nothing is viewable. Everything lives as blobs (slices and the upload's own record,
- * encrypted with the key ring like any file) under the upload's storage id, which no push has:
- * an upload never finished is purged by the sweep of orphaned blobs a day after it started, and
- * is refused after UPLOAD_TTL_MS. Both stores work the same (the BlobStore contract).
+ * rewritten. The start chooses the push's URL token and each file's id, and each slice is
+ * stored as it arrives as a sealed segment of its file, under the push's storage id
+ * (storage/segmented-file.ts): the finish then writes no file byte, it creates the push through
+ * PushService.create, with every rule of a create (framing, quotas, audit, webhooks), over the
+ * segments already there; before that nothing is viewable. The upload's own record (encrypted
+ * with the key ring like any blob, holding the chosen token) lives under the upload's storage
+ * id. Neither id has a push until the finish: an upload never finished is purged by the sweep
+ * of orphaned blobs a day after it started, and is refused after UPLOAD_TTL_MS. Every backend
+ * works the same (the BlobStore contract).
  */
 export const SLICE_BYTES = 8 * 1_048_576;
 const UPLOAD_TTL_MS = 6 * 3_600_000;
@@ -61,6 +66,13 @@ interface FinishedRecord {
 /** What an upload keeps between its requests (in its RECORD blob, encrypted at rest). */
 interface UploadRecord {
   ownerId: string | null;
+  /**
+   * The URL token the push will have (its storage id holds the segments), and each file's id.
+   * Absent from records of uploads started before slices were stored as segments: those answer
+   * 404 (their client starts again), and the sweep removes their slices.
+   */
+  urlToken?: string;
+  fileIds?: string[];
   /** The push as the start took it; created as such at the finish. */
   push: Record<string, unknown>;
   sizes: number[];
@@ -85,7 +97,8 @@ const UPLOAD_GONE = () => new ServiceError('not_found', 'No such upload: it was 
 
 const totalBytes = (sizes: number[]) => sizes.reduce((sum, n) => sum + n, 0);
 
-const partId = (file: number, seq: number) => `f${file}-${String(seq).padStart(6, '0')}`;
+/** A record as this version stores slices (segments under the push's storage id). */
+type SegmentedUploadRecord = UploadRecord & { urlToken: string; fileIds: string[] };
 
 /** Passes exactly `bytes` bytes: more is refused (413); fewer (a body cut short) fails at its end. */
 function exactly(bytes: number, tooLong: () => ServiceError): Transform {
@@ -132,14 +145,23 @@ export class SlicedUploads {
     const reservation = await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, totalBytes(sizes));
 
     const upload = randomBytes(18).toString('base64url');
-    const record: UploadRecord = { ownerId: actor.user?.id ?? null, push, sizes, sliceBytes: SLICE_BYTES, startedAt: new Date().toISOString(), reservation: reservation?.kept };
+    const record: SegmentedUploadRecord = {
+      ownerId: actor.user?.id ?? null,
+      urlToken: newUrlToken(),
+      fileIds: sizes.map(() => randomBytes(9).toString('base64url')),
+      push,
+      sizes,
+      sliceBytes: SLICE_BYTES,
+      startedAt: new Date().toISOString(),
+      reservation: reservation?.kept,
+    };
     await this.deps.vault.write(this.storageId(upload), RECORD, Readable.from([Buffer.from(JSON.stringify(record))]));
     return this.stateOf(upload, record, record.sizes.map(() => 0));
   }
 
   async state(actor: Actor, upload: string): Promise<SliceUploadState> {
     const record = await this.load(actor, upload);
-    const received = await Promise.all(record.sizes.map((_, i) => this.received(upload, record, i)));
+    const received = await Promise.all(record.sizes.map((_, i) => this.received(record, i)));
     return this.stateOf(upload, record, received);
   }
 
@@ -166,29 +188,32 @@ export class SlicedUploads {
 
     return this.oneStepAtATime(upload, async () => {
       const sid = this.storageId(upload);
+      const pushSid = this.deps.ids.of(record.urlToken);
+      const fileId = record.fileIds[file]!;
       const seq = offset / record.sliceBytes;
       const receipt = { file, offset, next_offset: offset + bytes };
       // Given up or finished by a request beside this one (the record was loaded before this
       // step's turn): a slice stored now would belong to no upload and no push.
       if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
-      if ((await this.deps.blobs.size(sid, partId(file, seq))) !== undefined) {
+      if ((await this.deps.blobs.size(pushSid, segmentBlobId(fileId, seq))) !== undefined) {
         body.resume();
         await finished(body);
         return receipt;
       }
-      if (seq > 0 && (await this.deps.blobs.size(sid, partId(file, seq - 1))) === undefined) {
-        const received = await this.received(upload, record, file);
+      if (seq > 0 && (await this.deps.blobs.size(pushSid, segmentBlobId(fileId, seq - 1))) === undefined) {
+        const received = await this.received(record, file);
         throw new ServiceError('conflict', `Slices of a file go in order: file ${file} has ${received} bytes so far, so its next slice starts at offset ${received}.`);
       }
       await this.deps.pushes.assertStorageRoom();
-      await this.deps.vault.write(sid, partId(file, seq), pipeline(body, exactly(bytes, () => wrongLength('payload_too_large', 'longer')), () => {}));
+      const final = offset + bytes === size;
+      await this.deps.vault.writeSegment(pushSid, fileId, seq, final, pipeline(body, exactly(bytes, () => wrongLength('payload_too_large', 'longer')), () => {}));
       return receipt;
     });
   }
 
   /**
-   * Joins the slices into the push's files and creates the push (PushService.create's rules);
-   * the slices are gone after. Asked again within FINISHED_ANSWER_MS, answers with that push.
+   * Creates the push (PushService.create's rules) over the segments the slices stored: no file
+   * byte is written or copied. Asked again within FINISHED_ANSWER_MS, answers with that push.
    */
   async finish(actor: Actor, upload: string): Promise<OwnerPushRecord> {
     const answered = await this.finishedPush(actor, upload);
@@ -203,17 +228,13 @@ export class SlicedUploads {
         throw UPLOAD_GONE();
       }
       for (const [file, size] of record.sizes.entries()) {
-        const received = await this.received(upload, record, file);
+        const received = await this.received(record, file);
         if (received < size) throw new ServiceError('conflict', `File ${file} is not complete: ${received} of its ${size} bytes have arrived.`);
       }
-      const files = this.deps.pushes.openFileUpload(actor);
-      try {
-        for (const [file, size] of record.sizes.entries()) {
-          await files.add(`file-${file + 1}.bin`, 'application/octet-stream', Readable.from(this.joined(sid, file, Math.ceil(size / record.sliceBytes))));
-        }
-      } catch (e) {
-        await files.discard();
-        throw e;
+      const files = this.deps.pushes.openSlicedFileUpload(actor, record.urlToken);
+      for (const [file, size] of record.sizes.entries()) {
+        const stored = { id: record.fileIds[file]!, contentType: 'application/octet-stream', size, segmentBytes: record.sliceBytes };
+        files.addStored(`file-${file + 1}.bin`, stored, await this.headOf(files.storageId, stored));
       }
       const created = await this.deps.pushes.create(actor, record.push, files, { reservedBytes: totalBytes(record.sizes) });
       await this.deps.blobs.removeAll(sid);
@@ -282,6 +303,7 @@ export class SlicedUploads {
       // Given up meanwhile by another request: given back once.
       if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
       await this.deps.blobs.removeAll(sid);
+      await this.deps.blobs.removeAll(this.deps.ids.of(record.urlToken));
       if (record.reservation) await this.deps.quota?.releaseKept(record.reservation);
     });
   }
@@ -291,23 +313,28 @@ export class SlicedUploads {
   }
 
   /** The upload's record, for its starter. */
-  private async load(actor: Actor, upload: string): Promise<UploadRecord> {
+  private async load(actor: Actor, upload: string): Promise<SegmentedUploadRecord> {
     const record = await this.starterBlob<UploadRecord>(actor, upload, RECORD, (r) => r.startedAt, UPLOAD_TTL_MS);
     if (!record) throw UPLOAD_GONE();
-    return record;
+    if (!record.urlToken || !record.fileIds) {
+      throw new ServiceError('not_found', 'This upload was started before the server was upgraded and cannot be finished: start it again.');
+    }
+    return record as SegmentedUploadRecord;
   }
 
   /** Bytes of `file` stored so far, from its start (slices are stored in order). */
-  private async received(upload: string, record: UploadRecord, file: number): Promise<number> {
-    const sid = this.storageId(upload);
+  private async received(record: SegmentedUploadRecord, file: number): Promise<number> {
+    const pushSid = this.deps.ids.of(record.urlToken);
     let seq = 0;
-    while (seq * record.sliceBytes < record.sizes[file]! && (await this.deps.blobs.size(sid, partId(file, seq))) !== undefined) seq++;
+    while (seq * record.sliceBytes < record.sizes[file]! && (await this.deps.blobs.size(pushSid, segmentBlobId(record.fileIds[file]!, seq))) !== undefined) seq++;
     return Math.min(record.sizes[file]!, seq * record.sliceBytes);
   }
 
-  /** A file's slices, decrypted from rest one after the other (each checked by its own tag as it ends). */
-  private async *joined(sid: string, file: number, slices: number): AsyncGenerator<Buffer> {
-    for (let seq = 0; seq < slices; seq++) yield* (await this.deps.vault.read(sid, partId(file, seq), { verifyFirst: false })) as AsyncIterable<Buffer>;
+  /** A stored file's first bytes, for the end-to-end framing check (its first segment's start, nothing more is read). */
+  private async headOf(pushSid: string, file: { id: string; size: number; segmentBytes: number }): Promise<Uint8Array> {
+    const parts: Buffer[] = [];
+    for await (const chunk of await this.deps.vault.readFileRange(pushSid, file, 0, Math.min(HEADER_BYTES, file.size))) parts.push(chunk as Buffer);
+    return Buffer.concat(parts);
   }
 
   private stateOf(upload: string, record: UploadRecord, received: number[]): SliceUploadState {

@@ -16,7 +16,7 @@ export async function openStore(
 ): Promise<{ store: Store; where: string }> {
   const opened = await openRecordStore(config, logger);
   // Files in an S3-compatible bucket (FILE_STORAGE=s3), beside either store's records.
-  if (config.objectStorage) return { store: withObjectStorage(opened.store, config.objectStorage), where: opened.where };
+  if (config.objectStorage) return { store: withObjectStorage(opened.store, config.objectStorage, (message) => logger.info(message)), where: opened.where };
   return opened;
 }
 

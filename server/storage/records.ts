@@ -15,6 +15,11 @@ export const storedFileSchema = z.object({
   name: sealed,
   contentType: z.string(),
   size: z.number().int().nonnegative(),
+  /**
+   * Set for a file stored as sealed segments of this many plaintext bytes (a sliced upload's,
+   * storage/segmented-file.ts); absent for a file stored as one blob.
+   */
+  segmentBytes: z.number().int().positive().optional(),
 });
 export type StoredFile = z.infer<typeof storedFileSchema>;
 
@@ -191,6 +196,19 @@ export const storedConnectCodeSchema = z.object({
   tokenId: z.string().optional(),
 });
 export type StoredConnectCode = z.infer<typeof storedConnectCodeSchema>;
+
+/**
+ * A multipart upload this server started in object storage, recorded before its first part is
+ * sent and forgotten once it is completed or aborted: what the sweep aborts when an instance died
+ * mid-upload, on object stores that cannot list their multipart uploads.
+ */
+export const storedMultipartUploadSchema = z.object({
+  uploadId: z.string(),
+  /** The object's key in the bucket. */
+  key: z.string(),
+  startedAt: z.string(),
+});
+export type StoredMultipartUpload = z.infer<typeof storedMultipartUploadSchema>;
 
 
 /** An account's webhook endpoint. */

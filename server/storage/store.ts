@@ -5,6 +5,7 @@ import type {
   MailOutcome,
   StoredApiToken,
   StoredConnectCode,
+  StoredMultipartUpload,
   StoredMail,
   StoredDelivery,
   StoredPush,
@@ -60,6 +61,11 @@ export interface BlobStore {
   read(pushToken: string, fileId: string, start: number, end: number): Promise<Readable>;
   /** Deletes every blob of a push. */
   removeAll(pushToken: string): Promise<void>;
+  /**
+   * Every complete blob, a token's together (store:migrate --files-to moves those no push has
+   * yet: sliced uploads in progress).
+   */
+  list(): AsyncIterable<{ pushToken: string; fileId: string }>;
   /**
    * Deletes up to `limit` pushes' blobs that were started before `startedBefore` and belong to no
    * stored push (an upload whose push was never created: the process died in between). Resolves
@@ -328,6 +334,13 @@ export interface Store {
   redeemConnectCode(hash: string, usedAt: string, tokenId: string): Promise<{ first: boolean; code: StoredConnectCode } | undefined>;
   /** Deletes up to `limit` connect codes that expired before `before`; resolves with how many. */
   deleteExpiredConnectCodes(before: Date, limit: number): Promise<number>;
+
+  /** Records a multipart upload started in object storage (before its first part is sent); again with the same id is a no-op. */
+  recordMultipartUpload(upload: StoredMultipartUpload): Promise<void>;
+  /** Forgets a multipart upload (completed or aborted); an unknown id is no error. */
+  forgetMultipartUpload(uploadId: string): Promise<void>;
+  /** Up to `limit` recorded multipart uploads started before `before`, oldest first. */
+  listMultipartUploads(before: Date, limit: number): Promise<StoredMultipartUpload[]>;
 
   insertSession(session: StoredSession): Promise<void>;
   getSession(id: string): Promise<StoredSession | undefined>;

@@ -1,6 +1,7 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Store } from '../../server/storage/store.js';
 import { S3BlobStore } from '../../server/storage/object-store/s3-blob-store.js';
+import { blobIdsOf } from '../../server/storage/segmented-file.js';
 
 /**
  * The bucket listed against the pushes: every object a server with FILE_STORAGE=s3 left must be
@@ -33,7 +34,7 @@ export async function objectsWithoutPush(store: Store): Promise<string[]> {
   } while (continuation);
   for (const [token, fileIds] of byToken) {
     if (fileIds.includes('upload') || fileIds.includes('finished')) continue; // a sliced upload's
-    const files = (await store.getPush(token))?.files.map((f) => f.id);
+    const files = (await store.getPush(token))?.files.flatMap(blobIdsOf);
     for (const id of fileIds) {
       if (!files) strays.push(`${prefix}${token}/${id}.bin (no push ${token.slice(0, 8)}…)`);
       else if (!files.includes(id)) strays.push(`${prefix}${token}/${id}.bin (push ${token.slice(0, 8)}… has no file ${id})`);

@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+// A cycle (server.ts signs with signWithRealClock from here): only functions cross it, used after both have loaded.
+import { createUserWithToken, startServer, type TestServer } from './server.js';
 
 /** Whether the suite runs with files in object storage (the vitest project `server-s3` sets it). */
 export const testFileStorage: 'store' | 's3' = process.env.TEST_FILE_STORAGE === 's3' ? 's3' : 'store';
@@ -108,4 +110,44 @@ export async function startObjectStore(): Promise<TestObjectStore> {
       };
     },
   };
+}
+
+/** An object store with a server on a bucket of its own and an account on that server. */
+export interface ServerOnObjectStore {
+  s3: TestObjectStore;
+  server: TestServer;
+  /** The account's API token. */
+  owner: string;
+  /** Stops the server (auditing its bucket) and removes the object store. */
+  stop(): Promise<void>;
+}
+
+/**
+ * What the object-store outage tests start with: s3rver, a server with FILE_STORAGE=s3 on a new
+ * bucket (plus `env`), and an account `email` with an API token.
+ */
+export async function serverOnObjectStore(email: string, env: Record<string, string> = {}): Promise<ServerOnObjectStore> {
+  const s3 = await startObjectStore();
+  let server: TestServer | undefined;
+  try {
+    server = await startServer({ ...(await s3.bucket()).env, ...env });
+    const { token: owner } = await createUserWithToken(server, email);
+    const started = server;
+    return {
+      s3,
+      server,
+      owner,
+      async stop() {
+        try {
+          await started.stop();
+        } finally {
+          await s3.remove();
+        }
+      },
+    };
+  } catch (e) {
+    await server?.stop().catch(() => undefined);
+    await s3.remove();
+    throw e;
+  }
 }

@@ -115,6 +115,21 @@ export class DiskBlobStore implements BlobStore {
     return removed;
   }
 
+  async *list(): AsyncIterable<{ pushToken: string; fileId: string }> {
+    let tokens: string[];
+    try {
+      tokens = (await readdir(this.root)).sort();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw e;
+    }
+    for (const pushToken of tokens) {
+      const names = await readdir(this.dir(pushToken)).catch(() => [] as string[]);
+      // `.part` files are writes under way (or cut short): not blobs yet.
+      for (const name of names.sort()) if (name.endsWith('.bin')) yield { pushToken, fileId: name.slice(0, -'.bin'.length) };
+    }
+  }
+
   async removeAll(pushToken: string): Promise<void> {
     await rm(this.dir(pushToken), { recursive: true, force: true });
   }

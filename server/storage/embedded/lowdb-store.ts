@@ -13,6 +13,7 @@ import {
   storedConnectCodeSchema,
   storedDeliverySchema,
   storedMailSchema,
+  storedMultipartUploadSchema,
   storedPushSchema,
   storedRequestSchema,
   storedSessionSchema,
@@ -24,6 +25,7 @@ import {
   type StoredApiToken,
   type StoredConnectCode,
   type StoredMail,
+  type StoredMultipartUpload,
   type StoredDelivery,
   type StoredPush,
   type StoredRequest,
@@ -67,10 +69,12 @@ const dataSchema = z.object({
   connectCodes: z.record(z.string(), storedConnectCodeSchema).default({}),
   /** The mail outbox (a data file from before e-mail has none). */
   mails: z.record(z.string(), storedMailSchema).default({}),
+  /** Multipart uploads started in object storage, by upload id (a data file from before them has none). */
+  multipartUploads: z.record(z.string(), storedMultipartUploadSchema).default({}),
 });
 type DbData = z.infer<typeof dataSchema>;
 
-const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, adminLog: {}, invites: {}, connectCodes: {}, mails: {} });
+const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, adminLog: {}, invites: {}, connectCodes: {}, mails: {}, multipartUploads: {} });
 
 export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
   /** Told when the directory's lock was left by a process that is gone (it did not stop cleanly). */
@@ -736,6 +740,24 @@ export class LowdbStore implements Store {
     }
     if (hashes.length) await this.journal.commit(hashes.map((k) => ({ c: 'connectCodes', k, v: null })));
     return hashes.length;
+  }
+
+  async recordMultipartUpload(upload: StoredMultipartUpload): Promise<void> {
+    if (Object.hasOwn(this.db.multipartUploads, upload.uploadId)) return;
+    await this.journal.commit([{ c: 'multipartUploads', k: upload.uploadId, v: upload }]);
+  }
+
+  async forgetMultipartUpload(uploadId: string): Promise<void> {
+    if (!Object.hasOwn(this.db.multipartUploads, uploadId)) return;
+    await this.journal.commit([{ c: 'multipartUploads', k: uploadId, v: null }]);
+  }
+
+  async listMultipartUploads(before: Date, limit: number): Promise<StoredMultipartUpload[]> {
+    const iso = before.toISOString();
+    return Object.values(this.db.multipartUploads)
+      .filter((u) => u.startedAt < iso)
+      .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
+      .slice(0, limit);
   }
 
   async insertSession(session: StoredSession): Promise<void> {

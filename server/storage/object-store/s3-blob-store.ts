@@ -10,6 +10,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough, Readable } from 'node:stream';
 import type { BlobStore } from '../store.js';
+import { abortRecordedUploads, recordMultipartUploads, type MultipartLedger } from './multipart-ledger.js';
 import { asObjectStoreError, isMissingObject } from './object-store-errors.js';
 
 /** Multipart part size: what one upload holds in memory per part in flight (× PART_QUEUE). */
@@ -44,10 +45,15 @@ export type ReferencedFiles = (pushToken: string) => Promise<readonly string[] |
  */
 export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
+  private abortUnsupportedTold = false;
 
   constructor(
     readonly settings: S3Settings,
     private readonly referenced: ReferencedFiles,
+    /** Where the multipart uploads we start are recorded, so that the sweep can abort a killed instance's (absent: listing only). */
+    private readonly ledger?: MultipartLedger,
+    /** Told, once per process, what an operator should know (the store cannot abort multipart uploads). */
+    private readonly notice: (message: string) => void = () => {},
   ) {
     this.client = new S3Client({
       endpoint: settings.endpoint,
@@ -57,6 +63,7 @@ export class S3BlobStore implements BlobStore {
       maxAttempts: 2,
       requestHandler: { connectionTimeout: 3_000, requestTimeout: 60_000 },
     });
+    if (ledger) recordMultipartUploads(this.client, ledger);
   }
 
   key(pushToken: string, fileId: string): string {
@@ -162,6 +169,7 @@ export class S3BlobStore implements BlobStore {
       }
       for (const token of [...byToken.keys()]) if (removed < limit) await flush(token);
       await this.abortStaleMultipartUploads(startedBefore);
+      if (this.ledger) await abortRecordedUploads(this.client, this.settings.bucket, this.ledger, startedBefore, limit, () => this.abortUnsupported());
     } catch (e) {
       throw asObjectStoreError(e, 'could not sweep object storage');
     }
@@ -195,6 +203,25 @@ export class S3BlobStore implements BlobStore {
       uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
     } while (keyMarker);
     return aborted;
+  }
+
+  private abortUnsupported(): void {
+    if (this.abortUnsupportedTold) return;
+    this.abortUnsupportedTold = true;
+    this.notice(
+      'The object store cannot abort multipart uploads (AbortMultipartUpload refused as not implemented): the parts of uploads cut short stay in the bucket. ' +
+        'Add the bucket lifecycle rule AbortIncompleteMultipartUpload (1-2 days); the records of those uploads are kept and tried again by each sweep.',
+    );
+  }
+
+  async *list(): AsyncIterable<{ pushToken: string; fileId: string }> {
+    for await (const page of this.keysUnder(this.settings.prefix)) {
+      for (const o of page) {
+        const rest = o.key.slice(this.settings.prefix.length);
+        const slash = rest.indexOf('/');
+        if (slash > 0 && rest.endsWith('.bin')) yield { pushToken: rest.slice(0, slash), fileId: rest.slice(slash + 1, -'.bin'.length) };
+      }
+    }
   }
 
   /** Every object under `prefix`, a listing page at a time. */

@@ -1,5 +1,6 @@
 import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import type { StoredPush } from '../records.js';
+import { blobIdsOf } from '../segmented-file.js';
 import type { Store } from '../store.js';
 import { S3BlobStore, type S3Settings } from './s3-blob-store.js';
 
@@ -10,8 +11,9 @@ import { S3BlobStore, type S3Settings } from './s3-blob-store.js';
  * references; renaming pushes (a store written before URL tokens were hashed) copies their
  * objects to the new keys.
  */
-export function withObjectStorage(store: Store, settings: S3Settings): Store & { blobs: S3BlobStore } {
-  const blobs = new S3BlobStore(settings, async (token) => (await store.getPush(token))?.files.map((f) => f.id));
+export function withObjectStorage(store: Store, settings: S3Settings, notice?: (message: string) => void): Store & { blobs: S3BlobStore } {
+  // The store records the multipart uploads the bucket's client starts (multipart-ledger.ts).
+  const blobs = new S3BlobStore(settings, async (token) => (await store.getPush(token))?.files.flatMap(blobIdsOf), store, notice);
   const renamePushes = async (rename: (push: StoredPush) => StoredPush | undefined) => {
     const moves: [string, string][] = [];
     const moved = await store.renamePushes((push) => {

@@ -92,6 +92,11 @@ export class PostgresBlobStore implements BlobStore {
     return new Set(rows.map((r) => r.push_token)).size;
   }
 
+  async *list(): AsyncIterable<{ pushToken: string; fileId: string }> {
+    const { rows } = await this.db.query('SELECT push_token, file_id FROM blobs WHERE complete ORDER BY push_token, file_id');
+    for (const r of rows) yield { pushToken: r.push_token as string, fileId: r.file_id as string };
+  }
+
   async removeAll(pushToken: string): Promise<void> {
     await this.db.query('DELETE FROM blobs WHERE push_token = $1', [pushToken]);
   }

@@ -15,6 +15,7 @@ import {
   type DeliveryOutcome,
   type MailOutcome,
   type StoredMail,
+  type StoredMultipartUpload,
   type StoredApiToken,
   type StoredConnectCode,
   type StoredDelivery,
@@ -721,6 +722,26 @@ export class PostgresStore implements Store {
       [before.toISOString(), limit],
     );
     return rowCount ?? 0;
+  }
+
+  async recordMultipartUpload(upload: StoredMultipartUpload): Promise<void> {
+    await this.db.query('INSERT INTO multipart_uploads (upload_id, object_key, started_at) VALUES ($1, $2, $3) ON CONFLICT (upload_id) DO NOTHING', [
+      upload.uploadId,
+      upload.key,
+      upload.startedAt,
+    ]);
+  }
+
+  async forgetMultipartUpload(uploadId: string): Promise<void> {
+    await this.db.query('DELETE FROM multipart_uploads WHERE upload_id = $1', [uploadId]);
+  }
+
+  async listMultipartUploads(before: Date, limit: number): Promise<StoredMultipartUpload[]> {
+    const { rows } = await this.db.query('SELECT upload_id, object_key, started_at FROM multipart_uploads WHERE started_at < $1 ORDER BY started_at LIMIT $2', [
+      before.toISOString(),
+      limit,
+    ]);
+    return rows.map((r) => ({ uploadId: r.upload_id as string, key: r.object_key as string, startedAt: (r.started_at as Date).toISOString() }));
   }
 
   async insertSession(session: StoredSession): Promise<void> {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startObjectStore, type TestObjectStore } from '../../support/object-store.js';
 import { storedBlobs } from '../../support/stored-data.js';
 import { startServer } from '../../support/server.js';
@@ -17,6 +17,33 @@ afterAll(async () => {
 });
 
 const MiB = 1_048_576;
+
+describe('multipart uploads recorded in the store (FILE_STORAGE=s3)', () => {
+  it('records a multipart upload while it runs and forgets it once completed', async () => {
+    const { env } = await s3.bucket();
+    const server = await startServer({ ...env, FILES_REQUIRE_AUTH: 'false', MAX_FILE_BYTES: String(64 * MiB) });
+    try {
+      const store = server.server.store;
+      // Seen from inside the upload: when the completed upload is about to be forgotten, its
+      // record is there (it was made before the first part went out).
+      const listing = new Date(Date.now() + 60_000);
+      const forget = store.forgetMultipartUpload.bind(store);
+      const recordedAtForget: string[][] = [];
+      const spy = vi.spyOn(store, 'forgetMultipartUpload').mockImplementation(async (uploadId) => {
+        recordedAtForget.push((await store.listMultipartUploads(listing, 10)).map((u) => u.uploadId).filter((id) => id === uploadId));
+        return forget(uploadId);
+      });
+      const form = new FormData();
+      form.append('push[files][]', new Blob([Buffer.alloc(9 * MiB, 3)]), 'nine.bin');
+      const created = await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', body: form }).finally(() => spy.mockRestore());
+      expect(created.status).toBe(201);
+      expect(recordedAtForget).toEqual([[expect.any(String)]]);
+      expect(await store.listMultipartUploads(listing, 10)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
 
 describe('an instance killed mid-upload (FILE_STORAGE=s3)', () => {
   it('leaves no push and no object that looks whole: only an unfinished multipart upload', async () => {
@@ -41,6 +68,18 @@ describe('an instance killed mid-upload (FILE_STORAGE=s3)', () => {
       try {
         expect((await server.server.store.countPushes()).total).toBe(0);
         expect(await storedBlobs(server)).toEqual([]);
+        // The killed instance recorded its multipart upload in the store before sending a part:
+        // the sweep finds it there without listing the bucket's uploads (s3rver cannot).
+        const later = new Date(Date.now() + 1000);
+        const [recorded, ...more] = await server.server.store.listMultipartUploads(later, 10);
+        expect(more).toEqual([]);
+        expect(recorded).toMatchObject({ uploadId: expect.any(String), key: expect.stringMatching(/\.bin$/) });
+        // s3rver cannot abort it (405 MethodNotAllowed): the record is kept for a store that
+        // can, the sweep goes on, and the operator is told once to add the lifecycle rule.
+        await server.server.store.blobs.removeOrphans(later, 100);
+        await server.server.store.blobs.removeOrphans(later, 100);
+        expect(await server.server.store.listMultipartUploads(later, 10)).toEqual([recorded]);
+        expect(server.logs.filter((line) => line.includes('AbortIncompleteMultipartUpload'))).toHaveLength(1);
       } finally {
         await server.close();
       }

@@ -1,22 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../support/http.js';
-import { startObjectStore, type TestObjectStore } from '../../support/object-store.js';
+import { serverOnObjectStore, type ServerOnObjectStore, type TestObjectStore } from '../../support/object-store.js';
 import { storedBlobs } from '../../support/stored-data.js';
-import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
+import type { TestServer } from '../../support/server.js';
 
+let setup: ServerOnObjectStore;
 let s3: TestObjectStore;
 let server: TestServer;
 let owner: string;
 
 beforeAll(async () => {
-  s3 = await startObjectStore();
-  server = await startServer((await s3.bucket()).env);
-  ({ token: owner } = await createUserWithToken(server, 's3-down@example.com'));
+  setup = await serverOnObjectStore('s3-down@example.com');
+  ({ s3, server, owner } = setup);
 });
-afterAll(async () => {
-  await server?.stop();
-  await s3?.remove();
-});
+afterAll(() => setup?.stop());
 
 function fileForm(content: string) {
   const fd = new FormData();

@@ -1,27 +1,24 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api } from '../../support/http.js';
-import { startObjectStore, type TestObjectStore } from '../../support/object-store.js';
+import { serverOnObjectStore, type ServerOnObjectStore, type TestObjectStore } from '../../support/object-store.js';
 import { seededRandom } from '../../support/seeded-random.js';
-import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
+import type { TestServer } from '../../support/server.js';
 
 // Issue 33: "the object store stopped and restarted under a file load". Clients upload and
 // download files (some large enough for multipart) and create text pushes without pause; s3rver
 // is killed (SIGKILL) while they run and started again on the same port and directory. Our
 // server is never restarted.
+let setup: ServerOnObjectStore;
 let s3: TestObjectStore;
 let server: TestServer;
 let owner: string;
 
 beforeAll(async () => {
-  s3 = await startObjectStore();
-  server = await startServer((await s3.bucket()).env);
-  ({ token: owner } = await createUserWithToken(server, 's3-restart@example.com'));
+  setup = await serverOnObjectStore('s3-restart@example.com');
+  ({ s3, server, owner } = setup);
 });
-afterAll(async () => {
-  await server?.stop();
-  await s3?.remove();
-});
+afterAll(() => setup?.stop());
 
 const KiB = 1024;
 type Phase = 'up' | 'down' | 'back';

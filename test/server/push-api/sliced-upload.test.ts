@@ -88,8 +88,19 @@ describe('sliced uploads of end-to-end file pushes (REST v2)', () => {
     expect((await api.get(server, '/api/v2/pushes/active', { token: owner })).body).toEqual([]);
 
     expect((await putSlice(server, upload, 0, 2 * SLICE, slice(2), owner)).body).toEqual({ file: 0, offset: 2 * SLICE, next_offset: envelope.length });
-    const done = await finish(server, upload, owner);
+    // The finish rewrites nothing: what it stores is the note of the push it made (well under a
+    // KiB), not the file's 17 MiB again. Counted at the server's own blob store.
+    const blobs = server.server.store.blobs;
+    const write = blobs.write.bind(blobs);
+    let writtenAtFinish = 0;
+    const counting = vi.spyOn(blobs, 'write').mockImplementation(async (...args) => {
+      const bytes = await write(...args);
+      writtenAtFinish += bytes;
+      return bytes;
+    });
+    const done = await finish(server, upload, owner).finally(() => counting.mockRestore());
     expect(done.status).toBe(201);
+    expect(writtenAtFinish).toBeLessThan(1024);
     expect(done.body).toMatchObject({ end_to_end: true, expire_after_views: 3 });
     expect((await api.get(server, '/api/v2/pushes/active', { token: owner })).body.map((p: { url_token: string }) => p.url_token)).toEqual([done.body.url_token]);
 
@@ -97,9 +108,20 @@ describe('sliced uploads of end-to-end file pushes (REST v2)', () => {
     expect(await decryptPayload(key, shown.body.payload)).toEqual({ content: 'manifest', manifest });
     expect((await downloaded(shown.body.files[0].url, key)).equals(plain)).toBe(true);
 
-    // The slices are gone: the push's own file is stored, and a note of which push the upload made.
-    expect((await storedBlobs(server)).length).toBe(2);
-    expect(await storedBlobs(server, done.body.url_token)).toHaveLength(1);
+    // The slices are the push's file (three sealed segments), beside a note of which push the upload made.
+    expect((await storedBlobs(server)).length).toBe(4);
+    expect(await storedBlobs(server, done.body.url_token)).toHaveLength(3);
+    // Ranges across the segments' boundaries (206), as Firefox's recipient page fetches them.
+    for (const [start, end] of [
+      [SLICE - 10, SLICE + 10],
+      [5, envelope.length],
+      [2 * SLICE - 1, 2 * SLICE + 1],
+      [SLICE, 2 * SLICE],
+    ] as const) {
+      const res = await fetch(shown.body.files[0].url, { headers: { range: `bytes=${start}-${end - 1}` } });
+      expect([start, res.status, res.headers.get('content-range')]).toEqual([start, 206, `bytes ${start}-${end - 1}/${envelope.length}`]);
+      expect(Buffer.from(await res.arrayBuffer()).equals(envelope.subarray(start, end)), `${start}-${end}`).toBe(true);
+    }
     // The finish asked again (its answer lost): the same push, as it stands, and no second one.
     const again = await finish(server, upload, owner);
     expect(again.status).toBe(201);
@@ -414,6 +436,10 @@ describe('sliced uploads given up and the daily storage quota', () => {
     }
     // A slice that came beside the give-up or the finish was not stored after it (as a slice of
     // no upload, left for the sweep).
-    expect((await storedBlobs(quoted)).filter((name) => /\/f\d+-\d{6}(\.bin)?$/.test(name))).toEqual([]);
+    // (Segments are stored under the push's storage id: those of a finished upload are its push's file.)
+    const segments = (await storedBlobs(quoted)).filter((name) => /\.\d{6}(\.bin)?$/.test(name));
+    const pushless = [];
+    for (const name of segments) if (!(await quoted.server.store.getPush(name.split('/').at(-2)!))) pushless.push(name);
+    expect(pushless).toEqual([]);
   });
 });

@@ -585,6 +585,22 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect((await store.redeemConnectCode(`code-${id}-9`, iso(T0 + 6_000_000), 'tok-9'))!.first).toBe(true);
   });
 
+  it('multipart uploads: recorded once, listed oldest first by start, forgotten', async () => {
+    const id = randomBytes(3).toString('hex');
+    const upload = (i: number, at: number) => ({ uploadId: `up-${id}-${i}`, key: `files/t${i}/f.bin`, startedAt: iso(at) });
+    await store.recordMultipartUpload(upload(2, T0 + 2000));
+    await store.recordMultipartUpload(upload(1, T0 + 1000));
+    await store.recordMultipartUpload(upload(3, T0 + 9000));
+    // Recorded again (a retried create call): one record, as first written.
+    await store.recordMultipartUpload({ ...upload(1, T0 + 5000), key: 'other' });
+    const mine = async (before: number, limit = 10) => (await store.listMultipartUploads(new Date(before), limit)).filter((u) => u.uploadId.includes(id));
+    expect(await mine(T0 + 5000)).toEqual([upload(1, T0 + 1000), upload(2, T0 + 2000)]);
+    expect(await mine(T0 + 10_000, 1)).toEqual([upload(1, T0 + 1000)]);
+    await store.forgetMultipartUpload(upload(1, 0).uploadId);
+    await store.forgetMultipartUpload('no-such-upload');
+    expect(await mine(T0 + 10_000)).toEqual([upload(2, T0 + 2000), upload(3, T0 + 9000)]);
+  });
+
   it('settings: the first value stored wins, putSetting replaces it', async () => {
     const name = `probe-${randomBytes(3).toString('hex').replace(/[0-9]/g, 'x')}`;
     expect(await store.settingOrInit(name, 'first')).toBe('first');
