@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => (wantsHtmlPage(c) ? notFoundPage(c) : c.json({ error: 'not-found' }, 404)));
 
   // One link per recipient (issue 35): a batch counts each row against the rate limit.
-  const batches = new BatchService({ pushes, counters: deps.counters, rateLimitPerMinute: config.rateLimitPerMinute });
+  const batches = new BatchService({ pushes, counters: deps.counters, batchRowsPerHour: config.batchRowsPerHour });
   app.route('/api/v2/pushes/batch', batchRoutes(batches, config.maxJsonBodyBytes, apiAccess(pushes)));
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));
