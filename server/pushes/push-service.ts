@@ -277,17 +277,13 @@ export class PushService {
       const uncounted = storedSize(push) - (options.reservedBytes ?? 0);
       const reservation = uncounted > 0 ? await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, uncounted) : undefined;
       try {
-        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'), notify.mails);
+        // Both pushes' audit trails show the link, written with the insert (issue 35 item 6).
+        const link = followed ? { follows: followed.token, entry: this.auditRecord('linked', actor, now) } : undefined;
+        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'), notify.mails, link);
       } catch (e) {
         await reservation?.release();
         await this.store.counters.forgive(notify.claims);
         throw e;
-      }
-      if (followed) {
-        // Both pushes' audit trails show the link.
-        const linked = this.auditRecord('linked', actor, now);
-        await this.store.updatePush(followed.token, () => ({ audit: linked, result: undefined }));
-        await this.store.updatePush(push.token, () => ({ audit: linked, result: undefined }));
       }
       return ownerRecord(withUrlToken(push, token), push.token, { note: fields.note, name: fields.name }, now, actor.baseUrl, this.fileNames(push));
     } catch (e) {

@@ -29,6 +29,16 @@ export interface PushChange<T> {
   result: T;
 }
 
+/**
+ * Linked secrets: the `linked` audit entry a new push and the push it follows both get, written in
+ * the same atomic step as the new push (see Store.insertPush).
+ */
+export interface PushLink {
+  /** The storage token of the push the new one follows. */
+  follows: string;
+  entry: AuditRecord;
+}
+
 /** How a claim of deliveries is shared between webhooks (see Store.claimDeliveries). */
 export interface EndpointShare {
   /** At most this many deliveries of one webhook. */
@@ -157,9 +167,11 @@ export interface Store {
   /**
    * Stores a new push with its creation entry and, in the same atomic step, the outbox rows of
    * `events`: one pending delivery per webhook of the event's account subscribed to its type,
-   * named `<event id>.<webhook id>`, due at once.
+   * named `<event id>.<webhook id>`, due at once. With `link`, its entry is appended after the
+   * creation entry and to the followed push's trail in the same step (none of it when the followed
+   * push no longer exists: then the followed push's trail is simply not written).
    */
-  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void>;
+  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[], link?: PushLink): Promise<void>;
   getPush(token: string): Promise<StoredPush | undefined>;
   /**
    * Runs `change` on the current record and persists what it returns, atomically with respect

@@ -27,7 +27,7 @@ import {
 } from '../records.js';
 import { auditList } from '../outbox.js';
 import { adminLogEntrySchema, storedInviteSchema, type AdminLogEntry, type InstanceAuditEntry, type InstanceAuditFilter, type StoredInvite } from '../admin-records.js';
-import { StorageUnavailableError, StoreNotReady, type DueWork, type EndpointShare, type PushChange, type RequestChange, type Store } from '../store.js';
+import { StorageUnavailableError, StoreNotReady, type DueWork, type EndpointShare, type PushChange, type PushLink, type RequestChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
 import { migrate } from './migrate.js';
@@ -130,7 +130,7 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool, schemaVersion);
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[], link?: PushLink): Promise<void> {
     const insert = (db: Queryable) =>
       // One statement (atomic by itself): the push and its creation entry, in one round trip.
       db.query(
@@ -141,12 +141,18 @@ export class PostgresStore implements Store {
          INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
         [...pushColumns(push), creation],
       );
-    if (!events?.length && !mails?.length) {
+    if (!events?.length && !mails?.length && !link) {
       await insert(this.db);
       return;
     }
     await this.db.transaction(async (tx) => {
       await insert(tx);
+      if (link) {
+        // In the insert's transaction: the link is on both trails or on neither. The followed
+        // push's row is key-share locked (as appendAudit does) so a retention delete waits.
+        await tx.query('INSERT INTO audit (token, entry) VALUES ($1, $2)', [push.token, link.entry]);
+        await tx.query('INSERT INTO audit (token, entry) SELECT token, $2 FROM pushes WHERE token = $1 FOR KEY SHARE', [link.follows, link.entry]);
+      }
       if (events?.length) await writeOutbox(tx, events);
       if (mails?.length) await insertMailRows(tx, mails);
     });
