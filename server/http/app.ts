@@ -40,6 +40,7 @@ import { uploadRoutes } from './rest/upload-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
 import { batchRoutes } from './rest/batch-routes.js';
 import { BatchService } from '../pushes/batch/batch-service.js';
+import { batchPageRoutes } from './pages/batch/batch-routes.js';
 import { staticAssets } from './static-assets.js';
 import { streamDownload } from './stream-download.js';
 import { createAppRouter } from './trpc/app-router.js';
@@ -170,6 +171,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
+  app.route('/', batchPageRoutes(config, batches, pushes, accounts));
   app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, signInSteps: deps.signInSteps, webhooks: deps.webhooks, requests: deps.requests, admin: deps.admin, invites: deps.invites, accountMail: deps.accountMail, oidc: deps.oidc, logger }));
   return app;
 }

@@ -18,6 +18,7 @@ import type { DueWork, PushChange, Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { opensAt, secondsUntil } from './release.js';
 import { OpenedProofs } from './linked/opened-proof.js';
+import { MAX_BATCH_ROWS } from '../../shared/batch-schema.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput, type NewPushFields } from './push-input.js';
@@ -830,6 +831,19 @@ export class PushService {
     // Time expiry applies on every access, lists included: a push past its days is not "active"
     // just because the sweeper has not come round yet.
     const pushes = state === 'active' ? (await Promise.all(listed.map((p) => this.expireIfDue(p)))).filter((p) => !p.expiredAt) : listed;
+    const now = this.now();
+    return this.decrypting(async () => pushes.map((p) => this.creatorView(p, p.urlToken ? this.keys.openText(p.urlToken) : '', now, actor.baseUrl)));
+  }
+
+  /**
+   * Every push of one of the caller's batches (one link per recipient), in row order, as owner
+   * records: the dashboard groups them and shows whose has been opened (each row's name is opened
+   * here, for its owner only). Someone else's batch id lists nothing.
+   */
+  async listBatch(actor: Actor, batchId: string): Promise<OwnerPushRecord[]> {
+    this.requireAccount(actor);
+    const listed = await this.store.listPushesOfBatch(actor.user.id, batchId, MAX_BATCH_ROWS);
+    const pushes = await Promise.all(listed.map((p) => this.expireIfDue(p)));
     const now = this.now();
     return this.decrypting(async () => pushes.map((p) => this.creatorView(p, p.urlToken ? this.keys.openText(p.urlToken) : '', now, actor.baseUrl)));
   }

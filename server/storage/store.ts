@@ -188,6 +188,8 @@ export interface Store {
   listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]>;
   /** The owner's pushes, newest first, filtered by state. */
   listPushesByOwner(ownerId: string, expired: boolean, offset: number, limit: number): Promise<StoredPush[]>;
+  /** The owner's pushes of one batch (one link per recipient), active and expired, in the order they were made; at most `limit`. */
+  listPushesOfBatch(ownerId: string, batchId: string, limit: number): Promise<StoredPush[]>;
   /**
    * Background work that is safe with several instances: claims up to `limit` pushes due at
    * `now` — for `expiry`, not yet expired and past their time limit; for `file-purge`, expired

@@ -282,6 +282,16 @@ export class LowdbStore implements Store {
     return out;
   }
 
+  async listPushesOfBatch(ownerId: string, batchId: string, limit: number): Promise<StoredPush[]> {
+    const out: StoredPush[] = [];
+    for (const token of this.byOwner.get(ownerId) ?? []) {
+      const p = this.db.pushes[token];
+      if (p?.batchId === batchId) out.push(p);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
   /** One process holds the data directory, so "skipping what another instance handles" is moot. */
   async updateDuePushes<T>(due: DueWork, now: Date, limit: number, change: (push: StoredPush) => PushChange<T>): Promise<T[]> {
     const iso = now.toISOString();

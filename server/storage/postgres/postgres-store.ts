@@ -447,6 +447,15 @@ export class PostgresStore implements Store {
     return rows.map((r) => auditRecordSchema.parse(r.entry));
   }
 
+  async listPushesOfBatch(ownerId: string, batchId: string, limit: number): Promise<StoredPush[]> {
+    // pushes_batch_id (migration 0021) serves this.
+    const { rows } = await this.db.query(
+      `SELECT record FROM pushes WHERE owner_id = $1 AND (record->>'batchId') = $2 ORDER BY seq LIMIT $3`,
+      [ownerId, batchId, limit],
+    );
+    return rows.map((r) => parsePush(r));
+  }
+
   async listPushesByOwner(ownerId: string, expired: boolean, offset: number, limit: number): Promise<StoredPush[]> {
     const { rows } = await this.db.query(
       `SELECT record FROM pushes WHERE owner_id = $1 AND (expired_at IS NOT NULL) = $2

@@ -2,12 +2,14 @@ import type { Catalogue } from '../translator.js';
 import { adminDe } from './admin/de.js';
 import { mailDe } from './mail/de.js';
 import { privacyDe } from './privacy/de.js';
+import { batchDe } from './batch/de.js';
 
 /** German (Deutsch): the keys of en.ts, in the same order. */
 export const de: Catalogue = {
   ...adminDe,
   ...mailDe,
   ...privacyDe,
+  ...batchDe,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meine Pushes',

@@ -5,11 +5,13 @@
 import { adminEn } from './admin/en.js';
 import { mailEn } from './mail/en.js';
 import { privacyEn } from './privacy/en.js';
+import { batchEn } from './batch/en.js';
 
 export const en = {
   ...adminEn,
   ...mailEn,
   ...privacyEn,
+  ...batchEn,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'My pushes',

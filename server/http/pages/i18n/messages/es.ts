@@ -2,12 +2,14 @@ import type { Catalogue } from '../translator.js';
 import { adminEs } from './admin/es.js';
 import { mailEs } from './mail/es.js';
 import { privacyEs } from './privacy/es.js';
+import { batchEs } from './batch/es.js';
 
 /** Spanish (español): the keys of en.ts, in the same order. */
 export const es: Catalogue = {
   ...adminEs,
   ...mailEs,
   ...privacyEs,
+  ...batchEs,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mis envíos',

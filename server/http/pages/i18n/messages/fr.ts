@@ -2,12 +2,14 @@ import type { Catalogue } from '../translator.js';
 import { adminFr } from './admin/fr.js';
 import { mailFr } from './mail/fr.js';
 import { privacyFr } from './privacy/fr.js';
+import { batchFr } from './batch/fr.js';
 
 /** French (français): the keys of en.ts, in the same order. */
 export const fr: Catalogue = {
   ...adminFr,
   ...mailFr,
   ...privacyFr,
+  ...batchFr,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mes envois',

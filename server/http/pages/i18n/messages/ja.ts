@@ -2,12 +2,14 @@ import type { Catalogue } from '../translator.js';
 import { adminJa } from './admin/ja.js';
 import { mailJa } from './mail/ja.js';
 import { privacyJa } from './privacy/ja.js';
+import { batchJa } from './batch/ja.js';
 
 /** Japanese (日本語): the keys of en.ts, in the same order. */
 export const ja: Catalogue = {
   ...adminJa,
   ...mailJa,
   ...privacyJa,
+  ...batchJa,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'マイプッシュ',

@@ -2,12 +2,14 @@ import type { Catalogue } from '../translator.js';
 import { adminPtBR } from './admin/pt-BR.js';
 import { mailPtBR } from './mail/pt-BR.js';
 import { privacyPtBR } from './privacy/pt-BR.js';
+import { batchPtBR } from './batch/pt-BR.js';
 
 /** Brazilian Portuguese (português do Brasil): the keys of en.ts, in the same order. */
 export const ptBR: Catalogue = {
   ...adminPtBR,
   ...mailPtBR,
   ...privacyPtBR,
+  ...batchPtBR,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meus envios',

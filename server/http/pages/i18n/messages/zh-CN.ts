@@ -2,12 +2,14 @@ import type { Catalogue } from '../translator.js';
 import { adminZhCN } from './admin/zh-CN.js';
 import { mailZhCN } from './mail/zh-CN.js';
 import { privacyZhCN } from './privacy/zh-CN.js';
+import { batchZhCN } from './batch/zh-CN.js';
 
 /** Simplified Chinese (简体中文): the keys of en.ts, in the same order. */
 export const zhCN: Catalogue = {
   ...adminZhCN,
   ...mailZhCN,
   ...privacyZhCN,
+  ...batchZhCN,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': '我的推送',
