@@ -375,6 +375,19 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect((await store.listAudit(second.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'linked']);
   });
 
+  it("listPushesOfBatch: the owner's pushes of one batch, active and expired, in the order made; not another owner's, not another batch's", async () => {
+    const owner = `batch-owner-${randomBytes(3).toString('hex')}`;
+    const rows = [0, 1, 2].map((i) => push({ ownerId: owner, batchId: 'b1', createdAt: iso(T0 + i) }));
+    for (const [i, p] of rows.entries()) await store.insertPush(p, audit('creation', i));
+    await store.insertPush(push({ ownerId: owner, batchId: 'b2' }), audit('creation'));
+    await store.insertPush(push({ ownerId: owner }), audit('creation'));
+    await store.insertPush(push({ ownerId: 'someone-else', batchId: 'b1' }), audit('creation'));
+    await store.updatePush(rows[1]!.token, (p) => ({ next: { ...p, expiredAt: iso(T0 + 9) }, result: undefined }));
+    expect((await store.listPushesOfBatch(owner, 'b1', 10)).map((p) => p.token)).toEqual(rows.map((p) => p.token));
+    expect((await store.listPushesOfBatch(owner, 'b1', 2)).map((p) => p.token)).toEqual(rows.slice(0, 2).map((p) => p.token));
+    expect(await store.listPushesOfBatch(owner, 'nope', 10)).toEqual([]);
+  });
+
   it('reports the bytes it occupies, growing as data is stored', async () => {
     const before = await store.storedBytes();
     expect(before).toBeGreaterThanOrEqual(0);
