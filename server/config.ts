@@ -32,6 +32,8 @@ const envSchema = z
     /** Comma-separated retired keys, still used to decrypt (key rotation). */
     MASTER_KEY_OLD: z.string().optional(),
     RATE_LIMIT_PER_MINUTE: int(120, 0, 1_000_000),
+    /** Rows of batches (one link per recipient) an account may create per hour; 0: no limit. */
+    BATCH_ROWS_PER_HOUR: int(2000, 0, 10_000_000),
     TRUST_PROXY: bool(false),
     ALLOW_ANONYMOUS: bool(true),
     ALLOW_SIGNUP: bool(true),
@@ -226,6 +228,8 @@ export interface Config {
   masterKey: string | undefined;
   oldMasterKeys: string[];
   rateLimitPerMinute: number;
+  /** Batch rows per account per hour (the batch request itself counts once in rateLimitPerMinute). */
+  batchRowsPerHour: number;
   trustProxy: boolean;
   maxJsonBodyBytes: number;
   expirySweepSeconds: number;
@@ -354,6 +358,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     masterKey: e.MASTER_KEY,
     oldMasterKeys: (e.MASTER_KEY_OLD ?? '').split(',').map((k) => k.trim()).filter(Boolean),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    batchRowsPerHour: e.BATCH_ROWS_PER_HOUR,
     trustProxy: e.TRUST_PROXY,
     maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     expirySweepSeconds: e.EXPIRY_SWEEP_SECONDS,

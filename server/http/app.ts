@@ -40,6 +40,7 @@ import { uploadRoutes } from './rest/upload-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
 import { batchRoutes } from './rest/batch-routes.js';
 import { BatchService } from '../pushes/batch/batch-service.js';
+import { batchPageRoutes } from './pages/batch/batch-routes.js';
 import { staticAssets } from './static-assets.js';
 import { streamDownload } from './stream-download.js';
 import { createAppRouter } from './trpc/app-router.js';
@@ -117,7 +118,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => (wantsHtmlPage(c) ? notFoundPage(c) : c.json({ error: 'not-found' }, 404)));
 
   // One link per recipient (issue 35): a batch counts each row against the rate limit.
-  const batches = new BatchService({ pushes, counters: deps.counters, rateLimitPerMinute: config.rateLimitPerMinute });
+  const batches = new BatchService({ pushes, counters: deps.counters, batchRowsPerHour: config.batchRowsPerHour });
   app.route('/api/v2/pushes/batch', batchRoutes(batches, config.maxJsonBodyBytes, apiAccess(pushes)));
   app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));
@@ -170,6 +171,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', staticAssets());
   app.route('/', v1Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
   app.route('/', createCatalogueRoutes(deps.catalogue));
+  app.route('/', batchPageRoutes(config, batches, pushes, accounts));
   app.route('/', createPageRoutes({ config, pushes, uploads: deps.uploads, accounts, signInSteps: deps.signInSteps, webhooks: deps.webhooks, requests: deps.requests, admin: deps.admin, invites: deps.invites, accountMail: deps.accountMail, oidc: deps.oidc, logger }));
   return app;
 }

@@ -28,8 +28,9 @@ export function observedStore(store: Store, metrics: Metrics): Store {
   };
 
   const events: Partial<Store> = {
-    async insertPush(push, creation, events) {
-      await store.insertPush(push, creation, events);
+    async insertPush(push, ...rest) {
+      // Every argument passed on (the mails and the link too, not only the events).
+      await store.insertPush(push, ...rest);
       metrics.pushesCreated.labels(push.kind).inc();
     },
     async updatePush<T>(token: string, change: Change<T>, seen?: StoredPush) {

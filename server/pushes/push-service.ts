@@ -18,6 +18,7 @@ import type { DueWork, PushChange, Store } from '../storage/store.js';
 import { expired, expiresAt, isDueByTime, viewsRemaining } from './expiry.js';
 import { opensAt, secondsUntil } from './release.js';
 import { OpenedProofs } from './linked/opened-proof.js';
+import { MAX_BATCH_ROWS } from '../../shared/batch-schema.js';
 import { FileUpload } from './file-upload.js';
 import { GuessLimit } from '../security/guess-limit.js';
 import { validatePushInput, type NewPushFields } from './push-input.js';
@@ -287,17 +288,13 @@ export class PushService {
       const uncounted = storedSize(push) - (options.reservedBytes ?? 0);
       const reservation = uncounted > 0 ? await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, uncounted) : undefined;
       try {
-        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'), notify.mails);
+        // Both pushes' audit trails show the link, written with the insert (issue 35 item 6).
+        const link = followed ? { follows: followed.token, entry: this.auditRecord('linked', actor, now) } : undefined;
+        await this.store.insertPush(push, this.auditRecord('creation', actor, now), pushEvents(this.keys, push, now, 'push.created'), notify.mails, link);
       } catch (e) {
         await reservation?.release();
         await this.store.counters.forgive(notify.claims);
         throw e;
-      }
-      if (followed) {
-        // Both pushes' audit trails show the link.
-        const linked = this.auditRecord('linked', actor, now);
-        await this.store.updatePush(followed.token, () => ({ audit: linked, result: undefined }));
-        await this.store.updatePush(push.token, () => ({ audit: linked, result: undefined }));
       }
       return ownerRecord(withUrlToken(push, token), push.token, { note: fields.note, name: fields.name }, now, actor.baseUrl, this.fileNames(push));
     } catch (e) {
@@ -848,6 +845,19 @@ export class PushService {
     // Time expiry applies on every access, lists included: a push past its days is not "active"
     // just because the sweeper has not come round yet.
     const pushes = state === 'active' ? (await Promise.all(listed.map((p) => this.expireIfDue(p)))).filter((p) => !p.expiredAt) : listed;
+    const now = this.now();
+    return this.decrypting(async () => pushes.map((p) => this.creatorView(p, p.urlToken ? this.keys.openText(p.urlToken) : '', now, actor.baseUrl)));
+  }
+
+  /**
+   * Every push of one of the caller's batches (one link per recipient), in row order, as owner
+   * records: the dashboard groups them and shows whose has been opened (each row's name is opened
+   * here, for its owner only). Someone else's batch id lists nothing.
+   */
+  async listBatch(actor: Actor, batchId: string): Promise<OwnerPushRecord[]> {
+    this.requireAccount(actor);
+    const listed = await this.store.listPushesOfBatch(actor.user.id, batchId, MAX_BATCH_ROWS);
+    const pushes = await Promise.all(listed.map((p) => this.expireIfDue(p)));
     const now = this.now();
     return this.decrypting(async () => pushes.map((p) => this.creatorView(p, p.urlToken ? this.keys.openText(p.urlToken) : '', now, actor.baseUrl)));
   }

@@ -30,6 +30,16 @@ export interface PushChange<T> {
   result: T;
 }
 
+/**
+ * Linked secrets: the `linked` audit entry a new push and the push it follows both get, written in
+ * the same atomic step as the new push (see Store.insertPush).
+ */
+export interface PushLink {
+  /** The storage token of the push the new one follows. */
+  follows: string;
+  entry: AuditRecord;
+}
+
 /** How a claim of deliveries is shared between webhooks (see Store.claimDeliveries). */
 export interface EndpointShare {
   /** At most this many deliveries of one webhook. */
@@ -163,9 +173,11 @@ export interface Store {
   /**
    * Stores a new push with its creation entry and, in the same atomic step, the outbox rows of
    * `events`: one pending delivery per webhook of the event's account subscribed to its type,
-   * named `<event id>.<webhook id>`, due at once.
+   * named `<event id>.<webhook id>`, due at once. With `link`, its entry is appended after the
+   * creation entry and to the followed push's trail in the same step (none of it when the followed
+   * push no longer exists: then the followed push's trail is simply not written).
    */
-  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void>;
+  insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[], link?: PushLink): Promise<void>;
   getPush(token: string): Promise<StoredPush | undefined>;
   /**
    * Runs `change` on the current record and persists what it returns, atomically with respect
@@ -182,6 +194,8 @@ export interface Store {
   listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]>;
   /** The owner's pushes, newest first, filtered by state. */
   listPushesByOwner(ownerId: string, expired: boolean, offset: number, limit: number): Promise<StoredPush[]>;
+  /** The owner's pushes of one batch (one link per recipient), active and expired, in the order they were made; at most `limit`. */
+  listPushesOfBatch(ownerId: string, batchId: string, limit: number): Promise<StoredPush[]>;
   /**
    * Background work that is safe with several instances: claims up to `limit` pushes due at
    * `now` — for `expiry`, not yet expired and past their time limit; for `file-purge`, expired

@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { Context } from 'hono';
+import type { OwnerPushRecord } from '../../../shared/push-schema.js';
 import { Hono } from 'hono';
 import type { AccountMail } from '../../accounts/account-mail.js';
 import { CONFIRM_FIRST_MESSAGE, type AccountService } from '../../accounts/account-service.js';
@@ -261,8 +262,15 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const actor = pageActor(c);
     const list = await pushes.list(actor, state, page);
     const entries: DashboardEntry[] = [];
-    for (const push of list) entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
-    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} expiredNow={c.req.query('expired_now') === '1'} welcome={c.req.query('welcome') === '1'} />);
+    // A batch's pushes are one group (its rows read together); the others each with their audit log.
+    const batches = new Map<string, OwnerPushRecord[]>();
+    for (const push of list) {
+      if (push.batch_id) {
+        if (!batches.has(push.batch_id)) batches.set(push.batch_id, await pushes.listBatch(actor, push.batch_id));
+        entries.push({ push, logs: [] });
+      } else entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
+    }
+    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} expiredNow={c.req.query('expired_now') === '1'} welcome={c.req.query('welcome') === '1'} batches={batches} />);
   });
 
   app.get('/dashboard/audit/:token', session, async (c) => {

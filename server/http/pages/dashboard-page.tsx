@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { AuditEntry, OwnerPushRecord } from '../../../shared/push-schema.js';
+import { BatchGroupCard } from './batch/batch-group.js';
 import { EndToEndBadge, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
@@ -129,6 +130,7 @@ export function DashboardPage({
   hasMore,
   expiredNow = false,
   welcome = false,
+  batches = new Map(),
 }: {
   state: 'active' | 'expired';
   page: number;
@@ -138,6 +140,8 @@ export function DashboardPage({
   expiredNow?: boolean;
   /** Just signed up. */
   welcome?: boolean;
+  /** Every push of each batch on this page, by batch id: shown as one group where its first push of the page is. */
+  batches?: Map<string, OwnerPushRecord[]>;
 }) {
   const { t } = useLanguage();
   const link = (s: string, n: number) => `/dashboard?state=${s}&page=${n}`;
@@ -158,7 +162,11 @@ export function DashboardPage({
       {entries.length === 0 ? (
         <p class="muted">{t(page > 1 ? 'dashboard.noMore' : state === 'active' ? 'dashboard.noActive' : 'dashboard.noExpired')}</p>
       ) : (
-        entries.map((e) => <PushCard entry={e} />)
+        entries.map((e, i) => {
+          const batch = e.push.batch_id;
+          if (!batch || !batches.has(batch)) return <PushCard entry={e} />;
+          return entries.findIndex((x) => x.push.batch_id === batch) === i ? <BatchGroupCard rows={batches.get(batch)!} /> : null;
+        })
       )}
       <nav class="row pager" aria-label={t('dashboard.pages')}>
         {page > 1 && <a href={link(state, page - 1)}>{t('dashboard.newer')}</a>}

@@ -15,7 +15,7 @@ export function batchPaths() {
         requestBody: { required: true, content: { 'application/json': { schema: schema(batchInputSchema, 'input') } } },
         responses: {
           201: { description: 'Every row created; the answer is the only list of the links', content: result },
-          207: { description: 'Some rows created: a limit (rate limit, storage quota, e-mail limits) refused one row; the rows before it exist, the ones after it were not attempted', content: result },
+          207: { description: 'Some rows created: a limit (the account batch-row budget BATCH_ROWS_PER_HOUR, storage quota, e-mail limits) refused one row; the rows before it exist, the ones after it were not attempted', content: result },
           401: { description: 'Sign in (an account only)', content: { 'application/json': { schema: errorBody } } },
           422: { description: 'The list or the options are invalid (every bad row named); nothing was created', content: { 'application/json': { schema: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } } } },
           429: { description: 'The first row was refused by a limit: nothing was created (rows listed)', content: result },

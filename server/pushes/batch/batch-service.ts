@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { batchInputSchema, type BatchResult, type BatchRowResult } from '../../../shared/batch-schema.js';
-import { clientKey } from '../../security/client-key.js';
 import { ServiceError } from '../../service-error.js';
 import type { LimitCounters } from '../../storage/store.js';
 import type { Actor, PushService } from '../push-service.js';
@@ -10,20 +9,24 @@ import { generatedSecret } from './generated-secret.js';
 export interface BatchServiceDeps {
   pushes: PushService;
   counters: LimitCounters;
-  /** RATE_LIMIT_PER_MINUTE: each row past the first counts as one more request of its client (0: off). */
-  rateLimitPerMinute: number;
+  /**
+   * BATCH_ROWS_PER_HOUR: rows an account may create through batches per hour (0: off). The batch
+   * request itself counts once against RATE_LIMIT_PER_MINUTE, like any request, so that a
+   * 1,000-row batch works on a default install while a flood of rows still meets a limit.
+   */
+  batchRowsPerHour: number;
   clock?: () => number;
 }
 
-const RATE_WINDOW_MS = 60_000;
+const ROWS_WINDOW_MS = 3_600_000;
 const truthy = (v: unknown) => v === true || (typeof v === 'string' && ['true', '1', 'on', 'yes'].includes(v.trim().toLowerCase()));
 
 /**
  * One link per recipient (issue 35 item 2). Every row is checked first (a bad list creates
  * nothing, 422 with each bad row's number); then each row becomes its own push through
  * PushService.create, so every rule of a single create applies to each row: the storage quota,
- * the e-mail limits, webhooks (one push.created per row), audit. The rate limit counts each row
- * as a request. Rows are created one after another, each in its own atomic store write; the first
+ * the e-mail limits, webhooks (one push.created per row), audit. Each row counts against the
+ * account's batch-row budget (BATCH_ROWS_PER_HOUR). Rows are created one after another, each in its own atomic store write; the first
  * row a limit refuses stops the batch: that row is `failed` with the limit's status and message,
  * the ones after it `not_attempted`, the ones before it exist and their links are in the answer.
  * The server keeps no list of the links (only the owner's own sealed copy of each push's link, as
@@ -74,7 +77,7 @@ export class BatchService {
         continue;
       }
       try {
-        if (i > 0) await this.countRequest(actor);
+        await this.countRow(actor.user.id);
         const created = await pushes.create(actor, inputs[i], undefined, { batchId });
         results.push({ ...rowFacts(row), status: 'created', url_token: created.url_token, html_url: created.html_url, ...(emailLinks ? { emailed: row.email !== null } : {}) });
       } catch (e) {
@@ -87,14 +90,18 @@ export class BatchService {
     return { batch_id: batchId, created: count('created'), failed: count('failed'), not_attempted: count('not_attempted'), rows: results };
   }
 
-  /** The rate limit, per row: a row past the first is one more request of this client this minute. */
-  private async countRequest(actor: Actor): Promise<void> {
-    const limit = this.deps.rateLimitPerMinute;
+  /**
+   * The account's batch-row budget, per row (on every instance: the counters are the store's).
+   * A refused row is counted too; it is one of at most one per batch.
+   */
+  private async countRow(userId: string): Promise<void> {
+    const limit = this.deps.batchRowsPerHour;
     if (limit <= 0) return;
     const now = this.now();
-    const { count, resetAt } = await this.deps.counters.hit(`rate:${clientKey(actor.client.ip)}`, RATE_WINDOW_MS, now);
+    const { count, resetAt } = await this.deps.counters.hit(`batch-rows:${userId}`, ROWS_WINDOW_MS, now);
     if (count > limit) {
-      throw new ServiceError('too_many_requests', 'Too many requests. Please slow down and try again in a minute.', undefined, Math.max(1, Math.ceil((resetAt - now) / 1000)));
+      const message = `This account has created ${limit} batch rows this hour, the most allowed (BATCH_ROWS_PER_HOUR). Send the rest later.`;
+      throw new ServiceError('too_many_requests', message, undefined, Math.max(1, Math.ceil((resetAt - now) / 1000)));
     }
   }
 }

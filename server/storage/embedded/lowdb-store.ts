@@ -45,7 +45,7 @@ import {
   type StoredInvite,
 } from '../admin-records.js';
 import { SharedStrings, shareRepeatedStrings } from './shared-strings.js';
-import { StoreNotReady, type BlobStore, type DueWork, type EndpointShare, type LimitCounters, type PushChange, type RequestChange, type Store } from '../store.js';
+import { StoreNotReady, type BlobStore, type DueWork, type EndpointShare, type LimitCounters, type PushChange, type PushLink, type RequestChange, type Store } from '../store.js';
 
 /**
  * Audit trails are kept whole (Password Pusher caps them; a silently truncated trail hides who
@@ -196,11 +196,14 @@ export class LowdbStore implements Store {
     return next;
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails: StoredMail[] = []): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails: StoredMail[] = [], link?: PushLink): Promise<void> {
     const outbox = this.outbox(events);
     await this.journal.commit([
       { c: 'pushes', k: push.token, v: push },
       { c: 'audit', k: push.token, a: creation, max: UNBOUNDED },
+      // One journal batch: the link is on both trails or on neither.
+      ...(link ? [{ c: 'audit', k: push.token, a: link.entry, max: UNBOUNDED } as Change] : []),
+      ...(link && Object.hasOwn(this.db.pushes, link.follows) ? [{ c: 'audit', k: link.follows, a: link.entry, max: UNBOUNDED } as Change] : []),
       ...outbox.map((x): Change => ({ c: 'deliveries', k: x.id, v: x })),
       ...this.newMails(mails),
     ]);
@@ -279,6 +282,16 @@ export class LowdbStore implements Store {
       if (!p || (p.expiredAt !== null) !== expired) continue;
       if (skipped++ < offset) continue;
       out.push(p);
+    }
+    return out;
+  }
+
+  async listPushesOfBatch(ownerId: string, batchId: string, limit: number): Promise<StoredPush[]> {
+    const out: StoredPush[] = [];
+    for (const token of this.byOwner.get(ownerId) ?? []) {
+      const p = this.db.pushes[token];
+      if (p?.batchId === batchId) out.push(p);
+      if (out.length >= limit) break;
     }
     return out;
   }

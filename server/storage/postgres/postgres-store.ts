@@ -28,7 +28,7 @@ import {
 } from '../records.js';
 import { auditList } from '../outbox.js';
 import { adminLogEntrySchema, storedInviteSchema, type AdminLogEntry, type InstanceAuditEntry, type InstanceAuditFilter, type StoredInvite } from '../admin-records.js';
-import { StorageUnavailableError, StoreNotReady, type DueWork, type EndpointShare, type PushChange, type RequestChange, type Store } from '../store.js';
+import { StorageUnavailableError, StoreNotReady, type DueWork, type EndpointShare, type PushChange, type PushLink, type RequestChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
 import { migrate } from './migrate.js';
@@ -131,7 +131,7 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool, schemaVersion);
   }
 
-  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[]): Promise<void> {
+  async insertPush(push: StoredPush, creation: AuditRecord, events?: WebhookEvent[], mails?: StoredMail[], link?: PushLink): Promise<void> {
     const insert = (db: Queryable) =>
       // One statement (atomic by itself): the push and its creation entry, in one round trip.
       db.query(
@@ -142,12 +142,18 @@ export class PostgresStore implements Store {
          INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
         [...pushColumns(push), creation],
       );
-    if (!events?.length && !mails?.length) {
+    if (!events?.length && !mails?.length && !link) {
       await insert(this.db);
       return;
     }
     await this.db.transaction(async (tx) => {
       await insert(tx);
+      if (link) {
+        // In the insert's transaction: the link is on both trails or on neither. The followed
+        // push's row is key-share locked (as appendAudit does) so a retention delete waits.
+        await tx.query('INSERT INTO audit (token, entry) VALUES ($1, $2)', [push.token, link.entry]);
+        await tx.query('INSERT INTO audit (token, entry) SELECT token, $2 FROM pushes WHERE token = $1 FOR KEY SHARE', [link.follows, link.entry]);
+      }
       if (events?.length) await writeOutbox(tx, events);
       if (mails?.length) await insertMailRows(tx, mails);
     });
@@ -445,6 +451,15 @@ export class PostgresStore implements Store {
   async listAudit(token: string, offset: number, limit: number): Promise<AuditRecord[]> {
     const { rows } = await this.db.query('SELECT entry FROM audit WHERE token = $1 ORDER BY id OFFSET $2 LIMIT $3', [token, offset, limit]);
     return rows.map((r) => auditRecordSchema.parse(r.entry));
+  }
+
+  async listPushesOfBatch(ownerId: string, batchId: string, limit: number): Promise<StoredPush[]> {
+    // pushes_batch_id (migration 0021) serves this.
+    const { rows } = await this.db.query(
+      `SELECT record FROM pushes WHERE owner_id = $1 AND (record->>'batchId') = $2 ORDER BY seq LIMIT $3`,
+      [ownerId, batchId, limit],
+    );
+    return rows.map((r) => parsePush(r));
   }
 
   async listPushesByOwner(ownerId: string, expired: boolean, offset: number, limit: number): Promise<StoredPush[]> {

@@ -8,13 +8,16 @@ let server: TestServer;
 let owner: string;
 
 beforeAll(async () => {
-  server = await startServer();
+  // The default limits (the test harness turns the rate limit off unless asked): a batch counts
+  // once against RATE_LIMIT_PER_MINUTE, its rows against BATCH_ROWS_PER_HOUR (default 2000).
+  // TRUST_PROXY so that each recipient below opens their link from their own address.
+  server = await startServer({ RATE_LIMIT_PER_MINUTE: '120', TRUST_PROXY: 'true' });
   ({ token: owner } = await createUserWithToken(server, 'batch@example.com'));
 });
 afterAll(() => server.stop());
 
 describe('a batch through the REST API', () => {
-  it('1,000 rows: each its own push with the same options, the CSV complete, each link opens once to its own secret', async () => {
+  it('1,000 rows on the default limits: each its own push with the same options, the CSV complete, each link opens once to its own secret', async () => {
     const recipients = Array.from({ length: 1000 }, (_, i) => ({ name: `Person ${i + 1}`, email: `p${i + 1}@example.com`, payload: `secret number ${i + 1}` }));
     const started = performance.now();
     const res = await api.post(server, '/api/v2/pushes/batch?format=csv', { token: owner, json: { push: { expire_after_views: 1, expire_after_days: 3 }, recipients } });
@@ -26,14 +29,16 @@ describe('a batch through the REST API', () => {
     expect(rows).toHaveLength(1000);
     expect(new Set(rows.map((r) => r.link)).size).toBe(1000);
     rows.forEach((r, i) => expect(r).toMatchObject({ row: String(i + 1), name: `Person ${i + 1}`, email: `p${i + 1}@example.com`, status: 'created', error: '' }));
-    // Twenty recipients at a time, each opening their own link twice.
+    // Twenty recipients at a time, each opening their own link twice, each from their own address.
     for (let from = 0; from < rows.length; from += 20) {
       await Promise.all(
         rows.slice(from, from + 20).map(async (r, j) => {
           const token = new URL(r.link!).pathname.split('/')[2]!;
-          const first = await api.get(server, `/api/v2/pushes/${token}`);
-          expect(first.body).toMatchObject({ payload: `secret number ${from + j + 1}`, expire_after_views: 1, expire_after_days: 3 });
-          expect((await api.get(server, `/api/v2/pushes/${token}`)).body).toMatchObject({ expired: true, payload: null });
+          const n = from + j + 1;
+          const headers = { 'x-forwarded-for': `10.1.${n >> 8}.${n & 255}` };
+          const first = await api.get(server, `/api/v2/pushes/${token}`, { headers });
+          expect(first.body).toMatchObject({ payload: `secret number ${n}`, expire_after_views: 1, expire_after_days: 3 });
+          expect((await api.get(server, `/api/v2/pushes/${token}`, { headers })).body).toMatchObject({ expired: true, payload: null });
         }),
       );
     }
@@ -77,23 +82,30 @@ describe('limits apply per row', () => {
   let token: string;
   let userId: string;
   beforeAll(async () => {
-    limited = await startServer({ RATE_LIMIT_PER_MINUTE: '10' });
+    limited = await startServer({ BATCH_ROWS_PER_HOUR: '10', RATE_LIMIT_PER_MINUTE: '5' });
     ({ token, userId } = await createUserWithToken(limited, 'limited@example.com'));
   });
   afterAll(() => limited.stop());
 
-  it('the rate limit reached at row 11: rows 1–10 exist, row 11 failed with 429, rows 12–15 not attempted, said row by row', async () => {
+  it("the account's batch-row budget reached at row 11: rows 1–10 exist, row 11 failed with 429, rows 12–15 not attempted, said row by row; the next batch is refused at its first row", async () => {
     const recipients = Array.from({ length: 15 }, (_, i) => ({ name: `r${i + 1}`, payload: `s${i + 1}` }));
+    // RATE_LIMIT_PER_MINUTE=5 counts the batch request once: it does not stop the batch at row 6.
     const res = await api.post(limited, '/api/v2/pushes/batch', { token, json: { recipients } });
     expect(res.status).toBe(207);
     expect(res.body).toMatchObject({ created: 10, failed: 1, not_attempted: 4 });
     expect(res.body.rows.map((r: any) => r.status)).toEqual([...Array(10).fill('created'), 'failed', ...Array(4).fill('not_attempted')]);
     expect(res.body.rows[10]).toMatchObject({ row: 11, name: 'r11', http_status: 429 });
-    // Exactly the rows said to exist do (read from the store: the API is rate limited now).
+    expect(res.body.rows[10].error).toContain('BATCH_ROWS_PER_HOUR');
+    // Exactly the rows said to exist do (read from the store).
     const stored = await limited.server.store.listPushesByOwner(userId, false, 0, 50);
     expect(stored).toHaveLength(10);
     expect(stored.every((p) => p.batchId === res.body.batch_id)).toBe(true);
     expect(stored.map((p) => p.token).sort()).toEqual(res.body.rows.slice(0, 10).map((r: any) => limited.server.pushes.storageId(r.url_token)).sort());
+    // The budget is the account's for the hour: another batch fails at its first row, creating nothing.
+    const again = await api.post(limited, '/api/v2/pushes/batch', { token, json: { recipients: recipients.slice(0, 2) } });
+    expect(again.status).toBe(429);
+    expect(again.body).toMatchObject({ created: 0, failed: 1, not_attempted: 1 });
+    expect(await limited.server.store.listPushesByOwner(userId, false, 0, 50)).toHaveLength(10);
   });
 });
 

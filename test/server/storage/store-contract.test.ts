@@ -356,6 +356,38 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect((await store.listAudit(renamed, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view']);
   });
 
+  it("insertPush with a link: the 'linked' entry on the new push's trail after its creation and on the followed push's, in the insert's step, kept across a reopen", async () => {
+    const first = push({ ownerId: 'link-owner' });
+    const second = push({ ownerId: 'link-owner' });
+    await store.insertPush(first, audit('creation', 1));
+    await store.appendAudit(first.token, audit('view', 2));
+    await store.insertPush(second, audit('creation', 3), undefined, undefined, { follows: first.token, entry: audit('linked', 4) });
+    expect((await store.listAudit(first.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view', 'linked']);
+    expect((await store.listAudit(second.token, 0, 10)).map((a) => [a.kind, a.at])).toEqual([['creation', iso(T0 + 3)], ['linked', iso(T0 + 4)]]);
+    // A followed push that no longer exists (retention deleted it meanwhile): the new push is stored with its own trail.
+    const third = push({ ownerId: 'link-owner' });
+    await store.insertPush(third, audit('creation', 5), undefined, undefined, { follows: 'Hgone', entry: audit('linked', 6) });
+    expect((await store.listAudit(third.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'linked']);
+    expect(await store.listAudit('Hgone', 0, 10)).toEqual([]);
+    await store.close();
+    store = await backend.open();
+    expect((await store.listAudit(first.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'view', 'linked']);
+    expect((await store.listAudit(second.token, 0, 10)).map((a) => a.kind)).toEqual(['creation', 'linked']);
+  });
+
+  it("listPushesOfBatch: the owner's pushes of one batch, active and expired, in the order made; not another owner's, not another batch's", async () => {
+    const owner = `batch-owner-${randomBytes(3).toString('hex')}`;
+    const rows = [0, 1, 2].map((i) => push({ ownerId: owner, batchId: 'b1', createdAt: iso(T0 + i) }));
+    for (const [i, p] of rows.entries()) await store.insertPush(p, audit('creation', i));
+    await store.insertPush(push({ ownerId: owner, batchId: 'b2' }), audit('creation'));
+    await store.insertPush(push({ ownerId: owner }), audit('creation'));
+    await store.insertPush(push({ ownerId: 'someone-else', batchId: 'b1' }), audit('creation'));
+    await store.updatePush(rows[1]!.token, (p) => ({ next: { ...p, expiredAt: iso(T0 + 9) }, result: undefined }));
+    expect((await store.listPushesOfBatch(owner, 'b1', 10)).map((p) => p.token)).toEqual(rows.map((p) => p.token));
+    expect((await store.listPushesOfBatch(owner, 'b1', 2)).map((p) => p.token)).toEqual(rows.slice(0, 2).map((p) => p.token));
+    expect(await store.listPushesOfBatch(owner, 'nope', 10)).toEqual([]);
+  });
+
   it('reports the bytes it occupies, growing as data is stored', async () => {
     const before = await store.storedBytes();
     expect(before).toBeGreaterThanOrEqual(0);

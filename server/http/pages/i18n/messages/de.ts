@@ -4,6 +4,7 @@ import { mailDe } from './mail/de.js';
 import { mailLinksDe } from './mail-links/de.js';
 import { privacyDe } from './privacy/de.js';
 import { ssoDe } from './sso/de.js';
+import { batchDe } from './batch/de.js';
 
 /** German (Deutsch): the keys of en.ts, in the same order. */
 export const de: Catalogue = {
@@ -12,6 +13,7 @@ export const de: Catalogue = {
   ...mailLinksDe,
   ...privacyDe,
   ...ssoDe,
+  ...batchDe,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meine Pushes',

@@ -7,6 +7,7 @@ import { mailEn } from './mail/en.js';
 import { mailLinksEn } from './mail-links/en.js';
 import { privacyEn } from './privacy/en.js';
 import { ssoEn } from './sso/en.js';
+import { batchEn } from './batch/en.js';
 
 export const en = {
   ...adminEn,
@@ -14,6 +15,7 @@ export const en = {
   ...mailLinksEn,
   ...privacyEn,
   ...ssoEn,
+  ...batchEn,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'My pushes',

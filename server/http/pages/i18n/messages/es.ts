@@ -4,6 +4,7 @@ import { mailEs } from './mail/es.js';
 import { mailLinksEs } from './mail-links/es.js';
 import { privacyEs } from './privacy/es.js';
 import { ssoEs } from './sso/es.js';
+import { batchEs } from './batch/es.js';
 
 /** Spanish (español): the keys of en.ts, in the same order. */
 export const es: Catalogue = {
@@ -12,6 +13,7 @@ export const es: Catalogue = {
   ...mailLinksEs,
   ...privacyEs,
   ...ssoEs,
+  ...batchEs,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mis envíos',

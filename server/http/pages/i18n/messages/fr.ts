@@ -4,6 +4,7 @@ import { mailFr } from './mail/fr.js';
 import { mailLinksFr } from './mail-links/fr.js';
 import { privacyFr } from './privacy/fr.js';
 import { ssoFr } from './sso/fr.js';
+import { batchFr } from './batch/fr.js';
 
 /** French (français): the keys of en.ts, in the same order. */
 export const fr: Catalogue = {
@@ -12,6 +13,7 @@ export const fr: Catalogue = {
   ...mailLinksFr,
   ...privacyFr,
   ...ssoFr,
+  ...batchFr,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mes envois',

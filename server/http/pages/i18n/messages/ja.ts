@@ -4,6 +4,7 @@ import { mailJa } from './mail/ja.js';
 import { mailLinksJa } from './mail-links/ja.js';
 import { privacyJa } from './privacy/ja.js';
 import { ssoJa } from './sso/ja.js';
+import { batchJa } from './batch/ja.js';
 
 /** Japanese (日本語): the keys of en.ts, in the same order. */
 export const ja: Catalogue = {
@@ -12,6 +13,7 @@ export const ja: Catalogue = {
   ...mailLinksJa,
   ...privacyJa,
   ...ssoJa,
+  ...batchJa,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'マイプッシュ',

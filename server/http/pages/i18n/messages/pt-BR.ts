@@ -4,6 +4,7 @@ import { mailPtBR } from './mail/pt-BR.js';
 import { mailLinksPtBR } from './mail-links/pt-BR.js';
 import { privacyPtBR } from './privacy/pt-BR.js';
 import { ssoPtBR } from './sso/pt-BR.js';
+import { batchPtBR } from './batch/pt-BR.js';
 
 /** Brazilian Portuguese (português do Brasil): the keys of en.ts, in the same order. */
 export const ptBR: Catalogue = {
@@ -12,6 +13,7 @@ export const ptBR: Catalogue = {
   ...mailLinksPtBR,
   ...privacyPtBR,
   ...ssoPtBR,
+  ...batchPtBR,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meus envios',

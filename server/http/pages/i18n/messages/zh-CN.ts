@@ -4,6 +4,7 @@ import { mailZhCN } from './mail/zh-CN.js';
 import { mailLinksZhCN } from './mail-links/zh-CN.js';
 import { privacyZhCN } from './privacy/zh-CN.js';
 import { ssoZhCN } from './sso/zh-CN.js';
+import { batchZhCN } from './batch/zh-CN.js';
 
 /** Simplified Chinese (简体中文): the keys of en.ts, in the same order. */
 export const zhCN: Catalogue = {
@@ -12,6 +13,7 @@ export const zhCN: Catalogue = {
   ...mailLinksZhCN,
   ...privacyZhCN,
   ...ssoZhCN,
+  ...batchZhCN,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': '我的推送',
