@@ -90,6 +90,9 @@ export function fakeApi(overrides: Partial<PushApi> = {}): PushApi & { [K in key
     audit: vi.fn(async () => []),
     expire: vi.fn(async (token: string) => record({ url_token: token, expired: true })),
     requests: vi.fn(async () => []),
+    closeRequest: vi.fn(async () => {
+      throw new Error('closeRequest not set up in this test');
+    }),
     createRequest: vi.fn(),
     emailLink: vi.fn(async (input: { notify_emails: string[] | string }) => ({ sent: (typeof input.notify_emails === 'string' ? input.notify_emails.split(',') : input.notify_emails).length })),
     ...overrides,
