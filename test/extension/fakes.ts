@@ -126,6 +126,7 @@ export function fakeEnv(api: PushApi, { recallKinds = async (): Promise<Remember
     sendFilePush: vi.fn((s: Settings, input: PushInput, file: File, endToEnd: boolean) =>
       sendFilePush(describedApi(api, s.serverUrl, Boolean(tokenToSend(s))), input, file, endToEnd),
     ),
+    openOptions: vi.fn(),
     targetTab: vi.fn(async () => ({ id: 7, url: 'https://example.com/page', title: 'A page' })),
     readSelection: vi.fn(async () => ''),
     copy: vi.fn(async () => true),
