@@ -87,7 +87,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa, admins: { adminEmails: new Set(config.admin.emails), oidcAdminGroup: config.signInMethods.oidc?.adminGroup }, signInMethods: config.signInMethods, signUpMode: config.admin.signUp });
     const oidc = config.signInMethods.oidc ? new OidcRelyingParty(config.signInMethods.oidc, keys, logger) : undefined;
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
-    const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays });
+    const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays, mailEnabled: config.mail !== undefined, productName: productName(config.brand) });
     const accountMail = new AccountMail({ store, keys, accounts, hashing, mail: config.mail, productName: productName(config.brand) });
     const tickets = new TicketSigner(keys.deriveKey('sign-in tickets'), () => Date.now());
     // What authenticator apps and passkey prompts show: the instance's brand name.
@@ -95,7 +95,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const siteName = config.baseUrl ? `${brandName} (${new URL(config.baseUrl).host})` : brandName;
     const secondFactor = new SecondFactorService({ store, keys, signInGuesses: accounts.secondStepGuesses, requireMfa: config.requireMfa, issuer: siteName, logger });
     const passkeys = new PasskeyService({ store, tickets, counters: store.counters, rpName: siteName, logger });
-    const admin = new AdminService({ store, accounts, pushes, config, secondFactor });
+    const admin = new AdminService({ store, accounts, pushes, config, secondFactor, keys });
     const invites = new InviteService({ store, admin, accounts });
     const connect = new ExtensionConnectService({ store, accounts });
     return { keys, store, pushes, uploads, accounts, secondFactor, passkeys, tickets, webhooks, requests, admin, invites, connect, accountMail, oidc, close: () => store.close() };

@@ -14,6 +14,8 @@ export const requestInputSchema = z.object({
   /** The answer push's limits (defaults: the server's push defaults). */
   answer_expire_after_days: lenientIntegerSchema.optional(),
   answer_expire_after_views: lenientIntegerSchema.optional(),
+  /** E-mail the requester when the request is answered (absent: the account's default; needs SMTP on the server). */
+  email_on_answer: z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on'])]).optional(),
 });
 export type RequestInput = z.input<typeof requestInputSchema>;
 

@@ -11,7 +11,9 @@ import type { StoredMail, StoredUser } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import type { AccountService, SignUpConfirmation } from './account-service.js';
 import { makeLinkToken, readLinkToken, verifyLinkToken } from './email-link-token.js';
-import type { User } from './user.js';
+import type { ReceiptDefaults, User } from './user.js';
+import { EmailChange } from './email-change.js';
+import { readUnsubscribeToken, type UnsubscribeKind } from '../mail/unsubscribe-link.js';
 
 /** A reset link works for an hour. */
 export const RESET_LINK_MS = 3_600_000;
@@ -52,13 +54,39 @@ export class AccountMail {
   private readonly now: () => Date;
   private readonly linkKey: Buffer;
 
+  /** Changing the account's address (a link to the new one, a notice to the old one). */
+  readonly emailChange: EmailChange;
+
   constructor(private readonly deps: AccountMailDeps) {
     this.now = deps.clock ?? (() => new Date());
     this.linkKey = deps.keys.deriveKey('account-email-links');
+    this.emailChange = new EmailChange({ store: deps.store, keys: deps.keys, accounts: deps.accounts, mail: this, clock: deps.clock });
   }
 
   get enabled(): boolean {
     return this.deps.mail !== undefined;
+  }
+
+  get productName(): string {
+    return this.deps.productName;
+  }
+
+  /**
+   * A List-Unsubscribe link followed (its one-click POST, or the button of its page): that kind of
+   * receipt is turned off in the account's defaults. Pushes and requests already made keep what
+   * they asked for (each sends its one receipt at most). Undefined for a bad link or a deleted account.
+   */
+  /** The kind of receipt a List-Unsubscribe link stops, when the link is genuine (its page shows it before the button). */
+  unsubscribeKind(token: unknown): UnsubscribeKind | undefined {
+    return readUnsubscribeToken(this.deps.keys, token)?.kind;
+  }
+
+  async unsubscribe(token: unknown): Promise<UnsubscribeKind | undefined> {
+    const read = readUnsubscribeToken(this.deps.keys, token);
+    if (!read) return undefined;
+    const off = (u: StoredUser): ReceiptDefaults => ({ ...(u.receiptDefaults ?? { opened: false, expiredUnopened: false, requestAnswered: false }), [read.kind]: false });
+    const done = await this.deps.store.changeUser(read.userId, (u) => ({ next: { ...u, receiptDefaults: off(u) }, result: true }));
+    return done ? read.kind : undefined;
   }
 
   /** Whether new accounts must confirm their address (REQUIRE_EMAIL_CONFIRMATION, with SMTP). */

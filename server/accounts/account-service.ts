@@ -13,7 +13,7 @@ import { ServiceError } from '../service-error.js';
 import type { StoredApiToken, StoredMail, StoredUser } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { isStorableText, storableKey } from '../storage/storable-text.js';
-import type { User } from './user.js';
+import type { ReceiptDefaults, User } from './user.js';
 import { isAdministrator, noAdminSources, type AdminSources } from '../admin/admin-role.js';
 
 const SESSION_DAYS = 14;
@@ -126,9 +126,9 @@ export class AccountService {
 
   /**
    * SIGN_UP_EMAIL_DOMAINS, the one rule for every way an account is made (sign-up, SSO, the
-   * CLI): the email's domain must be one of the list (exactly; a subdomain is another domain).
+   * CLI, an e-mail change): the email's domain must be one of the list (exactly; a subdomain is another domain).
    */
-  private checkNewAccountDomain(email: string): void {
+  checkNewAccountDomain(email: string): void {
     const domains = this.deps.signInMethods?.signUpEmailDomains ?? [];
     if (domains.length === 0) return;
     const domain = email.slice(email.lastIndexOf('@') + 1);
@@ -214,9 +214,23 @@ export class AccountService {
     });
   }
 
-  private toUser(u: { id: string; email: string; createdAt: string; admin?: boolean; sso?: { groups: string[] } }): User {
+  private toUser(u: { id: string; email: string; createdAt: string; admin?: boolean; sso?: { groups: string[] }; locale?: string; receiptDefaults?: ReceiptDefaults }): User {
     const role = isAdministrator({ email: u.email, admin: u.admin, ssoGroups: u.sso?.groups }, this.deps.admins ?? noAdminSources);
-    return { id: u.id, email: u.email, createdAt: u.createdAt, admin: role };
+    return { id: u.id, email: u.email, createdAt: u.createdAt, admin: role, ...(u.locale ? { locale: u.locale } : {}), ...(u.receiptDefaults ? { receiptDefaults: u.receiptDefaults } : {}) };
+  }
+
+  /**
+   * Remembers the page language the account signed in with or chose in the language menu: the
+   * e-mails it causes through the API (receipts) are written in it. Written only when it changed.
+   */
+  async rememberLocale(user: Pick<User, 'id' | 'locale'>, locale: string): Promise<void> {
+    if (user.locale === locale) return;
+    await this.deps.store.changeUser(user.id, (u) => (u.locale === locale ? { result: undefined } : { next: { ...u, locale }, result: undefined }));
+  }
+
+  /** The receipts by e-mail the account's pushes and requests get when they do not say. */
+  async setReceiptDefaults(user: Pick<User, 'id'>, defaults: ReceiptDefaults): Promise<void> {
+    await this.deps.store.changeUser(user.id, (u) => ({ next: { ...u, receiptDefaults: defaults }, result: undefined }));
   }
 
   /** The password rules, for sign-up and for setting a password alike. */

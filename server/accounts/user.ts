@@ -5,4 +5,14 @@ export interface User {
   createdAt: string;
   /** An administrator (server/admin/admin-role.ts decides). */
   admin?: boolean;
+  /** The page language it last used (StoredUser.locale): its e-mails are written in it. */
+  locale?: string;
+  /** The receipts by e-mail its pushes and requests get when they do not say. */
+  receiptDefaults?: ReceiptDefaults;
+}
+
+export interface ReceiptDefaults {
+  opened: boolean;
+  expiredUnopened: boolean;
+  requestAnswered: boolean;
 }

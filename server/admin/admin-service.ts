@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountService } from '../accounts/account-service.js';
 import type { User } from '../accounts/user.js';
+import type { KeyRing } from '../crypto/key-ring.js';
+import { allGivenUpMails, type AdminGivenUpMail } from '../mail/given-up-mails.js';
 import type { Config } from '../config.js';
 import type { Actor, PushService } from '../pushes/push-service.js';
 import { ServiceError } from '../service-error.js';
@@ -61,6 +63,8 @@ export interface AdminServiceDeps {
   /** Removes an account's authenticator app, recovery codes and passkeys, and ends its sessions. */
   secondFactor: Pick<SecondFactorService, 'reset'>;
   clock?: () => Date;
+  /** Opens the mail outbox's sealed messages for their recipients (the given-up list); absent: that list is empty. */
+  keys?: KeyRing;
 }
 
 /**
@@ -265,6 +269,13 @@ export class AdminService {
   effectiveConfiguration(actor: AdminActor) {
     this.require(actor);
     return maskedSettings(this.deps.config.settings);
+  }
+
+  /** Every account's given-up mails (recipients, kind, when, the SMTP reply; never a subject or body), a page of ADMIN_PAGE_SIZE. Reading it is not logged. */
+  async givenUpMails(actor: AdminActor, page: number): Promise<AdminGivenUpMail[]> {
+    this.require(actor);
+    if (!this.deps.keys) return [];
+    return allGivenUpMails(this.deps.store, this.deps.keys, (page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
   }
 
   async adminLog(actor: AdminActor, page: number): Promise<AdminLogEntry[]> {

@@ -4,7 +4,22 @@ import { html, type MailMessage } from './mail-message.js';
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN'] as const;
 type Language = (typeof LANGUAGES)[number];
 
-export type MailKind = 'password-reset' | 'password-reset-no-account' | 'password-changed' | 'confirm-email' | 'sign-up-existing' | 'receipt-opened' | 'receipt-expired-unopened' | 'push-link';
+export type MailKind =
+  | 'password-reset'
+  | 'password-reset-no-account'
+  | 'password-changed'
+  | 'confirm-email'
+  | 'sign-up-existing'
+  | 'receipt-opened'
+  | 'receipt-expired-unopened'
+  | 'push-link'
+  | 'request-answered'
+  | 'email-change-confirm'
+  | 'email-change-taken'
+  | 'email-changed';
+
+/** Optional mails (receipts): each carries a List-Unsubscribe link and says where to stop them. */
+export const OPTIONAL_MAIL_KINDS: readonly MailKind[] = ['receipt-opened', 'receipt-expired-unopened', 'request-answered'];
 
 interface Template {
   subject: string;
@@ -85,6 +100,53 @@ const T: Record<MailKind, Record<Language, Template>> = {
     ja: { subject: 'あなたのアドレスで {product} への登録が試みられました', body: ['このメールアドレスで {product} アカウントの作成が試みられましたが、すでにアカウントがあります。', 'ご本人の場合はサインインしてください。パスワードを忘れた場合はこちらから再設定できます: {link}', '心当たりがない場合は、このメールを無視してください。何も変更されていません。'] },
     'zh-CN': { subject: '有人尝试用您的地址注册 {product}', body: ['有人尝试用此邮箱地址创建 {product} 账户，但您已经有一个账户。', '如果是您本人，请直接登录；如果忘记了密码，请在此重置：{link}', '如果不是您，请忽略此邮件：没有任何更改。'] },
   },
+  'request-answered': {
+    en: { subject: 'Your request “{name}” was answered', body: ['Someone answered your secret request “{name}”. The answer is a push of yours now.', 'Its history, and the answer for you when signed in: {link}', 'You asked for this e-mail for your requests.'] },
+    de: { subject: 'Ihre Anfrage „{name}“ wurde beantwortet', body: ['Jemand hat Ihre Geheimnis-Anfrage „{name}“ beantwortet. Die Antwort ist jetzt ein Push von Ihnen.', 'Ihr Verlauf und, angemeldet, die Antwort: {link}', 'Sie haben diese E-Mail für Ihre Anfragen gewünscht.'] },
+    fr: { subject: 'Votre demande « {name} » a reçu une réponse', body: ['Quelqu’un a répondu à votre demande de secret « {name} ». La réponse est maintenant un de vos pushs.', 'Son historique, et la réponse une fois connecté : {link}', 'Vous avez demandé cet e-mail pour vos demandes.'] },
+    es: { subject: 'Su solicitud «{name}» fue respondida', body: ['Alguien respondió a su solicitud de secreto «{name}». La respuesta ahora es un push suyo.', 'Su historial y, con la sesión iniciada, la respuesta: {link}', 'Pidió este correo para sus solicitudes.'] },
+    'pt-BR': { subject: 'Sua solicitação “{name}” foi respondida', body: ['Alguém respondeu à sua solicitação de segredo “{name}”. A resposta agora é um push seu.', 'O histórico e, conectado, a resposta: {link}', 'Você pediu este e-mail para suas solicitações.'] },
+    ja: { subject: 'リクエスト「{name}」に回答がありました', body: ['秘密のリクエスト「{name}」に回答がありました。回答はあなたのプッシュになっています。', '履歴と (サインイン後) 回答: {link}', 'このメールはリクエストについてのご指定により送信しています。'] },
+    'zh-CN': { subject: '您的请求“{name}”已得到回复', body: ['有人回复了您的秘密请求“{name}”。回复现在是您的一个推送。', '其历史记录，以及登录后的回复：{link}', '这封邮件是您为您的请求要求的。'] },
+  },
+  'email-change-confirm': {
+    en: { subject: 'Confirm your new e-mail address for {product}', body: ['Someone (we hope you) asked to change the address of a {product} account to this one ({name}).', 'Confirm the change within 24 hours: {link}', 'The link works once. Until then the account keeps its old address. If you did not ask for this, ignore this e-mail.'] },
+    de: { subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse für {product}', body: ['Jemand (hoffentlich Sie) hat angefordert, die Adresse eines {product}-Kontos in diese ({name}) zu ändern.', 'Bestätigen Sie die Änderung innerhalb von 24 Stunden: {link}', 'Der Link funktioniert einmal. Bis dahin behält das Konto seine alte Adresse. Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail.'] },
+    fr: { subject: 'Confirmez votre nouvelle adresse e-mail pour {product}', body: ['Quelqu’un (vous, espérons-le) a demandé à remplacer l’adresse d’un compte {product} par celle-ci ({name}).', 'Confirmez le changement dans les 24 heures : {link}', 'Le lien ne fonctionne qu’une fois. D’ici là, le compte garde son ancienne adresse. Si vous n’avez rien demandé, ignorez cet e-mail.'] },
+    es: { subject: 'Confirme su nueva dirección de correo para {product}', body: ['Alguien (esperamos que usted) pidió cambiar la dirección de una cuenta de {product} a esta ({name}).', 'Confirme el cambio en 24 horas: {link}', 'El enlace funciona una vez. Hasta entonces la cuenta conserva su dirección anterior. Si no lo pidió, ignore este correo.'] },
+    'pt-BR': { subject: 'Confirme seu novo endereço de e-mail no {product}', body: ['Alguém (esperamos que você) pediu para mudar o endereço de uma conta do {product} para este ({name}).', 'Confirme a mudança em até 24 horas: {link}', 'O link funciona uma vez. Até lá a conta mantém o endereço antigo. Se você não pediu isso, ignore este e-mail.'] },
+    ja: { subject: '{product} の新しいメールアドレスの確認', body: ['{product} アカウントのアドレスをこのアドレス ({name}) に変更するよう依頼がありました。', '24 時間以内に変更を確認してください: {link}', 'このリンクは 1 回だけ使えます。確認されるまでアカウントは元のアドレスのままです。心当たりがない場合は、このメールを無視してください。'] },
+    'zh-CN': { subject: '确认您在 {product} 的新邮箱地址', body: ['有人（希望是您）请求将一个 {product} 账户的地址改为此地址（{name}）。', '请在 24 小时内确认更改：{link}', '该链接只能使用一次。确认之前账户保留原地址。如果这不是您的请求，请忽略此邮件。'] },
+  },
+  'email-change-taken': {
+    en: { subject: 'Address change requested on {product}', body: ['Someone asked to change the address of a {product} account to this one, but this address already has an account, so nothing changed.', 'If you forgot that account’s password, reset it here: {link}'] },
+    de: { subject: 'Adressänderung bei {product} angefordert', body: ['Jemand hat angefordert, die Adresse eines {product}-Kontos in diese zu ändern, aber für diese Adresse gibt es bereits ein Konto; nichts wurde geändert.', 'Wenn Sie das Passwort dieses Kontos vergessen haben, setzen Sie es hier zurück: {link}'] },
+    fr: { subject: 'Changement d’adresse demandé sur {product}', body: ['Quelqu’un a demandé à remplacer l’adresse d’un compte {product} par celle-ci, mais un compte l’utilise déjà : rien n’a changé.', 'Si vous avez oublié le mot de passe de ce compte, réinitialisez-le ici : {link}'] },
+    es: { subject: 'Se pidió un cambio de dirección en {product}', body: ['Alguien pidió cambiar la dirección de una cuenta de {product} a esta, pero esta dirección ya tiene una cuenta, así que nada cambió.', 'Si olvidó la contraseña de esa cuenta, restablézcala aquí: {link}'] },
+    'pt-BR': { subject: 'Mudança de endereço solicitada no {product}', body: ['Alguém pediu para mudar o endereço de uma conta do {product} para este, mas este endereço já tem uma conta; nada mudou.', 'Se você esqueceu a senha dessa conta, redefina aqui: {link}'] },
+    ja: { subject: '{product} でアドレスの変更が依頼されました', body: ['{product} アカウントのアドレスをこのアドレスに変更するよう依頼がありましたが、このアドレスにはすでにアカウントがあるため、何も変更されていません。', 'そのアカウントのパスワードを忘れた場合は、こちらから再設定できます: {link}'] },
+    'zh-CN': { subject: '有人在 {product} 请求更改地址', body: ['有人请求将一个 {product} 账户的地址改为此地址，但此地址已有账户，因此没有任何更改。', '如果您忘记了该账户的密码，请在此重置：{link}'] },
+  },
+  'email-changed': {
+    en: { subject: 'The e-mail address of your {product} account was changed', body: ['The address of your {product} account was just changed from this one to {name}. E-mails for the account now go there.', 'If this was not you, ask an administrator at once: {link}'] },
+    de: { subject: 'Die E-Mail-Adresse Ihres {product}-Kontos wurde geändert', body: ['Die Adresse Ihres {product}-Kontos wurde soeben von dieser in {name} geändert. E-Mails zum Konto gehen jetzt dorthin.', 'Wenn Sie das nicht waren, wenden Sie sich sofort an einen Administrator: {link}'] },
+    fr: { subject: 'L’adresse e-mail de votre compte {product} a été modifiée', body: ['L’adresse de votre compte {product} vient de passer de celle-ci à {name}. Les e-mails du compte y sont désormais envoyés.', 'Si ce n’était pas vous, contactez un administrateur tout de suite : {link}'] },
+    es: { subject: 'Se cambió la dirección de correo de su cuenta de {product}', body: ['La dirección de su cuenta de {product} acaba de cambiar de esta a {name}. Los correos de la cuenta van ahora allí.', 'Si no fue usted, avise a un administrador ahora mismo: {link}'] },
+    'pt-BR': { subject: 'O endereço de e-mail da sua conta do {product} foi alterado', body: ['O endereço da sua conta do {product} acabou de mudar deste para {name}. Os e-mails da conta agora vão para lá.', 'Se não foi você, avise um administrador agora: {link}'] },
+    ja: { subject: '{product} アカウントのメールアドレスが変更されました', body: ['{product} アカウントのアドレスがこのアドレスから {name} に変更されました。アカウントのメールは今後そちらに届きます。', '心当たりがない場合は、すぐに管理者に連絡してください: {link}'] },
+    'zh-CN': { subject: '您的 {product} 账户邮箱地址已更改', body: ['您的 {product} 账户地址刚刚从此地址改为 {name}。账户的邮件今后将发送到那里。', '如果这不是您本人操作，请立即联系管理员：{link}'] },
+  },
+};
+
+/** The last line of an optional mail: where to stop that kind of mail. */
+const STOP: Record<Language, string> = {
+  en: 'Stop these e-mails (your account’s default for new pushes and requests): {stop}',
+  de: 'Diese E-Mails abbestellen (die Voreinstellung Ihres Kontos für neue Pushs und Anfragen): {stop}',
+  fr: 'Ne plus recevoir ces e-mails (le réglage par défaut de votre compte pour les nouveaux pushs et demandes) : {stop}',
+  es: 'Dejar de recibir estos correos (el valor predeterminado de su cuenta para nuevos pushes y solicitudes): {stop}',
+  'pt-BR': 'Parar estes e-mails (o padrão da sua conta para novos pushes e solicitações): {stop}',
+  ja: 'このメールの配信を停止する (新しいプッシュとリクエストに対するアカウントの既定の設定): {stop}',
+  'zh-CN': '停止接收此类邮件（您账户对新推送和请求的默认设置）：{stop}',
 };
 
 export function mailLanguage(locale: string | undefined): Language {
@@ -95,15 +157,21 @@ export function mailLanguage(locale: string | undefined): Language {
  * The message of `kind` in `locale` to `to`, with `link` in both parts (the HTML one as a link),
  * signed by `product` (the instance's BRAND_NAME, or Secret Push).
  */
-export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string, product: string, name = '', note?: string): MailMessage {
+export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string, product: string, name = '', note?: string, unsubscribeUrl?: string): MailMessage {
   const language = mailLanguage(locale);
-  const t = T[kind][language];
+  const template = T[kind][language];
+  const t = unsubscribeUrl ? { ...template, body: [...template.body, STOP[language]] } : template;
   const fill = (s: string) => s.replaceAll('{product}', product).replaceAll('{name}', name);
   // A sender's note is quoted as typed, after the first paragraph: text only, escaped in the HTML part.
   const quoted = note ? note.split(/\r\n|\r|\n/).map((l) => `> ${l}`).join('\n') : undefined;
-  const text = t.body.map((p, i) => fill(p).replaceAll('{link}', link) + (i === 0 && quoted ? `\n\n${quoted}` : '')).join('\n\n');
+  const text = t.body.map((p, i) => fill(p).replaceAll('{link}', link).replaceAll('{stop}', unsubscribeUrl ?? '') + (i === 0 && quoted ? `\n\n${quoted}` : '')).join('\n\n');
   const htmlBody = t.body
-    .map((p, i) => `<p>${html(fill(p)).replaceAll('{link}', `<a href="${html(link)}">${html(link)}</a>`)}</p>` + (i === 0 && note ? `<blockquote style="white-space:pre-wrap">${html(note)}</blockquote>` : ''))
+    .map(
+      (p, i) =>
+        `<p>${html(fill(p))
+          .replaceAll('{link}', `<a href="${html(link)}">${html(link)}</a>`)
+          .replaceAll('{stop}', unsubscribeUrl ? `<a href="${html(unsubscribeUrl)}">${html(unsubscribeUrl)}</a>` : '')}</p>` + (i === 0 && note ? `<blockquote style="white-space:pre-wrap">${html(note)}</blockquote>` : ''),
+    )
     .join('\n');
   return {
     to: [to],
@@ -111,5 +179,6 @@ export function composeMail(kind: MailKind, locale: string | undefined, to: stri
     text: `${text}\n\n-- \n${product}\n`,
     html: `<!doctype html><html lang="${language}"><body>${htmlBody}<p>— ${html(product)}</p></body></html>`,
     language,
+    ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
   };
 }

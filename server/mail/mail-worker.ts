@@ -113,7 +113,8 @@ export class MailWorker {
         subject: m.subject,
         text: m.text,
         html: m.html,
-        headers: { 'Content-Language': m.language, 'Auto-Submitted': 'auto-generated' },
+        // RFC 8058: the List-Unsubscribe URL takes a one-click POST (no sign-in, no page to read).
+        headers: { 'Content-Language': m.language, 'Auto-Submitted': 'auto-generated', ...(m.unsubscribeUrl ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}) },
         ...(m.unsubscribeUrl ? { list: { unsubscribe: { url: m.unsubscribeUrl, comment: 'Stop these e-mails' } } } : {}),
       });
     } catch (e) {

@@ -3,6 +3,7 @@ import { openName } from '../pushes/push-name.js';
 import type { StoredMail, StoredPush } from '../storage/records.js';
 import { headerText, outboxMail } from './mail-message.js';
 import { composeMail } from './mail-texts.js';
+import { unsubscribeUrl } from './unsubscribe-link.js';
 
 /**
  * A push's receipts by e-mail, chosen when it is made: to whom (the owner's address then,
@@ -26,6 +27,8 @@ export function receiptMails(keys: KeyRing, before: StoredPush, after: StoredPus
   const name = headerText(openName(keys, before.name) ?? '').slice(0, 100) || before.token.slice(0, 8);
   // By push id (the owner's page finds its link): the secret link itself is never in a receipt.
   const link = `${r.origin}/dashboard/push/${encodeURIComponent(before.token)}`;
-  const mail = outboxMail(keys, kind, before.ownerId, composeMail(kind, r.locale, keys.openText(r.to), link, product, name), at);
+  // Optional mail: List-Unsubscribe turns this kind off in the owner's defaults (server/mail/unsubscribe-link.ts).
+  const stop = unsubscribeUrl(keys, r.origin, before.ownerId, kind === 'receipt-opened' ? 'opened' : 'expiredUnopened');
+  const mail = outboxMail(keys, kind, before.ownerId, composeMail(kind, r.locale, keys.openText(r.to), link, product, name, undefined, stop), at);
   return [{ ...mail, id: `${kind}_${before.token}` }];
 }

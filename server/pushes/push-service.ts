@@ -324,12 +324,16 @@ export class PushService {
   private receiptChoice(actor: Actor, rawInput: unknown): StoredPush['receipts'] {
     const input = (rawInput !== null && typeof rawInput === 'object' ? rawInput : {}) as Record<string, unknown>;
     const flag = (v: unknown) => v === true || v === 'true' || v === '1' || v === 'on';
-    const opened = flag(input.email_on_open);
-    const expiredUnopened = flag(input.email_on_expired_unopened);
+    // A field the push leaves out takes the account's default (only where e-mail is set up).
+    const defaults = this.deps.mailEnabled ? actor.user?.receiptDefaults : undefined;
+    const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+    const opened = given(input.email_on_open) ? flag(input.email_on_open) : Boolean(defaults?.opened);
+    const expiredUnopened = given(input.email_on_expired_unopened) ? flag(input.email_on_expired_unopened) : Boolean(defaults?.expiredUnopened);
     if (!opened && !expiredUnopened) return undefined;
     if (!actor.user) throw ServiceError.validation({ email_on_open: ['needs an account: sign in to get receipts by e-mail'] });
     if (!this.deps.mailEnabled) throw ServiceError.validation({ email_on_open: ['e-mail is not set up on this server'] });
-    return { opened, expiredUnopened, to: this.keys.seal(actor.user.email), locale: actor.locale ?? 'en', origin: actor.baseUrl };
+    // The page's language when made on a page; through the API, the one the account last used on the pages.
+    return { opened, expiredUnopened, to: this.keys.seal(actor.user.email), locale: actor.locale ?? actor.user.locale ?? 'en', origin: actor.baseUrl };
   }
 
   /**

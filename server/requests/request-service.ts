@@ -11,6 +11,7 @@ import { ServiceError } from '../service-error.js';
 import type { StoredRequest } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { pushEvents, requestAnsweredEvent } from '../webhooks/webhook-events.js';
+import { requestAnsweredMails } from '../mail/request-receipt.js';
 
 const MAX_TITLE_CHARS = 255;
 const MAX_MESSAGE_CHARS = 2000;
@@ -27,6 +28,10 @@ export interface RequestServiceDeps {
   pushes: PushService;
   limits: Pick<Limits, 'days' | 'views'>;
   clock?: () => Date;
+  /** E-mail is set up (SMTP_URL): "e-mail me when it is answered" may be asked for. */
+  mailEnabled?: boolean;
+  /** What the e-mails are signed with (BRAND_NAME, or Secret Push). */
+  productName?: string;
 }
 
 /**
@@ -89,8 +94,18 @@ export class RequestService {
       pushId: null,
       closedAt: null,
     };
+    const receipt = this.answerReceiptChoice(actor, input.email_on_answer);
+    if (receipt) request.answerReceipt = receipt;
     await this.deps.store.insertRequest(request);
     return this.ownerJson(request, actor.baseUrl);
+  }
+
+  /** "E-mail me when it is answered": as asked, else the account's default; only with e-mail set up. */
+  private answerReceiptChoice(actor: Actor, raw: boolean | string | undefined): StoredRequest['answerReceipt'] {
+    const wanted = raw === undefined ? Boolean(this.deps.mailEnabled && actor.user?.receiptDefaults?.requestAnswered) : raw === true || raw === 'true' || raw === '1' || raw === 'on';
+    if (!wanted || !actor.user) return undefined;
+    if (!this.deps.mailEnabled) throw ServiceError.validation({ email_on_answer: ['e-mail is not set up on this server'] });
+    return { to: this.deps.keys.seal(actor.user.email), locale: actor.locale ?? actor.user.locale ?? 'en', origin: actor.baseUrl };
   }
 
   async list(actor: Actor, page = 1): Promise<OwnerRequest[]> {
@@ -172,7 +187,13 @@ export class RequestService {
         if (this.state(current) !== 'open') return { result: false };
         const at = this.now();
         const next: StoredRequest = { ...current, answeredAt: at.toISOString(), pushId: prepared.push.token };
-        return { next, push: { push: prepared.push, creation: prepared.creation }, events: [requestAnsweredEvent(this.deps.keys, current, prepared.push.token, at), ...pushEvents(this.deps.keys, prepared.push, at, 'push.created')], result: true };
+        return {
+          next,
+          push: { push: prepared.push, creation: prepared.creation },
+          events: [requestAnsweredEvent(this.deps.keys, current, prepared.push.token, at), ...pushEvents(this.deps.keys, prepared.push, at, 'push.created')],
+          mails: requestAnsweredMails(this.deps.keys, current, prepared.push.token, at, this.deps.productName ?? 'Secret Push'),
+          result: true,
+        };
       });
     } catch (e) {
       await prepared.release();

@@ -142,6 +142,12 @@ export const storedUserSchema = z.object({
       signedInAt: z.string(),
     })
     .optional(),
+  /** The page language the account last signed in or chose a language with: its e-mails' language (API pushes too). */
+  locale: z.string().optional(),
+  /** The receipts by e-mail a push or secret request gets when it does not say (the e-mail settings page). */
+  receiptDefaults: z.object({ opened: z.boolean(), expiredUnopened: z.boolean(), requestAnswered: z.boolean() }).optional(),
+  /** A new address waiting for the confirmation link sent to it (server/accounts/email-change.ts). */
+  pendingEmail: z.string().optional(),
 });
 export type StoredUser = z.infer<typeof storedUserSchema>;
 
@@ -262,6 +268,8 @@ export const storedRequestSchema = z.object({
   pushId: z.string().nullable(),
   /** Closed by its owner before it was answered. */
   closedAt: z.string().nullable(),
+  /** "E-mail me when it is answered": to whom (the owner's address then, sealed), in which language, where its audit page is. */
+  answerReceipt: z.object({ to: sealed, locale: z.string(), origin: z.string() }).optional(),
 });
 export type StoredRequest = z.infer<typeof storedRequestSchema>;
 

@@ -240,6 +240,8 @@ export interface Store {
   finishMail(id: string, outcome: MailOutcome): Promise<void>;
   /** The mails about an account, newest first (its page shows what was given up). */
   listMails(userId: string, limit: number): Promise<StoredMail[]>;
+  /** Every account's given-up mails (state failed), newest first, from `offset`: the administration's list. */
+  listGivenUpMails(offset: number, limit: number): Promise<StoredMail[]>;
 
   insertRequest(request: StoredRequest): Promise<void>;
   getRequest(id: string): Promise<StoredRequest | undefined>;

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll } from 'vitest';
+import { startServer, type TestServer } from './server.js';
 
 export interface ReceivedMail {
   from: string;
@@ -138,4 +140,32 @@ export class SmtpReceiver {
     await this.down();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A real SMTP receiver and a server sending through it, for the describe block this is called
+ * in: started before its tests, stopped after them (shaped like serverAndChromium). `env` is the
+ * server's settings beside the receiver's (SmtpReceiver.serverEnv) and the test defaults.
+ */
+export function smtpAndServer(env: Record<string, string> = {}): { readonly smtp: SmtpReceiver; readonly server: TestServer } {
+  let smtp: SmtpReceiver | undefined;
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    smtp = await SmtpReceiver.start();
+    server = await startServer({ ...smtp.serverEnv(), ...env });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await smtp?.stop();
+  });
+  return {
+    get smtp() {
+      if (!smtp) throw new Error('the SMTP receiver starts in beforeAll: read it inside a test or hook');
+      return smtp;
+    },
+    get server() {
+      if (!server) throw new Error('the server starts in beforeAll: read it inside a test or hook');
+      return server;
+    },
+  };
 }

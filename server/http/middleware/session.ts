@@ -7,6 +7,7 @@ import type { User } from '../../accounts/user.js';
 import type { Actor } from '../../pushes/push-service.js';
 import type { AppEnv } from '../app-env.js';
 import { languageOf } from './page-language.js';
+import { matchLocale } from '../pages/i18n/locales.js';
 
 /** The browser session cookie (its value is the session secret; only its digest is stored). */
 export const SESSION_COOKIE = 'sp_session';
@@ -50,6 +51,9 @@ export function pageSession(accounts: AccountService): MiddlewareHandler<AppEnv>
     const secure = isSecure(c);
     const cookieSecret = getCookie(c, SESSION_COOKIE);
     const user = await accounts.sessionUser(cookieSecret);
+    // A language chosen in the language menu while signed in becomes the account's e-mail language.
+    const picked = user ? matchLocale(c.req.query('lang') ?? '') : undefined;
+    if (user && picked) await accounts.rememberLocale(user, picked);
     const sessionSecret = user && cookieSecret ? cookieSecret : null;
     if (cookieSecret && !user) deleteCookie(c, SESSION_COOKIE, { path: '/', secure });
     let nonce = getCookie(c, NONCE_COOKIE) ?? '';
@@ -104,6 +108,8 @@ export function verifyPageCsrf(c: Context<AppEnv>, accounts: AccountService, tok
 /** Signs the browser in: a fresh session cookie (HttpOnly, SameSite=Lax, Secure on https). */
 export async function startPageSession(c: Context<AppEnv>, accounts: AccountService, user: User, maxAgeDays = 14): Promise<void> {
   const secret = await accounts.startSession(user);
+  // The account's e-mails (receipts of pushes made through the API too) are written in this language.
+  await accounts.rememberLocale(user, languageOf(c).locale);
   setCookie(c, SESSION_COOKIE, secret, cookieOptions(isSecure(c), maxAgeDays * 86_400));
   // A page rendered in this same response (the recovery codes after a set-up) is a signed-in page.
   const current = c.get('pageSession');

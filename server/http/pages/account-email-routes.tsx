@@ -9,6 +9,7 @@ import type { AppEnv } from '../app-env.js';
 import { languageOf } from '../middleware/page-language.js';
 import { getPageSession, pageSession, safeReturnPath, verifyPageCsrf } from '../middleware/session.js';
 import { GivenUpMailsPage } from './mail-history-page.js';
+import { mailSettingsRoutes } from './mail-settings-routes.js';
 import { ForgotPasswordPage, ResetPasswordPage } from './account-email-pages.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { ErrorPage, sendPage } from './render.js';
@@ -113,6 +114,9 @@ export function accountEmailRoutes(accounts: AccountService, mail: AccountMail):
     if (!user) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(safeReturnPath('/users/mails') ?? '/')}`, 303);
     return sendPage(c, 200, 'title.mails', <GivenUpMailsPage mails={await mail.givenUp(user)} />);
   });
+
+  // The e-mail settings (receipt defaults, address change) and the List-Unsubscribe links.
+  app.route('/', mailSettingsRoutes(accounts, mail));
 
   return app;
 }

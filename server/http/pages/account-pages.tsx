@@ -161,6 +161,8 @@ export function TokenPage({ tokens, csrfToken, notice, mailOn }: { tokens: ApiTo
           {mailOn && (
             <>
               {' · '}
+              <a href="/users/mail-settings">{t('account.tokens.mailSettings')}</a>
+              {' · '}
               <a href="/users/mails">{t('account.tokens.mails')}</a>
             </>
           )}

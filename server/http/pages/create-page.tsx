@@ -40,6 +40,8 @@ export interface CreateFormProps {
   maxFiles: number;
   /** E-mail is set up: a signed-in sender may ask for receipts by e-mail. */
   mailReceipts?: boolean;
+  /** The account's receipt defaults: the boxes start checked as they say (the e-mail settings page). */
+  receiptDefaults?: { opened: boolean; expiredUnopened: boolean };
 }
 
 
@@ -64,7 +66,7 @@ function describedBy(errors: Record<string, string[]> | undefined, field: string
 }
 
 /** The create form: posted as multipart so that files stream to the server like the API's. */
-export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles, mailReceipts }: CreateFormProps) {
+export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles, mailReceipts, receiptDefaults }: CreateFormProps) {
   const { t } = useLanguage();
   const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note', 'not_before'];
   // "More options" is open when one of them was set, differs from the server's default or needs fixing.
@@ -191,11 +193,11 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           {signedIn && mailReceipts && (
             <>
               <label class="choice">
-                <input type="checkbox" name="push[email_on_open]" value="true" />
+                <input type="checkbox" name="push[email_on_open]" value="true" checked={receiptDefaults?.opened} />
                 {t('create.emailOnOpen')}
               </label>
               <label class="choice">
-                <input type="checkbox" name="push[email_on_expired_unopened]" value="true" />
+                <input type="checkbox" name="push[email_on_expired_unopened]" value="true" checked={receiptDefaults?.expiredUnopened} />
                 {t('create.emailOnExpiredUnopened')}
               </label>
             </>

@@ -53,6 +53,7 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
         signedIn={o.signedIn}
         maxFiles={config.limits.maxFilesPerPush}
         mailReceipts={config.mail !== undefined}
+        receiptDefaults={getPageSession(c).user?.receiptDefaults}
       />,
       { scripts: ['create.js', 'e2e-create.js', 'local-time.js'] },
     );
@@ -84,6 +85,11 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
     }
     const input = params.push && typeof params.push === 'object' && !Array.isArray(params.push) ? params.push : ({} as Params);
     const values = valuesFrom(input, pushes, params.release_at);
+    // The page shows the receipt boxes (checked as the account's defaults say): unchecked, not sent, means no.
+    if (actor.user && config.mail !== undefined) {
+      input.email_on_open ??= 'false';
+      input.email_on_expired_unopened ??= 'false';
+    }
     releaseFromForm(input, params.release_at);
     try {
       // The script sent the files' envelopes as a sliced upload (browser/e2e-create.ts, upload-page-routes.ts): this creates its push.

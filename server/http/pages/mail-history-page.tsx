@@ -5,7 +5,7 @@ import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
 
 /** A kind the page has no words for (a newer server's) is shown as it is stored. */
-function kindLabel(t: (key: MessageKey) => string, kind: string): string {
+export function kindLabel(t: (key: MessageKey) => string, kind: string): string {
   const key = `mails.kind.${kind}` as MessageKey;
   const label = t(key);
   return label === key ? kind : label;

@@ -520,6 +520,13 @@ export class LowdbStore implements Store {
     await this.journal.commit([{ c: 'mails', k: id, v: { ...m, ...outcome, leaseUntil: null } }]);
   }
 
+  async listGivenUpMails(offset: number, limit: number): Promise<StoredMail[]> {
+    // Newest first; among mails made in the same millisecond, the later inserted first (the sort is stable).
+    const failed = Object.values(this.db.mails).filter((m) => m.state === 'failed').reverse();
+    failed.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return failed.slice(offset, offset + limit);
+  }
+
   async listMails(userId: string, limit: number): Promise<StoredMail[]> {
     const mine = Object.values(this.db.mails).filter((m) => m.userId === userId);
     mine.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
@@ -555,7 +562,18 @@ export class LowdbStore implements Store {
 
   async updateUser(user: StoredUser, mails: StoredMail[] = []): Promise<void> {
     if (!Object.hasOwn(this.db.users, user.id)) throw new Error(`no user ${user.id}`);
-    await this.journal.commit([{ c: 'users', k: user.id, v: user }, ...this.newMails(mails)]);
+    const before = this.db.users[user.id]!.email;
+    if (before === user.email) {
+      await this.journal.commit([{ c: 'users', k: user.id, v: user }, ...this.newMails(mails)]);
+      return;
+    }
+    // A new address (an e-mail change): under its lock, refused when another account has it, as an insert is.
+    await this.withLock(`email:${user.email}`, async () => {
+      if (this.emailIndex.has(user.email)) throw new Error(`an account with the email ${user.email} exists`);
+      await this.journal.commit([{ c: 'users', k: user.id, v: user }, ...this.newMails(mails)]);
+      this.emailIndex.delete(before);
+      this.emailIndex.set(user.email, user.id);
+    });
   }
 
   /** The journal changes that add `mails` to the outbox (an id already there is kept). */

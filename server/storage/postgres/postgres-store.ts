@@ -425,6 +425,11 @@ export class PostgresStore implements Store {
     );
   }
 
+  async listGivenUpMails(offset: number, limit: number): Promise<StoredMail[]> {
+    const { rows } = await this.db.query(`SELECT ${MAIL_COLUMNS} FROM mail_outbox WHERE state = 'failed' ORDER BY seq DESC OFFSET $1 LIMIT $2`, [offset, limit]);
+    return rows.map(mailFromRow);
+  }
+
   async listMails(userId: string, limit: number): Promise<StoredMail[]> {
     const { rows } = await this.db.query(`SELECT ${MAIL_COLUMNS} FROM mail_outbox WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, [userId, limit]);
     return rows.map(mailFromRow);

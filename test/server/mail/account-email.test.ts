@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../support/server.js';
-import { SmtpReceiver, type ReceivedMail } from '../../support/smtp-receiver.js';
+import { describe, expect, it } from 'vitest';
+import { smtpAndServer, type ReceivedMail } from '../../support/smtp-receiver.js';
 import { waitFor } from '../../support/http.js';
 import { Browser, csrfFrom } from '../pages/browser.js';
 
@@ -9,21 +8,7 @@ import { Browser, csrfFrom } from '../pages/browser.js';
  * (STARTTLS, AUTH); links taken from the received mails and followed over HTTP.
  */
 describe('account e-mails (sign-up confirmation, password reset)', () => {
-  let smtp: SmtpReceiver;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    smtp = await SmtpReceiver.start();
-    server = await startServer({
-      ...smtp.serverEnv(),
-      MAIL_RETRY_BASE_SECONDS: '0.05',
-      TRUST_PROXY: 'true',
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await smtp?.stop();
-  });
+  const mail = smtpAndServer({ MAIL_RETRY_BASE_SECONDS: '0.05', TRUST_PROXY: 'true' });
 
   const linkIn = (m: ReceivedMail, path: string) => {
     const found = new RegExp(`https?://[^\\s"<>]+${path}[^\\s"<>]*`).exec(m.parsed.text ?? '');
@@ -35,48 +20,48 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
 
   it('sign-up answers identically for a new and a taken address; the mail says which; the account signs in only once confirmed', async () => {
     const email = `new-${Date.now()}@example.test`;
-    const first = await new Browser(server).submit('/users/sign_up', '/users/sign_up', { email, password: 'correct horse battery' });
-    const again = await new Browser(server).submit('/users/sign_up', '/users/sign_up', { email, password: 'another horse battery' });
+    const first = await new Browser(mail.server).submit('/users/sign_up', '/users/sign_up', { email, password: 'correct horse battery' });
+    const again = await new Browser(mail.server).submit('/users/sign_up', '/users/sign_up', { email, password: 'another horse battery' });
     expect(first.status).toBe(200);
     expect(again.status).toBe(first.status);
     expect(stable(again.text)).toBe(stable(first.text));
-    const confirm = await smtp.mailTo(email, 1);
-    const existing = await smtp.mailTo(email, 2);
+    const confirm = await mail.smtp.mailTo(email, 1);
+    const existing = await mail.smtp.mailTo(email, 2);
     expect(confirm.parsed.subject).toMatch(/Confirm your e-mail address/);
     expect(existing.parsed.subject).toMatch(/tried to sign up/);
     expect(existing.parsed.text).not.toContain('/users/confirm/');
 
-    const b = new Browser(server);
+    const b = new Browser(mail.server);
     const early = await b.submit('/users/sign_in', '/users/sign_in', { email, password: 'correct horse battery' });
     expect(early.status).toBe(401);
     expect(early.text).toContain('Confirm your e-mail address first');
     const link = linkIn(confirm, '/users/confirm/');
-    expect(link.origin).toBe(server.url);
+    expect(link.origin).toBe(mail.server.url);
     expect((await b.get(link.pathname)).status).toBe(200);
     const signedIn = await b.submit('/users/sign_in', '/users/sign_in', { email, password: 'correct horse battery' });
     expect(signedIn.status).toBe(303);
     // The other password (the second sign-up) changed nothing.
-    expect((await new Browser(server).submit('/users/sign_in', '/users/sign_in', { email, password: 'another horse battery' })).status).toBe(401);
+    expect((await new Browser(mail.server).submit('/users/sign_in', '/users/sign_in', { email, password: 'another horse battery' })).status).toBe(401);
   });
 
   it('forgot password: the same page for an account and a stranger; the reset link is single-use, in the sender\'s language, ends every session and sends a notice', async () => {
     const email = `reset-${Date.now()}@example.test`;
-    const { user } = await server.server.accounts.ensureUser(email);
-    await server.server.accounts.setPassword(email, 'old horse battery staple');
-    const other = new Browser(server);
+    const { user } = await mail.server.server.accounts.ensureUser(email);
+    await mail.server.server.accounts.setPassword(email, 'old horse battery staple');
+    const other = new Browser(mail.server);
     expect((await other.submit('/users/sign_in', '/users/sign_in', { email, password: 'old horse battery staple' })).status).toBe(303);
     expect((await other.get('/dashboard')).status).toBe(200);
 
     const de = { 'accept-language': 'de', 'x-forwarded-for': '198.51.100.1' };
     const stranger = `nobody-${Date.now()}@example.test`;
-    const known = await new Browser(server, de).submit('/users/password/forgot', '/users/password/forgot', { email });
-    const unknown = await new Browser(server, de).submit('/users/password/forgot', '/users/password/forgot', { email: stranger });
+    const known = await new Browser(mail.server, de).submit('/users/password/forgot', '/users/password/forgot', { email });
+    const unknown = await new Browser(mail.server, de).submit('/users/password/forgot', '/users/password/forgot', { email: stranger });
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(stable(unknown.text).replace(stranger, email)).toBe(stable(known.text));
 
-    const resetMail = await smtp.mailTo(email, 1);
-    const noAccount = await smtp.mailTo(stranger, 1);
+    const resetMail = await mail.smtp.mailTo(email, 1);
+    const noAccount = await mail.smtp.mailTo(stranger, 1);
     expect(resetMail.parsed.headers.get('content-language')).toBe('de');
     expect(resetMail.parsed.subject).toContain('zurücksetzen');
     expect(resetMail.parsed.html).toContain('/users/password/reset/');
@@ -84,7 +69,7 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     expect(noAccount.parsed.text).toContain('kein Konto');
 
     const link = linkIn(resetMail, '/users/password/reset/');
-    const b = new Browser(server, { 'accept-language': 'de' });
+    const b = new Browser(mail.server, { 'accept-language': 'de' });
     const form = await b.get(link.pathname);
     expect(form.status).toBe(200);
     expect(form.headers.get('referrer-policy')).toBe('no-referrer');
@@ -93,21 +78,21 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     expect(done.headers.get('location')).toBe('/users/sign_in?reset=1');
     // Every session ended; the old password is gone, the new one works.
     expect((await other.get('/dashboard')).status).toBe(303);
-    expect((await new Browser(server).submit('/users/sign_in', '/users/sign_in', { email, password: 'old horse battery staple' })).status).toBe(401);
-    expect((await new Browser(server).submit('/users/sign_in', '/users/sign_in', { email, password: 'new horse battery staple' })).status).toBe(303);
+    expect((await new Browser(mail.server).submit('/users/sign_in', '/users/sign_in', { email, password: 'old horse battery staple' })).status).toBe(401);
+    expect((await new Browser(mail.server).submit('/users/sign_in', '/users/sign_in', { email, password: 'new horse battery staple' })).status).toBe(303);
     // Single use: the same link again is refused, its form and its POST alike.
     expect((await b.get(link.pathname)).status).toBe(404);
     expect((await b.post(link.pathname, { csrf_token: csrfFrom(form.text, link.pathname), password: 'third horse battery staple' })).status).toBe(404);
-    const notice = await smtp.mailTo(email, 2);
+    const notice = await mail.smtp.mailTo(email, 2);
     expect(notice.parsed.subject).toMatch(/Passwort wurde geändert/);
     expect(notice.parsed.text).not.toContain('/users/password/reset/');
-    expect((await server.server.store.listMails(user.id, 10)).map((m) => m.kind).sort()).toEqual(['password-changed', 'password-reset']);
+    expect((await mail.server.server.store.listMails(user.id, 10)).map((m) => m.kind).sort()).toEqual(['password-changed', 'password-reset']);
   });
 
   it('1,000 reset requests for one address from 50 client addresses send one mail; one client address past its limit gets 429', async () => {
     const email = `flood-${Date.now()}@example.test`;
-    const { user } = await server.server.accounts.ensureUser(email);
-    const b = new Browser(server);
+    const { user } = await mail.server.server.accounts.ensureUser(email);
+    const b = new Browser(mail.server);
     const token = csrfFrom((await b.get('/users/password/forgot')).text, '/users/password/forgot');
     const statuses = new Map<number, number>();
     for (let i = 0; i < 1000; i++) {
@@ -118,10 +103,10 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     const limited = await b.post('/users/password/forgot', { csrf_token: token, email }, { 'x-forwarded-for': '203.0.113.7' });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
-    await smtp.mailTo(email, 1);
-    const queued = await server.server.store.listMails(user.id, 10);
+    await mail.smtp.mailTo(email, 1);
+    const queued = await mail.server.server.store.listMails(user.id, 10);
     expect(queued).toHaveLength(1);
-    await waitFor(async () => (await server.server.store.listMails(user.id, 10))[0]!.state === 'sent', 20_000, 'sent');
-    expect(smtp.mailsTo(email)).toHaveLength(1);
+    await waitFor(async () => (await mail.server.server.store.listMails(user.id, 10))[0]!.state === 'sent', 20_000, 'sent');
+    expect(mail.smtp.mailsTo(email)).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPush } from '../../support/http.js';
-import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
-import { SmtpReceiver, type ReceivedMail } from '../../support/smtp-receiver.js';
+import { createUserWithToken } from '../../support/server.js';
+import { smtpAndServer, type ReceivedMail } from '../../support/smtp-receiver.js';
 import { Browser } from '../pages/browser.js';
 
 /**
@@ -9,21 +9,7 @@ import { Browser } from '../pages/browser.js';
  * texts that name the product, the signature. Real server (both stores), real SMTP.
  */
 describe('e-mails carry the instance’s BRAND_NAME', () => {
-  let smtp: SmtpReceiver;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    smtp = await SmtpReceiver.start();
-    server = await startServer({
-      ...smtp.serverEnv(),
-      REQUIRE_EMAIL_CONFIRMATION: 'false',
-      BRAND_NAME: 'Acme Vault',
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await smtp?.stop();
-  });
+  const mail = smtpAndServer({ REQUIRE_EMAIL_CONFIRMATION: 'false', BRAND_NAME: 'Acme Vault' });
 
   const branded = (m: ReceivedMail) => {
     expect(m.parsed.from?.value[0]?.name).toBe('Acme Vault');
@@ -34,12 +20,12 @@ describe('e-mails carry the instance’s BRAND_NAME', () => {
 
   it('an account e-mail (forgot password) and a link sent to a recipient (push service) are signed with it', async () => {
     const email = `brand-${Date.now()}@example.test`;
-    const { token } = await createUserWithToken(server, email);
-    await new Browser(server).submit('/users/password/forgot', '/users/password/forgot', { email });
-    branded(await smtp.mailTo(email));
+    const { token } = await createUserWithToken(mail.server, email);
+    await new Browser(mail.server).submit('/users/password/forgot', '/users/password/forgot', { email });
+    branded(await mail.smtp.mailTo(email));
 
     const recipient = `brand-recipient-${Date.now()}@example.test`;
-    await createPush(server, { payload: 'for the recipient', notify_emails: [recipient] }, token);
-    branded(await smtp.mailTo(recipient));
+    await createPush(mail.server, { payload: 'for the recipient', notify_emails: [recipient] }, token);
+    branded(await mail.smtp.mailTo(recipient));
   });
 });

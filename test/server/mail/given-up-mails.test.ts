@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../support/http.js';
-import { startServer, type TestServer } from '../../support/server.js';
-import { SmtpReceiver } from '../../support/smtp-receiver.js';
+import { startServer } from '../../support/server.js';
+import { smtpAndServer } from '../../support/smtp-receiver.js';
 import { Browser } from '../pages/browser.js';
 
 /**
@@ -9,23 +9,13 @@ import { Browser } from '../pages/browser.js';
  * reply, never the body. Real server (both stores), real SMTP answering 5xx.
  */
 describe('given-up e-mails page', () => {
-  let smtp: SmtpReceiver;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    smtp = await SmtpReceiver.start();
-    server = await startServer({ ...smtp.serverEnv(), REQUIRE_EMAIL_CONFIRMATION: 'false' });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await smtp?.stop();
-  });
+  const mail = smtpAndServer({ REQUIRE_EMAIL_CONFIRMATION: 'false' });
 
   it('lists a mail the SMTP server refused, with its reply and recipient, without its content', async () => {
     const email = `given-up-${Date.now()}@example.test`;
-    const { user } = await server.server.accounts.ensureUser(email);
-    await server.server.accounts.setPassword(email, 'given up horse battery');
-    const b = new Browser(server);
+    const { user } = await mail.server.server.accounts.ensureUser(email);
+    await mail.server.server.accounts.setPassword(email, 'given up horse battery');
+    const b = new Browser(mail.server);
     expect((await b.submit('/users/sign_in', '/users/sign_in', { email, password: 'given up horse battery' })).status).toBe(303);
 
     const empty = await b.get('/users/mails');
@@ -33,9 +23,9 @@ describe('given-up e-mails page', () => {
     expect(empty.text).toContain('No e-mail has been given up.');
     expect((await b.get('/users/token')).text).toContain('href="/users/mails"');
 
-    smtp.replies.push('5xx');
-    await new Browser(server).submit('/users/password/forgot', '/users/password/forgot', { email });
-    await waitFor(async () => (await server.server.store.listMails(user.id, 1))[0]?.state === 'failed', 20_000, 'the reset mail given up');
+    mail.smtp.replies.push('5xx');
+    await new Browser(mail.server).submit('/users/password/forgot', '/users/password/forgot', { email });
+    await waitFor(async () => (await mail.server.server.store.listMails(user.id, 1))[0]?.state === 'failed', 20_000, 'the reset mail given up');
 
     const page = await b.get('/users/mails');
     expect(page.status).toBe(200);
@@ -47,14 +37,14 @@ describe('given-up e-mails page', () => {
     expect(page.text).not.toContain('/users/password/reset/');
     expect(page.text).not.toMatch(/Reset your .* password/);
     // Signed out: to the sign-in page.
-    expect((await new Browser(server).get('/users/mails')).status).toBe(303);
+    expect((await new Browser(mail.server).get('/users/mails')).status).toBe(303);
   });
 
   it('the page belongs to its account: another account sees none of it', async () => {
     const email = `other-${Date.now()}@example.test`;
-    await server.server.accounts.ensureUser(email);
-    await server.server.accounts.setPassword(email, 'other horse battery staple');
-    const b = new Browser(server, { 'accept-language': 'de' });
+    await mail.server.server.accounts.ensureUser(email);
+    await mail.server.server.accounts.setPassword(email, 'other horse battery staple');
+    const b = new Browser(mail.server, { 'accept-language': 'de' });
     expect((await b.submit('/users/sign_in', '/users/sign_in', { email, password: 'other horse battery staple' })).status).toBe(303);
     const page = await b.get('/users/mails');
     expect(page.text).toContain('Aufgegebene E-Mails');

@@ -656,6 +656,43 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     }
   });
 
+  it('listGivenUpMails: every account\'s failed mails, newest first, a page at a time; pending and sent ones not', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const mail = (id: string, userId: string | null, ms: number): StoredMail => ({
+      id: `given-up-${tag}-${id}`, userId, kind: 'push-link', message: `v1.sealed-${id}`, createdAt: iso(T0 + 100_000 + ms), attempts: 0,
+      nextAttemptAt: iso(T0 + ms), leaseUntil: null, state: 'pending', lastError: null, lastAttemptAt: null,
+    });
+    await store.insertMails([mail('a1', `a-${tag}`, 1), mail('b1', `b-${tag}`, 2), mail('n1', null, 3), mail('a2', `a-${tag}`, 4), mail('s1', `b-${tag}`, 5)]);
+    const fail = (id: string) => store.finishMail(`given-up-${tag}-${id}`, { attempts: 1, state: 'failed', nextAttemptAt: null, lastError: '550 no such user', lastAttemptAt: iso(T0 + 200_000) });
+    for (const id of ['a1', 'b1', 'n1', 'a2']) await fail(id);
+    await store.finishMail(`given-up-${tag}-s1`, { attempts: 1, state: 'sent', nextAttemptAt: null, lastError: null, lastAttemptAt: iso(T0 + 200_000) });
+    const mine = (ms: StoredMail[]) => ms.filter((m) => m.id.startsWith(`given-up-${tag}-`)).map((m) => m.id.slice(`given-up-${tag}-`.length));
+    const all = await store.listGivenUpMails(0, 1000);
+    expect(mine(all)).toEqual(['a2', 'n1', 'b1', 'a1']);
+    expect(all.every((m) => m.state === 'failed')).toBe(true);
+    expect(all.find((m) => m.id === `given-up-${tag}-a1`)).toMatchObject({ userId: `a-${tag}`, lastError: '550 no such user', kind: 'push-link' });
+    // Pages: what one page ends with, the next does not repeat.
+    const first = await store.listGivenUpMails(0, 2);
+    const second = await store.listGivenUpMails(2, 2);
+    expect(first).toHaveLength(2);
+    expect(second.map((m) => m.id).some((id) => first.some((f) => f.id === id))).toBe(false);
+  });
+
+  it('updateUser with a new address (an e-mail change): found by the new address only; an address another account has is refused', async () => {
+    const id = `mover-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id, email: `${id}@old.example`, passwordHash: 'h', createdAt: iso(T0) });
+    await store.insertUser({ id: `${id}-other`, email: `${id}@other.example`, passwordHash: 'h', createdAt: iso(T0) });
+    await store.updateUser({ id, email: `${id}@new.example`, passwordHash: 'h', createdAt: iso(T0), pendingEmail: undefined });
+    expect((await store.getUserByEmail(`${id}@new.example`))!.id).toBe(id);
+    expect(await store.getUserByEmail(`${id}@old.example`)).toBeUndefined();
+    await expect(store.updateUser({ id, email: `${id}@other.example`, passwordHash: 'h', createdAt: iso(T0) })).rejects.toThrow();
+    expect((await store.getUser(id))!.email).toBe(`${id}@new.example`);
+    expect((await store.getUserByEmail(`${id}@other.example`))!.id).toBe(`${id}-other`);
+    // The old address is free again.
+    await store.insertUser({ id: `${id}-newcomer`, email: `${id}@old.example`, passwordHash: 'h', createdAt: iso(T0) });
+    expect((await store.getUserByEmail(`${id}@old.example`))!.id).toBe(`${id}-newcomer`);
+  });
+
   it('mail outbox: mails are inserted once by id, claimed under a lease by one handle at a time (oldest first), finished, retried when due, and listed per account', async () => {
     const userId = `mail-user-${randomBytes(3).toString('hex')}`;
     const mail = (id: string, ms: number): StoredMail => ({

@@ -16,6 +16,7 @@ const sections: [string, MessageKey][] = [
   ['/admin/log', 'title.adminLog'],
   ['/admin/invites', 'title.adminInvites'],
   ['/admin/config', 'title.adminConfig'],
+  ['/admin/mails', 'title.adminMails'],
 ];
 
 function bytes(n: number): string {
@@ -68,7 +69,7 @@ export function AdminOverviewPage({ storage }: { storage: { usedBytes: number; m
   );
 }
 
-function Pager({ path, page, more, query = {} }: { path: string; page: number; more: boolean; query?: Record<string, string> }) {
+export function Pager({ path, page, more, query = {} }: { path: string; page: number; more: boolean; query?: Record<string, string> }) {
   const { t } = useLanguage();
   const href = (p: number) => `${path}?${new URLSearchParams({ ...query, page: String(p) })}`;
   if (page <= 1 && !more) return null;

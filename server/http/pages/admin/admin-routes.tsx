@@ -12,6 +12,7 @@ import { languageOf } from '../../middleware/page-language.js';
 import { getPageSession, pageActor, pageSession, safeReturnPath, verifyPageCsrf } from '../../middleware/session.js';
 import { csrfRefused, readSmallForm } from '../page-errors.js';
 import { sendPage } from '../render.js';
+import { AdminGivenUpMailsPage } from './admin-mails-page.js';
 import { AdminAuditPage, AdminConfirmDeletePage, AdminConfigPage, AdminInvitesPage, AdminLogPage, AdminOverviewPage, AdminPushesPage, AdminUsersPage } from './admin-pages.js';
 
 const pageOf = (raw: string | undefined) => (raw && /^\d{1,6}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : 1);
@@ -118,6 +119,13 @@ export function adminPageRoutes(config: Config, accounts: AccountService, admin:
       'Content-Disposition': `attachment; filename="audit.${format}"`,
       'Cache-Control': 'no-store',
     });
+  });
+
+  // Every account's given-up e-mails (metadata only); reading it is not logged.
+  app.get('/admin/mails', async (c) => {
+    const page = pageOf(c.req.query('page'));
+    const mails = await admin.givenUpMails(pageActor(c), page);
+    return sendPage(c, 200, 'title.adminMails', <AdminGivenUpMailsPage mails={mails} page={page} more={mails.length === ADMIN_PAGE_SIZE} />);
   });
 
   app.get('/admin/log', async (c) => {

@@ -21,6 +21,10 @@ const FIELD_MESSAGES: [RegExp, MessageKey, string[]][] = [
   [/^choose at least one event$/, 'service.chooseEvent', []],
   [/^must not contain control characters \(line breaks, tabs, NUL…\) in a URL$/, 'service.urlControl', []],
   [/^This invite link is not valid: it has been used, has expired, or is for another address\.$/, 'service.inviteInvalid', []],
+  // Changing the account's address (server/accounts/email-change.ts).
+  [/^is already your address$/, 'service.alreadyYourAddress', []],
+  [/^is wrong$/, 'service.wrongCurrentPassword', []],
+  [/^cannot be changed here: this account signs in through single sign-on, and its address comes from the identity provider$/, 'service.ssoAddress', []],
 ];
 
 /**
