@@ -19,6 +19,7 @@ import type { AccountMail } from '../accounts/account-mail.js';
 import { createRoutes } from './pages/create-routes.js';
 import { pageErrorResponse } from './pages/page-errors.js';
 import { previewRoutes } from './pages/preview-routes.js';
+import { emailLinkRoutes } from './pages/email-link/email-link-routes.js';
 import { recipientRoutes } from './pages/recipient-routes.js';
 import { uploadPageRoutes } from './pages/upload-page-routes.js';
 import type { AdminService } from '../admin/admin-service.js';
@@ -55,6 +56,8 @@ export function createPageRoutes(deps: PageDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError((error, c) => pageErrorResponse(c, error, deps.logger));
   app.route('/', previewRoutes(pushes, accounts));
+  // "E-mail the link…" (the service refuses it when e-mail is not set up; the pages do not offer it then).
+  app.route('/', emailLinkRoutes(pushes, accounts));
   app.route('/', recipientRoutes(pushes, accounts));
   app.route('/', createRoutes(config, pushes, deps.uploads, accounts));
   app.route('/', uploadPageRoutes(deps.uploads, accounts, config.maxJsonBodyBytes, deps.logger));

@@ -22,8 +22,9 @@ export function parseNotifyEmails(raw: unknown): string[] {
   if (!list || list.some((a) => typeof a !== 'string')) throw ServiceError.validation({ notify_emails: ['must be a list of e-mail addresses'] });
   const emails = [...new Set((list as string[]).map((a) => a.trim().toLowerCase()).filter(Boolean))];
   if (emails.length > MAX_NOTIFY_EMAILS) throw ServiceError.validation({ notify_emails: [`at most ${MAX_NOTIFY_EMAILS} addresses`] });
-  const bad = emails.find((a) => !address.safeParse(a).success);
-  if (bad !== undefined) throw ServiceError.validation({ notify_emails: [`${JSON.stringify(bad.slice(0, 100))} is not an e-mail address`] });
+  // Every bad address named, so that the sender can fix them all at once.
+  const bad = emails.filter((a) => !address.safeParse(a).success);
+  if (bad.length) throw ServiceError.validation({ notify_emails: bad.map((a) => `${JSON.stringify(a.slice(0, 100))} is not an e-mail address`) });
   return emails;
 }
 

@@ -6,6 +6,8 @@ import { useLanguage } from './i18n/i18n-context.js';
 import { EndToEndCreateNote, EndToEndLinkNote } from './end-to-end-pages.js';
 import { qrSvg } from './qr-svg.js';
 import { ReleaseField } from './release-pages.js';
+import type { ComponentChildren } from 'preact';
+import { CreateRecipientFields } from './email-link/email-link-form.js';
 
 export type Kind = 'text' | 'url' | 'qr' | 'file';
 
@@ -24,6 +26,9 @@ export interface CreateFormValues {
   release_at: string;
   /** Its days count from the release (`expire_from_release`). */
   expire_from_release: boolean;
+  /** The link e-mailed to these (comma-separated) addresses, with this note. */
+  notify_emails: string;
+  notify_note: string;
 }
 
 export interface CreateFormProps {
@@ -42,6 +47,8 @@ export interface CreateFormProps {
   mailReceipts?: boolean;
   /** The account's receipt defaults: the boxes start checked as they say (the e-mail settings page). */
   receiptDefaults?: { opened: boolean; expiredUnopened: boolean };
+  /** E-mail is set up: a signed-in sender may have the link e-mailed to recipients. */
+  mailLinks?: boolean;
 }
 
 
@@ -58,6 +65,8 @@ export function defaultValues(limits: PushLimits): CreateFormValues {
     note: '',
     release_at: '',
     expire_from_release: false,
+    notify_emails: '',
+    notify_note: '',
   };
 }
 
@@ -66,9 +75,10 @@ function describedBy(errors: Record<string, string[]> | undefined, field: string
 }
 
 /** The create form: posted as multipart so that files stream to the server like the API's. */
-export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles, mailReceipts, receiptDefaults }: CreateFormProps) {
+export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles, mailReceipts, receiptDefaults, mailLinks }: CreateFormProps) {
   const { t } = useLanguage();
-  const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note', 'not_before'];
+  const offersRecipients = signedIn && Boolean(mailLinks);
+  const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note', 'not_before', ...(offersRecipients ? ['notify_emails', 'notify_note'] : [])];
   // "More options" is open when one of them was set, differs from the server's default or needs fixing.
   const moreOpen = Boolean(
     values.name || values.note || values.max_failed_passphrase_attempts || values.release_at || values.expire_from_release || errors?.name || errors?.note || errors?.max_failed_passphrase_attempts || errors?.not_before,
@@ -216,6 +226,8 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           <FieldErrors errors={errors} field="note" />
         </details>
 
+        {offersRecipients && <CreateRecipientFields values={values} errors={errors} />}
+
         <p>
           <button type="submit" id="create-submit">
             {t('create.submit')}
@@ -226,7 +238,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
   );
 }
 
-export function CreatedPage({ push }: { push: OwnerPushRecord }) {
+export function CreatedPage({ push, emailLink }: { push: OwnerPushRecord; emailLink?: ComponentChildren }) {
   const { t } = useLanguage();
   const days = t('create.ready.days', { count: push.expire_after_days });
   const views = t('create.ready.views', { count: push.expire_after_views });
@@ -255,6 +267,8 @@ export function CreatedPage({ push }: { push: OwnerPushRecord }) {
         {t('create.ready.expires', { days, views })}
         {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}
       </p>
+      {/* "E-mail the link…" for a signed-in sender when e-mail is set up (email-link/email-link-form.tsx). */}
+      {emailLink}
       <p>
         <a href="/">{t('create.ready.another')}</a>
       </p>

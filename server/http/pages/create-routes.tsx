@@ -16,6 +16,8 @@ import { csrfRefused } from './page-errors.js';
 import { sendPage } from './render.js';
 import { languageOf } from '../middleware/page-language.js';
 import { translateServiceMessage } from './i18n/service-messages.js';
+import { EmailLinkForm } from './email-link/email-link-form.js';
+import { parseNotifyEmails } from '../../mail/recipient-link.js';
 
 /** The create page for people without the extension; the push service decides everything. */
 export function createRoutes(config: Config, pushes: PushService, uploads: SlicedUploads, accounts: AccountService): Hono<AppEnv> {
@@ -54,6 +56,7 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
         maxFiles={config.limits.maxFilesPerPush}
         mailReceipts={config.mail !== undefined}
         receiptDefaults={getPageSession(c).user?.receiptDefaults}
+        mailLinks={pushes.pushLimits().email_links}
       />,
       { scripts: ['create.js', 'e2e-create.js', 'local-time.js'] },
     );
@@ -97,7 +100,8 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
       if (sliced !== undefined) await upload?.discard();
       const push = sliced !== undefined ? await uploads.finish(actor, sliced) : await pushes.create(actor, input, upload);
       // An end-to-end push's link is completed with its key by the script that encrypted it.
-      return sendPage(c, 200, 'title.linkReady', <CreatedPage push={push} />, { scripts: push.end_to_end ? ['e2e-create.js'] : [] });
+      const emailLink = getPageSession(c).user && pushes.pushLimits().email_links ? <EmailLinkForm urlToken={push.url_token} csrfToken={getPageSession(c).csrfToken} endToEnd={Boolean(push.end_to_end)} sent={sentTo(input)} /> : undefined;
+      return sendPage(c, 200, 'title.linkReady', <CreatedPage push={push} emailLink={emailLink} />, { scripts: [...(push.end_to_end ? ['e2e-create.js'] : []), ...(emailLink ? ['email-link.js'] : [])] });
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return form(c, 422, values, e.fieldErrors);
       if (e instanceof ServiceError && e.retryAfter) c.header('Retry-After', String(e.retryAfter));
@@ -117,6 +121,11 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
 function releaseFromForm(input: Params, releaseAt: unknown): void {
   const given = typeof input.not_before === 'string' && input.not_before.trim() !== '';
   if (!given && typeof releaseAt === 'string' && releaseAt.trim() !== '') input.not_before = `${releaseAt.trim()}Z`;
+}
+
+/** The addresses a create's notify_emails e-mailed (the service accepted them: the push exists). */
+function sentTo(input: Params): string[] | undefined {
+  return typeof input.notify_emails === 'string' && input.notify_emails.trim() !== '' ? parseNotifyEmails(input.notify_emails) : undefined;
 }
 
 function statusOf(e: ServiceError): 400 | 401 | 403 | 413 | 422 | 429 | 507 {
@@ -142,5 +151,7 @@ function valuesFrom(input: Params, pushes: PushService, releaseAt: Params[string
     note: text('note'),
     release_at: typeof releaseAt === 'string' ? releaseAt : '',
     expire_from_release: flag('expire_from_release', false),
+    notify_emails: text('notify_emails'),
+    notify_note: text('notify_note'),
   };
 }

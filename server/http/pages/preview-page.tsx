@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
+import type { ComponentChildren } from 'preact';
 import type { PushRecordBase } from '../../../shared/push-schema.js';
 import { CopyableValue, CsrfField, EndToEndBadge, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
@@ -11,7 +12,7 @@ import { qrSvg } from './qr-svg.js';
  * push's key is not on the server: its link here would open nothing ("missing its key"), so the
  * page offers no link and no QR code for it and says where the full link was.
  */
-export function PreviewPage({ push, expireLink }: { push: PushRecordBase; expireLink?: string }) {
+export function PreviewPage({ push, expireLink, emailLink }: { push: PushRecordBase; expireLink?: string; emailLink?: ComponentChildren }) {
   const { t } = useLanguage();
   const days = t('recipient.secret.days', { count: push.days_remaining });
   const views = t('recipient.secret.moreViews', { count: push.views_remaining });
@@ -37,6 +38,8 @@ export function PreviewPage({ push, expireLink }: { push: PushRecordBase; expire
           {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}
         </p>
       )}
+      {/* Its owner's "E-mail the link…" (email-link/email-link-form.tsx), when e-mail is set up. */}
+      {emailLink}
       {expireLink && (
         <p>
           <a class="button danger" href={expireLink}>

@@ -8,6 +8,7 @@ import { getPageSession, pageActor, pageSession } from '../middleware/session.js
 import { rejectBadCredentials, urlToken } from '../rest/api-guards.js';
 import { ServiceError } from '../../service-error.js';
 import { ExpireConfirmPage, PreviewPage } from './preview-page.js';
+import { EmailLinkForm } from './email-link/email-link-form.js';
 import { sendPage } from './render.js';
 
 /**
@@ -26,7 +27,15 @@ export function previewRoutes(pushes: PushService, accounts: AccountService): Ho
     const token = urlToken(c.req.param('token'));
     const push = await pushes.previewRecord(actor, token);
     const owner = !push.expired && (await pushes.ownedBy(actor, token));
-    return sendPage(c, 200, 'title.previewLink', <PreviewPage push={push} expireLink={owner ? `/p/${token}/expire?from=preview` : undefined} />);
+    // An end-to-end push's key is not here (nor in its link on this page): it is e-mailed from the page that made it.
+    const emailLink = owner && !push.end_to_end && pushes.pushLimits().email_links && getPageSession(c).user;
+    return sendPage(
+      c,
+      200,
+      'title.previewLink',
+      <PreviewPage push={push} expireLink={owner ? `/p/${token}/expire?from=preview` : undefined} emailLink={emailLink ? <EmailLinkForm urlToken={token} csrfToken={getPageSession(c).csrfToken} endToEnd={false} /> : undefined} />,
+      { scripts: emailLink ? ['email-link.js'] : [] },
+    );
   });
 
   /**

@@ -21,10 +21,17 @@ import { spoolEncryptedFile } from './upload-spool/spool-in-worker.js';
 import { encodeLinkKey, newPushKey } from '../../../../shared/e2e/link-key.js';
 import { passphraseCheck } from '../../../../shared/e2e/passphrase-check.js';
 import { encryptManifestPayload, encryptTextPayload } from '../../../../shared/e2e/push-content.js';
+import { enhanceEmailLinkForms, sendEmailLinkForm } from './email-link/send-email-link.js';
 
 const KEY_ITEM = 'secret-push:e2e-link-key';
 /** The spooled envelopes this tab's last submission uploaded: removed by the page that follows. */
 const SPOOL_ITEM = 'secret-push:e2e-spooled';
+/**
+ * The create form's recipients (push[notify_emails], push[notify_note]): never posted with an
+ * end-to-end push (the server could not put its key in the mail); the page that follows sends
+ * them through its "E-mail the link…" form with the key (email-link/send-email-link.ts).
+ */
+const RECIPIENT_FIELDS = ['push[notify_emails]', 'push[notify_note]'];
 
 function discardThisTabsSpool() {
   const names = JSON.parse(sessionStorage.getItem(SPOOL_ITEM) ?? '[]') as string[];
@@ -113,6 +120,8 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
   const linkKey = await encodeLinkKey(key);
 
   const fields = new FormData(form);
+  const recipients = { emails: String(fields.get('push[notify_emails]') ?? '').trim(), note: String(fields.get('push[notify_note]') ?? '') };
+  for (const name of RECIPIENT_FIELDS) fields.delete(name);
   // The passphrase is mixed into the key here; the server gets only its check (asked for before a view).
   fields.delete('push[passphrase]');
   if (check) fields.set('push[passphrase]', check);
@@ -124,7 +133,7 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
   sessionStorage.setItem(KEY_ITEM, linkKey);
   const answer = await fetch(form.action, { method: 'POST', body: fields, credentials: 'same-origin' });
   const page = new DOMParser().parseFromString(await answer.text(), 'text/html');
-  if (answer.ok && page.getElementById('secret-link')) return showCreated(page);
+  if (answer.ok && page.getElementById('secret-link')) return showCreated(page, recipients);
   sessionStorage.removeItem(KEY_ITEM);
   // A refused finish leaves its upload behind: give it up (its slices, the day's quota).
   if (slicedUpload) void giveUpUpload(form, slicedUpload);
@@ -134,12 +143,26 @@ async function encryptAndSubmit(form: HTMLFormElement, kind: string) {
 }
 
 /** The "link ready" page the server answered, in place of this one, with the link completed. */
-function showCreated(page: Document) {
+function showCreated(page: Document, recipients: { emails: string; note: string }) {
   const main = putInPlace(page);
   rerunPageScript('pages.js');
   const linkNote = document.querySelector<HTMLElement>('[data-e2e-link-note]');
   if (linkNote) completeLink(linkNote);
   main.querySelector<HTMLElement>('h1')?.focus();
+  enhanceEmailLinkForms(main);
+  const mailForm = main.querySelector<HTMLFormElement>('form[data-email-link-form]');
+  if (recipients.emails && mailForm) void mailTheLink(mailForm, recipients);
+}
+
+/** The recipients typed on the create form, sent with the link's key from the page that shows it. */
+function mailTheLink(form: HTMLFormElement, recipients: { emails: string; note: string }) {
+  const emails = form.querySelector<HTMLInputElement>('[name="notify_emails"]');
+  const note = form.querySelector<HTMLTextAreaElement>('[name="notify_note"]');
+  if (emails) emails.value = recipients.emails;
+  if (note) note.value = recipients.note;
+  const details = form.closest('details');
+  if (details) details.open = true;
+  return sendEmailLinkForm(form);
 }
 
 /**
@@ -148,7 +171,8 @@ function showCreated(page: Document) {
  * (the server's copy has none of them: it saw only ciphertext).
  */
 function showRefused(form: HTMLFormElement, refusedForm: HTMLFormElement, page: Document) {
-  for (const id of ['payload', 'passphrase', 'files']) {
+  // The recipients too: they were kept out of the post (RECIPIENT_FIELDS).
+  for (const id of ['payload', 'passphrase', 'files', 'notify_emails', 'notify_note']) {
     const typed = form.querySelector(`#${id}`);
     const blank = refusedForm.querySelector(`#${id}`);
     if (typed && blank) {
@@ -208,7 +232,7 @@ async function sendInSlices(form: HTMLFormElement, payload: string, envelopes: F
   const push: Record<string, string> = {};
   for (const [name, value] of new FormData(form)) {
     const field = /^push\[(\w+)\]$/.exec(name)?.[1];
-    if (field && field !== 'passphrase' && typeof value === 'string') push[field] = value;
+    if (field && field !== 'passphrase' && !RECIPIENT_FIELDS.includes(name) && typeof value === 'string') push[field] = value;
   }
   if (check) push.passphrase = check;
   Object.assign(push, { kind: 'file', payload, end_to_end: 'true' });

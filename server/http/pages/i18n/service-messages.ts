@@ -25,6 +25,16 @@ const FIELD_MESSAGES: [RegExp, MessageKey, string[]][] = [
   [/^is already your address$/, 'service.alreadyYourAddress', []],
   [/^is wrong$/, 'service.wrongCurrentPassword', []],
   [/^cannot be changed here: this account signs in through single sign-on, and its address comes from the identity provider$/, 'service.ssoAddress', []],
+  // E-mailing a secret's link (notify_emails, pushes.emailLink)
+  [/^(".*") is not an e-mail address$/, 'service.notEmailAddress', ['address']],
+  [/^at most (\d+) addresses$/, 'service.atMostAddresses', ['max']],
+  [/^must be a list of e-mail addresses$/, 'service.emailList', []],
+  [/^at least one e-mail address is needed$/, 'service.atLeastOneAddress', []],
+  [/^needs an account: anonymous pushes cannot be e-mailed$/, 'service.anonymousMail', []],
+  [/^e-mail is not set up on this server$/, 'service.mailNotSetUp', []],
+  [/^cannot be used with an end-to-end push: the server does not have its key$/, 'service.endToEndMail', []],
+  [/^this push has expired$/, 'service.pushExpired', []],
+  [/^an end-to-end push needs the key of its link$/, 'service.linkKeyNeeded', []],
 ];
 
 /**
@@ -51,6 +61,7 @@ const SENTENCES: [RegExp, MessageKey, string[]][] = [
   [/^Sign in to create a push: this instance does not allow anonymous creation\.$/, 'service.sentence.createNeedsAccount', []],
   [/^Administrators only\.$/, 'service.sentence.adminsOnly', []],
   [/^This upload did not come from this site's create page \(its CSRF token is missing or stale\): reload the page\.$/, 'service.sentence.staleUpload', []],
+  [/^Too many secret links were e-mailed \(at most (\d+) recipients per account and (\d+) links per address a day\)\. Please try again later\.$/, 'service.sentence.tooManyLinkMails', ['perAccount', 'perAddress']],
 ];
 
 function translateBy(table: [RegExp, MessageKey, string[]][], t: Translate, message: string): string {

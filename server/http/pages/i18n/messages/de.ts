@@ -1,12 +1,14 @@
 import type { Catalogue } from '../translator.js';
 import { adminDe } from './admin/de.js';
 import { mailDe } from './mail/de.js';
+import { mailLinksDe } from './mail-links/de.js';
 import { privacyDe } from './privacy/de.js';
 
 /** German (Deutsch): the keys of en.ts, in the same order. */
 export const de: Catalogue = {
   ...adminDe,
   ...mailDe,
+  ...mailLinksDe,
   ...privacyDe,
   // Layout
   'layout.brand': 'Secret Push',

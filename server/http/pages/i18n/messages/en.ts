@@ -4,11 +4,13 @@
  */
 import { adminEn } from './admin/en.js';
 import { mailEn } from './mail/en.js';
+import { mailLinksEn } from './mail-links/en.js';
 import { privacyEn } from './privacy/en.js';
 
 export const en = {
   ...adminEn,
   ...mailEn,
+  ...mailLinksEn,
   ...privacyEn,
   // Layout
   'layout.brand': 'Secret Push',

@@ -1,12 +1,14 @@
 import type { Catalogue } from '../translator.js';
 import { adminEs } from './admin/es.js';
 import { mailEs } from './mail/es.js';
+import { mailLinksEs } from './mail-links/es.js';
 import { privacyEs } from './privacy/es.js';
 
 /** Spanish (español): the keys of en.ts, in the same order. */
 export const es: Catalogue = {
   ...adminEs,
   ...mailEs,
+  ...mailLinksEs,
   ...privacyEs,
   // Layout
   'layout.brand': 'Secret Push',

@@ -1,12 +1,14 @@
 import type { Catalogue } from '../translator.js';
 import { adminFr } from './admin/fr.js';
 import { mailFr } from './mail/fr.js';
+import { mailLinksFr } from './mail-links/fr.js';
 import { privacyFr } from './privacy/fr.js';
 
 /** French (français): the keys of en.ts, in the same order. */
 export const fr: Catalogue = {
   ...adminFr,
   ...mailFr,
+  ...mailLinksFr,
   ...privacyFr,
   // Layout
   'layout.brand': 'Secret Push',

@@ -1,12 +1,14 @@
 import type { Catalogue } from '../translator.js';
 import { adminJa } from './admin/ja.js';
 import { mailJa } from './mail/ja.js';
+import { mailLinksJa } from './mail-links/ja.js';
 import { privacyJa } from './privacy/ja.js';
 
 /** Japanese (日本語): the keys of en.ts, in the same order. */
 export const ja: Catalogue = {
   ...adminJa,
   ...mailJa,
+  ...mailLinksJa,
   ...privacyJa,
   // Layout
   'layout.brand': 'Secret Push',

@@ -1,12 +1,14 @@
 import type { Catalogue } from '../translator.js';
 import { adminPtBR } from './admin/pt-BR.js';
 import { mailPtBR } from './mail/pt-BR.js';
+import { mailLinksPtBR } from './mail-links/pt-BR.js';
 import { privacyPtBR } from './privacy/pt-BR.js';
 
 /** Brazilian Portuguese (português do Brasil): the keys of en.ts, in the same order. */
 export const ptBR: Catalogue = {
   ...adminPtBR,
   ...mailPtBR,
+  ...mailLinksPtBR,
   ...privacyPtBR,
   // Layout
   'layout.brand': 'Secret Push',

@@ -1,12 +1,14 @@
 import type { Catalogue } from '../translator.js';
 import { adminZhCN } from './admin/zh-CN.js';
 import { mailZhCN } from './mail/zh-CN.js';
+import { mailLinksZhCN } from './mail-links/zh-CN.js';
 import { privacyZhCN } from './privacy/zh-CN.js';
 
 /** Simplified Chinese (简体中文): the keys of en.ts, in the same order. */
 export const zhCN: Catalogue = {
   ...adminZhCN,
   ...mailZhCN,
+  ...mailLinksZhCN,
   ...privacyZhCN,
   // Layout
   'layout.brand': 'Secret Push',
