@@ -17,7 +17,8 @@ import { gzipSync } from 'node:zlib';
 export const budgets = {
   // The organisation's policy (lib/managed-policy.ts: reading storage.managed, checking its
   // values, a locked address and policy defaults in loadSettings, URL/QR pushes turned off) costs
-  // ≈0.28 KB here; merged with the smaller popup: 15,734 B (Firefox).
+  // ≈0.28 KB here; merged with the smaller popup: 15,734 B (Firefox). With Settings as the
+  // options page the popup's first paint holds the state both pages share (use-server.ts): 16,044 B.
   popupFirstPaint: 16 * 1024,
   // 20 KB before the file hand-over (lib/file-handoff.ts, ≈0.4 KB, loaded only when a file is
   // pushed): the file goes to the file host over a BroadcastChannel, the old slices remain the
@@ -36,8 +37,11 @@ export const budgets = {
   // background, which has that code for the context menu anyway (−1.1 KB). NOT yet at the
   // issue's 20 KB: docs/extension.md#size says what is left.
   // 22.4 KB before the organisation's policy (+0.43 KB with Settings' managed fields and the
-  // privacy link: 22,851 -> 23,285 B, Firefox).
-  popupAll: 22.8 * 1024,
+  // privacy link: 22,851 -> 23,285 B, Firefox). 22.8 KB before Settings became the options page
+  // (components/OptionsApp.tsx, not the popup's to load) and the popup's chunks were grouped
+  // (wxt.config.ts, popupChunks): 21,605 B in Firefox, 21,581 B in Chromium, with the requests
+  // list's paging and "Close" (+0.2 KB) in. Still NOT the issue's 20 KB: docs/extension.md#size.
+  popupAll: 21.2 * 1024,
   // 16 KB before end-to-end encryption, which the background does for the popup and the
   // context menu (≈2.4 KB): the popup then ships no cryptography at all. 19 KB before the file
   // host (≈0.55 KB: opening it, and reading its upload's answer with the API client). 19.5 KB

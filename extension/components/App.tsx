@@ -1,21 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { problemOf, type Problem } from '../lib/problem';
 import { t, type MessageKey } from '../lib/i18n';
 import type { PopupEnv } from '../lib/popup-env';
 import { checkServerUrl } from '../lib/server-address';
-import type { LastPush, ServerInfo, Settings } from '../lib/settings-storage';
-import { Notice } from './Field';
+import type { LastPush } from '../lib/settings-storage';
+import { AccessNotice } from './AccessNotice';
 import { Lazy } from './Lazy';
 import { ProblemNotice } from './ProblemNotice';
 import { PushForm } from './PushForm';
+import { useServer } from './use-server';
 
 const loadHistory = () => import('./lazy-views').then((m) => m.History);
-const loadSettings = () => import('./lazy-views').then((m) => m.SettingsView);
 const loadReconnect = () => import('./lazy-views').then((m) => m.ReconnectNotice);
 
-export type TabName = 'push' | 'history' | 'settings';
-const tabNames: TabName[] = ['push', 'history', 'settings'];
-const tabLabels: Record<TabName, MessageKey> = { push: 'tab_push', history: 'tab_history', settings: 'tab_settings' };
+// Settings is the options page (OptionsApp.tsx), opened from here: its code is not the popup's.
+export type TabName = 'push' | 'history';
+const tabNames: TabName[] = ['push', 'history'];
+const tabLabels: Record<TabName, MessageKey> = { push: 'tab_push', history: 'tab_history' };
 
 interface Props {
   env: PopupEnv;
@@ -24,60 +24,15 @@ interface Props {
 
 export function App({ env, initialTab }: Props) {
   const [tab, setTab] = useState<TabName>(initialTab ?? 'push');
-  const [settings, setSettings] = useState<Settings | null>(null);
-  const [info, setInfo] = useState<ServerInfo | null>(null);
-  const [infoProblem, setInfoProblem] = useState<Problem | null>(null);
-  const [access, setAccess] = useState<'unknown' | 'granted' | 'missing'>('unknown');
+  const { settings, setSettings, info, infoProblem, setInfoProblem, access, refresh, grantAccess } = useServer(env);
   const [lastPush, setLastPush] = useState<LastPush | null>(null);
   // The secret field takes the focus when the popup opens, not when the user comes back by the tabs.
   const tabSwitched = useRef(false);
-  const tabRefs = useRef<Record<TabName, HTMLButtonElement | null>>({ push: null, history: null, settings: null });
-
-  /** Shows what we knew at once, then asks the server again. */
-  async function refresh(current: Settings) {
-    setInfoProblem(null);
-    const check = checkServerUrl(current.serverUrl);
-    if (!current.serverUrl || !check.ok) return;
-    const granted = await env.hasOrigin(check.originPattern).catch(() => false);
-    setAccess(granted ? 'granted' : 'missing');
-    if (!granted) return;
-    try {
-      const api = env.createApi(current);
-      const [version, limits] = await Promise.all([api.version(), api.limits()]);
-      const fresh: ServerInfo = { serverUrl: current.serverUrl, version, limits, checkedAt: new Date().toISOString() };
-      setInfo(fresh);
-      await env.saveServerInfo(fresh);
-    } catch (err) {
-      // The cached server info (if any) still lets the form show; say why it may be stale.
-      setInfoProblem(problemOf(err));
-    }
-  }
+  const tabRefs = useRef<Record<TabName, HTMLButtonElement | null>>({ push: null, history: null });
 
   useEffect(() => {
-    void (async () => {
-      const [loaded, cached, last] = await Promise.all([
-        env.loadSettings(),
-        env.loadServerInfo().catch(() => null),
-        env.lastPush().catch(() => null),
-      ]);
-      const usable = cached && cached.serverUrl === loaded.serverUrl ? cached : null;
-      setSettings(loaded);
-      setInfo(usable);
-      setLastPush(last);
-      if (!loaded.serverUrl && !initialTab) setTab('settings');
-      await refresh(loaded);
-    })();
+    void env.lastPush().then(setLastPush, () => undefined);
   }, [env]);
-
-  function grantAccess() {
-    if (!settings) return;
-    const check = checkServerUrl(settings.serverUrl);
-    if (!check.ok) return;
-    // Synchronously inside the click (a user gesture), before any await.
-    void env.requestOrigin(check.originPattern).then((ok) => {
-      if (ok) void refresh(settings);
-    });
-  }
 
   function onTabKey(e: KeyboardEvent) {
     // The focused tab, not the state: two quick keys must not both start from the same tab.
@@ -126,17 +81,13 @@ export function App({ env, initialTab }: Props) {
             </button>
           ))}
         </div>
+        <button type="button" class="link" onClick={() => env.openOptions()}>
+          {t('tab_settings')}
+        </button>
       </header>
 
-      {access === 'missing' && origin.ok && (
-        <Notice tone="error">
-          <p>{t('access_not_allowed', origin.origin)}</p>
-          <button type="button" onClick={grantAccess}>
-            {t('allow_access', origin.origin)}
-          </button>
-        </Notice>
-      )}
-      {access !== 'missing' && infoProblem && tab !== 'settings' && (
+      {access === 'missing' && origin.ok && <AccessNotice origin={origin.origin} onAllow={grantAccess} />}
+      {access !== 'missing' && infoProblem && (
         // A token the server no longer takes (revoked on its tokens page): connect again.
         infoProblem.kind === 'unauthorized' && settings.apiToken && env.connect ? (
           <Lazy load={loadReconnect} props={{ env, onConnected: () => void env.loadSettings().then((next) => (setSettings(next), refresh(next))) }} />
@@ -154,7 +105,7 @@ export function App({ env, initialTab }: Props) {
               limits={info?.limits}
               version={info?.version}
               autoFocus={!tabSwitched.current}
-              onOpenSettings={() => setTab('settings')}
+              onOpenSettings={() => env.openOptions()}
               onServerOk={() => setInfoProblem(null)}
             />
             {lastPush && <LastPushNote last={lastPush} env={env} />}
@@ -167,25 +118,7 @@ export function App({ env, initialTab }: Props) {
               env,
               settings,
               anonymousAllowed: info?.version.features.anonymous_access,
-              onOpenSettings: () => setTab('settings'),
-            }}
-          />
-        )}
-        {tab === 'settings' && (
-          <Lazy
-            load={loadSettings}
-            props={{
-              env,
-              settings,
-              info,
-              onSaved: (next: Settings, fresh: ServerInfo | null) => {
-                setSettings(next);
-                if (fresh) {
-                  setInfo(fresh);
-                  setInfoProblem(null);
-                  setAccess('granted');
-                } else void refresh(next);
-              },
+              onOpenSettings: () => env.openOptions(),
             }}
           />
         )}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { OwnerRequest, RequestInput } from '../../shared/request-schema';
 import type { PushApi } from '../lib/api-client';
 import { t, uiLanguage, type MessageKey } from '../lib/i18n';
+import { PAGE_SIZE } from '../lib/page-size';
 import { problemOf, type Problem } from '../lib/problem';
 import { Notice, NumberField, TextField } from './Field';
 
@@ -14,10 +15,14 @@ const stateKeys: Record<OwnerRequest['state'], MessageKey> = { open: 'req_waitin
 
 const when = (iso: string) => new Date(iso).toLocaleString(uiLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
 
+/** Pages joined, each request once (a request made meanwhile shifts the pages by one). */
+const merge = (list: OwnerRequest[], more: OwnerRequest[]) => [...list, ...more.filter((r) => !list.some((x) => x.url_token === r.url_token))];
+
 /**
  * History's requests: ask someone for a secret (the request link is copied), and the requests
- * made, waiting, answered or expired. An answer opens in a tab as its secret link, which counts
- * a view as any retrieval does.
+ * made, waiting, answered or expired, 50 at a time, then older ones on request. An answer opens
+ * in a tab as its secret link, which counts a view as any retrieval does; a waiting request can
+ * be closed, after which its link answers "closed".
  */
 export function Requests({ api, copy }: Props) {
   const [items, setItems] = useState<OwnerRequest[] | null>(null);
@@ -26,11 +31,41 @@ export function Requests({ api, copy }: Props) {
   const [made, setMade] = useState<{ url: string; copied: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const [reload, setReload] = useState(0);
+  const [pages, setPages] = useState(1);
+  const [hasMore, setHasMore] = useState(false);
+  const [closing, setClosing] = useState<string | null>(null);
   const set = (key: keyof RequestInput) => (value: string | number | undefined) => setInput((i) => ({ ...i, [key]: value }));
 
+  /** Pages 1..`upTo`, from the start: after a change the list is what the server lists now. */
+  async function load(upTo: number) {
+    try {
+      let list: OwnerRequest[] = [];
+      let page: OwnerRequest[] = [];
+      for (let n = 1; n <= upTo; n++) list = merge(list, (page = await api.requests(n)));
+      setItems(list);
+      setHasMore(page.length >= PAGE_SIZE);
+      setPages(upTo);
+    } catch (err) {
+      setProblem(problemOf(err));
+    }
+  }
+
   useEffect(() => {
-    api.requests().then(setItems, (err) => setProblem(problemOf(err)));
+    void load(pages);
   }, [reload]);
+
+  async function close(r: OwnerRequest) {
+    setClosing(r.url_token);
+    setProblem(null);
+    try {
+      const closed = await api.closeRequest(r.url_token);
+      setItems((list) => list && list.map((x) => (x.url_token === closed.url_token ? closed : x)));
+    } catch (err) {
+      setProblem(problemOf(err));
+    } finally {
+      setClosing(null);
+    }
+  }
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -90,10 +125,19 @@ export function Requests({ api, copy }: Props) {
                 </a>
               ) : r.state === 'answered' ? (
                 <p class="meta">{t('req_answer_gone')}</p>
+              ) : r.state === 'open' ? (
+                <button type="button" class="danger" disabled={closing === r.url_token} onClick={() => close(r)} aria-label={t('req_close_of', r.title ?? t('req_untitled'))}>
+                  {t('req_close')}
+                </button>
               ) : null}
             </li>
           ))}
         </ul>
+      )}
+      {items && hasMore && (
+        <button type="button" disabled={busy} onClick={() => (setBusy(true), load(pages + 1).finally(() => setBusy(false)))}>
+          {t('req_older')}
+        </button>
       )}
     </>
   );

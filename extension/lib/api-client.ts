@@ -26,8 +26,10 @@ export interface PushApi {
   expired(page: number): Promise<OwnerPushRecord[]>;
   audit(urlToken: string, page: number): Promise<AuditEntry[]>;
   expire(urlToken: string): Promise<PushRecordBase>;
-  /** The signed-in user's secret requests, newest first. */
-  requests(): Promise<OwnerRequest[]>;
+  /** The signed-in user's secret requests, newest first, 50 a page. */
+  requests(page: number): Promise<OwnerRequest[]>;
+  /** Closes one of the user's open requests: its link answers "closed" from then on. */
+  closeRequest(urlToken: string): Promise<OwnerRequest>;
   createRequest(input: RequestInput): Promise<OwnerRequest>;
   /** E-mails the link of one of the user's pushes (servers with `limits.email_links`). */
   emailLink(input: EmailLinkInput): Promise<{ sent: number }>;
@@ -75,7 +77,8 @@ export function createPushApi({ serverUrl, apiToken, fetch: fetchImpl }: ApiConn
     expired: (page) => call((c) => c.pushes.expired.query({ page })),
     audit: (url_token, page) => call(async (c) => (await c.pushes.audit.query({ url_token, page })).logs),
     expire: (url_token) => call((c) => c.pushes.expire.mutate({ url_token })),
-    requests: () => call((c) => c.requests.list.query()),
+    requests: (page) => call((c) => c.requests.list.query({ page })),
+    closeRequest: (url_token) => call((c) => c.requests.close.mutate({ url_token })),
     createRequest: (input) => call((c) => c.requests.create.mutate(input)),
     emailLink: (input) => call((c) => c.pushes.emailLink.mutate(input)),
   };

@@ -23,6 +23,7 @@ export function describedApi(api: PushApi, serverUrl: string, signedIn: boolean)
     expire: wrap(api.expire),
     createWithFiles: wrap(api.createWithFiles),
     requests: wrap(api.requests),
+    closeRequest: wrap(api.closeRequest),
     createRequest: wrap(api.createRequest),
     emailLink: wrap(api.emailLink),
   };

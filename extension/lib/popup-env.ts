@@ -39,6 +39,8 @@ export interface PopupEnv {
   sendPush(settings: Settings, input: PushInput, endToEnd: boolean): Promise<OwnerPushRecord>;
   /** A file push, the file handed to the file host or the background, which encrypt it when `endToEnd` (file-handoff.ts). */
   sendFilePush(settings: Settings, input: PushInput, file: File, endToEnd: boolean): Promise<OwnerPushRecord>;
+  /** Opens Settings, the extension's options page (components/OptionsApp.tsx), in a tab. */
+  openOptions(): void;
   /** The tab the popup acts on (see `findTargetTab`). */
   targetTab(): Promise<TargetTab | null>;
   readSelection(tabId: number): Promise<string>;
@@ -111,6 +113,8 @@ export function createPopupEnv(): PopupEnv {
     // `.then(m => …)`: Vite wraps `(await import()).name` in its preload helper (1.8 KB).
     sendFilePush: (settings, input, file, endToEnd) =>
       import('./file-handoff').then((m) => m.handOverFilePush({ serverUrl: settings.serverUrl, apiToken: tokenToSend(settings) }, input, file, endToEnd, send)),
+    // The popup closes itself once the page is asked for (Firefox leaves it open over the new tab).
+    openOptions: () => void browser.runtime.openOptionsPage().finally(() => location.pathname.endsWith('/popup.html') && window.close()),
     targetTab: () => findTargetTab(browser.tabs as unknown as TabFinder, location.search, browser.runtime.getURL('/')),
     // These four are answered by the background (relay-handler.ts), which has their code already.
     readSelection: (tabId) => ask<string>(send, { relay: 'selection', tabId }),

@@ -48,6 +48,7 @@ const methods: Record<ApiMethod, boolean> = {
   expire: true,
   createWithFiles: false,
   requests: true,
+  closeRequest: true,
   createRequest: true,
   emailLink: true,
 };

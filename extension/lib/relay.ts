@@ -85,6 +85,7 @@ export function relayedPushApi({ serverUrl, apiToken }: Omit<ApiConnection, 'fet
     // FormData does not survive Chromium's messaging: files go through relayedFilePush.
     createWithFiles: call('createWithFiles'),
     requests: call('requests'),
+    closeRequest: call('closeRequest'),
     createRequest: call('createRequest'),
     emailLink: call('emailLink'),
   };

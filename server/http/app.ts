@@ -38,7 +38,7 @@ import { buildOpenApiDocument } from './rest/openapi.js';
 import { v1Routes } from './rest/v1-routes.js';
 import { uploadRoutes } from './rest/upload-routes.js';
 import { v2Routes } from './rest/v2-routes.js';
-import { batchRoutes } from './rest/batch-routes.js';
+import { batchCreateHandler } from './rest/batch-routes.js';
 import { BatchService } from '../pushes/batch/batch-service.js';
 import { batchPageRoutes } from './pages/batch/batch-routes.js';
 import { staticAssets } from './static-assets.js';
@@ -117,10 +117,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.notFound((c) => (wantsHtmlPage(c) ? notFoundPage(c) : c.json({ error: 'not-found' }, 404)));
 
-  // One link per recipient (issue 35): a batch counts each row against the rate limit.
+  // One link per recipient (issue 35): rows count against BATCH_ROWS_PER_HOUR, the request once against the rate limit.
   const batches = new BatchService({ pushes, counters: deps.counters, batchRowsPerHour: config.batchRowsPerHour });
-  app.route('/api/v2/pushes/batch', batchRoutes(batches, config.maxJsonBodyBytes, apiAccess(pushes)));
-  app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));
+  // POST /api/v2/pushes/batch is answered by v2's POST /pushes/:token (a fixed sibling), which
+  // keeps the app on RegExpRouter beside POST /pushes/:token/email; v2's guard covers it.
+  app.route('/api/v2', v2Routes(pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes, { batch: batchCreateHandler(batches, config.maxJsonBodyBytes) }));
   app.route('/api/v2/uploads', uploadRoutes(deps.uploads, { guard: [apiAccess(pushes)], actor: (c) => c.get('ctx') }, config.maxJsonBodyBytes));
   app.route('/api/v2/webhooks', webhookRoutes(deps.webhooks, config.maxJsonBodyBytes));
   app.route('/api/v2/secret-requests', requestRoutes(deps.requests, pushes, config.limits.maxFileBytes, config.maxJsonBodyBytes));

@@ -49,7 +49,7 @@ for (const b of browsers) {
       const origin = new URL(server.url).origin;
       await ext.approveNextPrompt(`${origin.replace(/:\d+$/, '')}/*`);
       // The server confirmed first, as today: address saved, host access granted.
-      const popup = await ext.openPopup('?tab=settings');
+      const popup = await ext.openOptions();
       await fill(popup, 'Server address', server.url);
       await click(popup, { button: 'Save' });
       await waitForText(popup, /Connected to Secret Push/);

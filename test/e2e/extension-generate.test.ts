@@ -60,7 +60,7 @@ for (const b of browsers) {
       profileDir = mkdtempSync(join(tmpdir(), `secret-push-gen-${b.build}-`));
       ext = await b.launch(dir, profileDir, 'light');
       // Set up as a user does: address and token in Settings, host access allowed.
-      const popup = await ext.openPopup('?tab=settings');
+      const popup = await ext.openOptions();
       await fill(popup, 'Server address', server.url);
       await fill(popup, 'API token.*', token);
       await click(popup, { button: 'Save' });

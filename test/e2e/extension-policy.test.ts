@@ -94,7 +94,7 @@ describe('shipped packages with an organisation\'s policy', () => {
   /** The same checks in both browsers: the popup as the organisation set it up. */
   async function checkPolicyApplied(ext: ExtensionHarness, shotName: string) {
     await ext.approveNextPrompt('http://127.0.0.1/*');
-    let popup = await ext.openPopup('?tab=settings');
+    let popup = await ext.openOptions();
     await expect.poll(() => valueOf(popup, 'Server address')).toBe(server.url);
     expect(await popup.evaluate(() => (document.getElementById('serverUrl') as HTMLInputElement).readOnly)).toBe(true);
     await expect.poll(() => pageText(popup)).toMatch(/Set by your organisation\. You still connect with your own account\./);

@@ -90,6 +90,9 @@ export function fakeApi(overrides: Partial<PushApi> = {}): PushApi & { [K in key
     audit: vi.fn(async () => []),
     expire: vi.fn(async (token: string) => record({ url_token: token, expired: true })),
     requests: vi.fn(async () => []),
+    closeRequest: vi.fn(async () => {
+      throw new Error('closeRequest not set up in this test');
+    }),
     createRequest: vi.fn(),
     emailLink: vi.fn(async (input: { notify_emails: string[] | string }) => ({ sent: (typeof input.notify_emails === 'string' ? input.notify_emails.split(',') : input.notify_emails).length })),
     ...overrides,
@@ -123,6 +126,7 @@ export function fakeEnv(api: PushApi, { recallKinds = async (): Promise<Remember
     sendFilePush: vi.fn((s: Settings, input: PushInput, file: File, endToEnd: boolean) =>
       sendFilePush(describedApi(api, s.serverUrl, Boolean(tokenToSend(s))), input, file, endToEnd),
     ),
+    openOptions: vi.fn(),
     targetTab: vi.fn(async () => ({ id: 7, url: 'https://example.com/page', title: 'A page' })),
     readSelection: vi.fn(async () => ''),
     copy: vi.fn(async () => true),

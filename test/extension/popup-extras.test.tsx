@@ -91,4 +91,34 @@ describe('popup: issue 34/31/35 additions', () => {
     expect(await screen.findByText('Waiting')).toBeTruthy();
     expect(screen.getByText('Answered')).toBeTruthy();
   });
+
+  it('Requests: older ones page by page, and a waiting one is closed from the list', async () => {
+    const base: OwnerRequest = { url_token: 'q0', html_url: 'https://push.example.org/req/q0', title: 'r0', message: null, created_at: '2026-01-01T00:00:00Z', expires_at: '2026-01-08T00:00:00Z', state: 'open', answered_at: null, answer_expire_after_days: 7, answer_expire_after_views: 5, push_id: null, answer_html_url: null };
+    // 52 requests on the server: 50 on page 1, 2 on page 2.
+    const all = Array.from({ length: 52 }, (_, i) => ({ ...base, url_token: `q${i}`, title: `r${i}` }));
+    const api = fakeApi({
+      requests: vi.fn(async (page: number) => all.slice((page - 1) * 50, page * 50)),
+      closeRequest: vi.fn(async (token: string) => {
+        const r = all.find((x) => x.url_token === token)!;
+        r.state = 'closed';
+        return { ...r };
+      }),
+    });
+    const env = fakeEnv(api, { loadSettings: vi.fn(async () => settings({ apiToken: 'tok' })) });
+    render(<App env={env} initialTab="history" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Requests' }));
+    await screen.findByText('r49');
+    expect(screen.queryByText('r50')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show older requests' }));
+    await screen.findByText('r51');
+    expect(api.requests).toHaveBeenLastCalledWith(2);
+    // The last page was short: nothing older to ask for.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Show older requests' })).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Close the request r50' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Close the request r50' })).toBeNull());
+    expect(api.closeRequest).toHaveBeenCalledWith('q50');
+    expect(screen.getAllByText('Closed')).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: /^Close the request/ })).toHaveLength(51);
+  });
 });

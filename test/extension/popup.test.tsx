@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../extension/components/App';
+import { OptionsApp } from '../../extension/components/OptionsApp';
 // Loaded up front, as the browser reads the chunk from the package on disk: a first dynamic
 // import transformed by vitest under a loaded machine can outlast findBy's one second.
 import '../../extension/components/lazy-views';
@@ -122,9 +123,17 @@ describe('popup: Push', () => {
     expect(env.requestOrigin).toHaveBeenCalledWith('https://push.example.org/*');
   });
 
-  it('opens on Settings when no server is set', async () => {
-    render(<App env={fakeEnv(fakeApi(), { loadSettings: vi.fn(async () => settings({ serverUrl: '' })) })} />);
-    expect((await screen.findByRole('tab', { name: 'Settings' })).getAttribute('aria-selected')).toBe('true');
+  it('offers Settings (the options page) when no server is set, which opens on the server address', async () => {
+    const env = fakeEnv(fakeApi(), { loadSettings: vi.fn(async () => settings({ serverUrl: '' })) });
+    render(<App env={env} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Open Settings' }));
+    expect(env.openOptions).toHaveBeenCalledTimes(1);
+    // The header's Settings opens it too; Settings is no tab of the popup.
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    expect(env.openOptions).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole('tab', { name: 'Settings' })).toBeNull();
+    cleanup();
+    render(<OptionsApp env={env} />);
     expect(await screen.findByLabelText('Server address')).toBeTruthy();
     expect(screen.getByText(/Welcome! Enter the address of your Secret Push server/)).toBeTruthy();
   });
@@ -142,8 +151,8 @@ describe('popup: tabs', () => {
     // Coming back to Push must not move the focus away from the tabs.
     expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Push' }));
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowLeft' });
-    expect(screen.getByRole('tab', { name: 'Settings' }).getAttribute('aria-selected')).toBe('true');
-    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe('tab-settings');
+    expect(screen.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe('tab-history');
   });
 });
 
@@ -250,12 +259,12 @@ describe('popup: History', () => {
   });
 });
 
-describe('popup: Settings', () => {
+describe('Settings (the options page)', () => {
   it('asks for access to the server origin in the click itself, saves, and shows what the server offers', async () => {
     const api = fakeApi({ version: vi.fn(async () => versionDocument({ qr: false })) });
     const requestOrigin = vi.fn(async (_pattern: string) => true);
     const env = fakeEnv(api, { loadSettings: vi.fn(async () => settings({ serverUrl: '' })), requestOrigin });
-    render(<App env={env} />);
+    render(<OptionsApp env={env} />);
 
     fireEvent.input(await screen.findByLabelText('Server address'), { target: { value: 'http://127.0.0.1:8080/' } });
     fireEvent.input(screen.getByLabelText(/API token/), { target: { value: ' tok ' } });
@@ -289,7 +298,7 @@ describe('popup: Settings', () => {
 
   it('refuses a bad address next to the field, without asking for anything', async () => {
     const env = fakeEnv(fakeApi());
-    render(<App env={env} initialTab="settings" />);
+    render(<OptionsApp env={env} />);
     fireEvent.input(await screen.findByLabelText('Server address'), { target: { value: 'ftp://x.example' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(screen.getByLabelText('Server address').getAttribute('aria-invalid')).toBe('true');
@@ -301,14 +310,14 @@ describe('popup: Settings', () => {
 
   it('says what happens when access is refused', async () => {
     const env = fakeEnv(fakeApi(), { requestOrigin: vi.fn(async () => false) });
-    render(<App env={env} initialTab="settings" />);
+    render(<OptionsApp env={env} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByText(/may not reach https:\/\/push\.example\.org until you allow it/)).toBeTruthy();
   });
 
   it('warns before the token goes over plain http to another machine', async () => {
     const env = fakeEnv(fakeApi(), { loadSettings: vi.fn(async () => settings({ serverUrl: '' })) });
-    render(<App env={env} />);
+    render(<OptionsApp env={env} />);
     fireEvent.input(await screen.findByLabelText('Server address'), { target: { value: 'http://push.example.org' } });
     fireEvent.input(screen.getByLabelText(/API token/), { target: { value: 'tok' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -320,7 +329,7 @@ describe('popup: Settings', () => {
   it('says that access is missing when checking without it, and offers it', async () => {
     const api = fakeApi();
     const env = fakeEnv(api, { hasOrigin: vi.fn(async () => false) });
-    render(<App env={env} initialTab="settings" />);
+    render(<OptionsApp env={env} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Check connection' }));
     expect(await screen.findByText(/Secret Push is not allowed to reach https:\/\/push\.example\.org yet/)).toBeTruthy();
     expect(api.version).not.toHaveBeenCalled(); // the server is not blamed: it was never asked
@@ -331,7 +340,7 @@ describe('popup: Settings', () => {
 
   it('checks the connection and reports a refused token', async () => {
     const api = fakeApi({ active: vi.fn(async () => Promise.reject(apiError('UNAUTHORIZED', 401))) });
-    render(<App env={fakeEnv(api, { loadSettings: vi.fn(async () => settings({ apiToken: 'bad' })) })} initialTab="settings" />);
+    render(<OptionsApp env={fakeEnv(api, { loadSettings: vi.fn(async () => settings({ apiToken: 'bad' })) })} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Check connection' }));
     expect(await screen.findByText(/did not accept your API token/)).toBeTruthy();
     expect(screen.getByText(/Connected to Secret Push/)).toBeTruthy();

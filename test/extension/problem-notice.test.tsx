@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../extension/components/App';
+import { OptionsApp } from '../../extension/components/OptionsApp';
 // Loaded up front, as the browser reads the chunk from the package on disk: a first dynamic
 // import transformed by vitest under a loaded machine can outlast findBy's one second.
 import '../../extension/components/lazy-views';
@@ -74,7 +75,7 @@ describe('popup: a server that cannot be reached', () => {
 
   it("Firefox, Settings: Check connection's failure offers the same, and the check is made again", async () => {
     const { api, netErrors } = untrustedServer();
-    render(<App env={fakeEnv(api, { netErrors })} initialTab="settings" />);
+    render(<OptionsApp env={fakeEnv(api, { netErrors })} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Check connection' }));
     expect(await screen.findByText(unreachable)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Find out why' }));

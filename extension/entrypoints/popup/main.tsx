@@ -8,5 +8,5 @@ import './style.css';
 document.documentElement.lang = uiLanguage();
 document.documentElement.dir = uiDirection();
 const tab = new URLSearchParams(location.search).get('tab');
-const initialTab = tab === 'push' || tab === 'history' || tab === 'settings' ? (tab as TabName) : undefined;
+const initialTab = tab === 'push' || tab === 'history' ? (tab as TabName) : undefined;
 render(<App env={createPopupEnv()} initialTab={initialTab} />, document.getElementById('app')!);

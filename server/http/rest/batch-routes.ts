@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import type { Handler } from 'hono';
 import type { BatchService } from '../../pushes/batch/batch-service.js';
 import { batchCsv, batchStatus } from '../../pushes/batch/batch-csv.js';
 import type { AppEnv } from '../app-env.js';
@@ -8,12 +8,12 @@ import { readJsonBody } from './json-body.js';
  * POST /api/v2/pushes/batch: one link per recipient (pushes/batch/batch-service.ts). JSON in;
  * JSON out, or the CSV of links with `?format=csv` or `Accept: text/csv`. 201 when every row was
  * created, 207 when some were (each row's status says which), else the first failure's status.
+ * The app mounts it as a fixed sibling of POST /api/v2/pushes/:token
+ * (v2-routes.ts), not as a route of its own: a fixed POST /pushes/batch beside
+ * POST /pushes/:token/email would send the app to TrieRouter (active-router.test.ts).
  */
-export function batchRoutes(batches: BatchService, maxBodyBytes: number, guard: MiddlewareHandler<AppEnv>): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  // The API's guard on POST only: a middleware for every method here would sit beside
-  // GET /api/v2/pushes/:token and push the app off RegExpRouter (active-router.test.ts).
-  app.post('/', guard, async (c) => {
+export function batchCreateHandler(batches: BatchService, maxBodyBytes: number): Handler<AppEnv> {
+  return async (c) => {
     const body = await readJsonBody(c, maxBodyBytes, '{"push": {...options}, "recipients": [{"name", "email", "payload"}] or "recipients_csv": "..."}');
     const result = await batches.create(c.get('ctx'), body);
     const status = batchStatus(result) as 201;
@@ -24,6 +24,5 @@ export function batchRoutes(batches: BatchService, maxBodyBytes: number, guard: 
       'Content-Disposition': `attachment; filename="secret-links-${result.batch_id}.csv"`,
       'Cache-Control': 'no-store',
     });
-  });
-  return app;
+  };
 }

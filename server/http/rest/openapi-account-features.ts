@@ -31,6 +31,7 @@ const list = (name: Name, description: string) => ({ description, content: { 'ap
 const body = (name: Name) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
 const err = (description: string) => json('Error', description);
 const tokenParam = { name: 'url_token', in: 'path', required: true, schema: { type: 'string' } };
+const pageParam = { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 1 } };
 const uploadParam = { name: 'upload', in: 'path', required: true, schema: { type: 'string' } };
 const common = { 401: err('Authentication required, or token invalid'), 429: err('Rate limited') };
 
@@ -52,7 +53,7 @@ export const accountFeaturePaths = {
   },
   '/webhooks/deliveries': { get: { summary: 'Your 50 most recent webhook deliveries', responses: { 200: list('WebhookDelivery', 'Newest first'), ...common } } },
   '/secret-requests': {
-    get: { summary: 'Your secret requests', responses: { 200: list('OwnerRequest', 'Newest first, 50'), ...common } },
+    get: { summary: 'Your secret requests', parameters: [pageParam], responses: { 200: list('OwnerRequest', 'Newest first, 50 a page'), 400: err('Invalid page'), ...common } },
     post: {
       summary: 'Make a secret request link',
       requestBody: body('RequestInput'),

@@ -16,6 +16,7 @@ import { accountFeatureInputs, accountFeaturePaths, accountFeatureSchemas } from
 import { adminPaths } from './openapi-admin.js';
 import { extensionConnectPaths } from './openapi-extension-connect.js';
 import { batchPaths } from './openapi-batch.js';
+import { emailLinkPaths } from './openapi-email-link.js';
 
 /**
  * The OpenAPI 3.1 document of REST v2, built from the shared zod schemas (z.toJSONSchema), so
@@ -129,6 +130,7 @@ export function buildOpenApiDocument(baseUrl: string) {
       ...adminPaths,
       ...extensionConnectPaths(baseUrl),
       ...batchPaths(),
+      ...emailLinkPaths(),
       '/pushes/expired': {
         get: { summary: 'Your expired pushes', parameters: [pageParam], responses: { 200: { description: 'Newest first, 50 a page', content: { 'application/json': { schema: { type: 'array', items: ref('OwnerPushRecord') } } } }, 400: err('Invalid page'), ...common } },
       },

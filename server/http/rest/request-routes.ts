@@ -18,7 +18,7 @@ export function requestRoutes(requests: RequestService, pushes: PushService, max
     rejectBadCredentials(c.get('ctx'));
     await next();
   });
-  app.get('/', async (c) => c.json(await requests.list(c.get('ctx'))));
+  app.get('/', async (c) => c.json(await requests.list(c.get('ctx'), pushes.parsePage(c.req.query('page')))));
   app.post('/', async (c) => {
     const body = await readJsonBody(c, maxBodyBytes, '{"title": "…", "message": "…", "expire_after_days": 7}');
     return c.json(await requests.create(c.get('ctx'), body), 201);

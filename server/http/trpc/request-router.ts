@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RequestAnswerInput, RequestInput } from '../../../shared/request-schema.js';
-import { tokenSchema } from '../../../shared/push-schema.js';
+import { pageSchema, tokenSchema } from '../../../shared/push-schema.js';
 import type { RequestService } from '../../requests/request-service.js';
 import { publicProcedure, router } from './trpc.js';
 
@@ -10,7 +10,8 @@ const objectInput = <T>() => z.custom<T>((v) => v !== null && typeof v === 'obje
 export function requestRouter(requests: RequestService) {
   return router({
     create: publicProcedure.input(objectInput<RequestInput>()).mutation(({ ctx, input }) => requests.create(ctx, input)),
-    list: publicProcedure.query(({ ctx }) => requests.list(ctx)),
+    // 50 a page, newest first, as pushes.active: `{page}` for the older ones.
+    list: publicProcedure.input(pageSchema.optional()).query(({ ctx, input }) => requests.list(ctx, input?.page ?? 1)),
     show: publicProcedure.input(tokenSchema).query(({ input }) => requests.show(input.url_token)),
     answer: publicProcedure
       .input(tokenSchema.extend({ answer: objectInput<RequestAnswerInput>() }))

@@ -80,6 +80,12 @@ export async function chromiumHarness(extensionDir: string, profileDir: string, 
       await page.locator('.app, .loading').first().waitFor();
       return driven(page);
     },
+    async openOptions() {
+      const page = await b.context.newPage();
+      await page.goto(b.url('options.html'));
+      await page.locator('.app, .loading').first().waitFor();
+      return driven(page);
+    },
     async openPage(url) {
       const page = await b.context.newPage();
       await page.goto(url);

@@ -28,6 +28,8 @@ export interface ExtensionHarness {
   name: 'chromium' | 'firefox';
   /** Opens popup.html in a tab (with `?tabId=` / `?tab=`) and waits until the app has drawn. */
   openPopup(query?: string): Promise<DrivenPage>;
+  /** Opens Settings, the extension's options page (options.html), in a tab and waits until it has drawn. */
+  openOptions(): Promise<DrivenPage>;
   /** Opens a web page and gives its tab id. */
   openPage(url: string): Promise<{ page: DrivenPage; tabId: number }>;
   /**

@@ -122,6 +122,7 @@ export async function firefoxHarness(
   return {
     name: 'firefox',
     openPopup: async (query = '') => driven(await newPage(`${base}popup.html${query}`, '.app, .loading')),
+    openOptions: async () => driven(await newPage(`${base}options.html`, '.app, .loading')),
     async openPage(url) {
       const page = await browser.newPage();
       await page.setViewport({ width: 460, height: 720 });

@@ -79,4 +79,57 @@ describe('e-mailing the link of an existing push (pushes.emailLink)', () => {
     expect((await failure(trpc(plain, plainToken).pushes.emailLink.mutate({ ...input, url_token: plainPush.url_token })))?.data?.httpStatus).toBe(422);
     expect(smtp.received.some((m) => m.to.includes('someone@example.test'))).toBe(false);
   });
+
+  describe('over REST: POST /api/v2/pushes/:token/email', () => {
+    const post = (s: TestServer, path: string, body: string, token?: string) =>
+      fetch(`${s.url}/api/v2/pushes/${path}/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body,
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+
+    it('sends the same mail as tRPC: the token from the path, the addresses and note from the body', async () => {
+      const { token } = await createUserWithToken(server, `el-rest-${Date.now()}@example.test`);
+      const push = await createPush(server, { payload: 'over rest' }, token);
+      const to = `el-rest-r-${Date.now()}@example.test`;
+      // A url_token in the body does not redirect the mail to another push: the path's is used.
+      const other = await createPush(server, { payload: 'not this one' }, token);
+      const res = await post(server, push.url_token, JSON.stringify({ notify_emails: [to], notify_note: 'By REST', url_token: other.url_token }), token);
+      expect(res).toEqual({ status: 200, body: { sent: 1 } });
+      await waitFor(() => smtp.received.some((m) => m.to.includes(to)), 20_000, 'the REST mail');
+      const mail = smtp.received.find((m) => m.to.includes(to))!;
+      expect(mail.parsed.text).toContain(push.html_url);
+      expect(mail.parsed.text).not.toContain(other.html_url);
+      expect(mail.parsed.text).toContain('> By REST');
+    });
+
+    it('refuses with the right status and never a 500: anonymous, another account, bad JSON, no address, unknown token, no SMTP', async () => {
+      const { token: owner } = await createUserWithToken(server, `el-rest-o-${Date.now()}@example.test`);
+      const { token: other } = await createUserWithToken(server, `el-rest-x-${Date.now()}@example.test`);
+      const push = await createPush(server, { payload: 'mine, by rest' }, owner);
+      const body = JSON.stringify({ notify_emails: ['rest-nobody@example.test'] });
+      expect((await post(server, push.url_token, body)).status).toBe(401);
+      expect((await post(server, push.url_token, body, other)).status).toBe(404);
+      const notJson = await post(server, push.url_token, '{"notify_emails": [', owner);
+      expect(notJson.status).toBe(400);
+      expect(String(notJson.body.error)).toContain('must be JSON');
+      const none = await post(server, push.url_token, JSON.stringify({ notify_emails: [] }), owner);
+      expect(none.status).toBe(422);
+      expect(none.body.notify_emails).toBeDefined();
+      expect((await post(server, push.url_token, '[1, 2]', owner)).status).toBe(422);
+      expect((await post(server, 'no-such-token-at-all', body, owner)).status).toBe(404);
+      const { token: plainToken } = await createUserWithToken(plain, `el-rest-p-${Date.now()}@example.test`);
+      const plainPush = await createPush(plain, { payload: 'no mail here' }, plainToken);
+      expect((await post(plain, plainPush.url_token, body, plainToken)).status).toBe(422);
+      expect(smtp.received.some((m) => m.to.includes('rest-nobody@example.test'))).toBe(false);
+    });
+
+    it('is in the OpenAPI document', async () => {
+      const doc = (await fetch(`${server.url}/api/v2/openapi.json`).then((r) => r.json())) as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+      const op = doc.paths['/pushes/{url_token}/email']?.post;
+      expect(op).toBeDefined();
+      expect(JSON.stringify(op.requestBody)).toContain('notify_emails');
+      expect(JSON.stringify(op.requestBody)).not.toContain('"url_token"');
+    });
+  });
 });

@@ -205,4 +205,38 @@ describe('secret requests', () => {
     // Password Pusher's own requests path stays "not offered" for its clients.
     expect((await api.get(server, '/api/v2/requests', { token })).status).toBe(404);
   });
+
+  it('the list pages, 50 a page newest first (REST ?page=, tRPC {page}), and the owner closes one over REST and tRPC', async () => {
+    // An account of its own: the other tests' requests do not move the counts.
+    const { user } = await server.server.accounts.ensureUser('pager@example.com');
+    const { token: pager } = await server.server.accounts.createApiToken(user, 'paging');
+    const titles = Array.from({ length: 52 }, (_, i) => `request ${String(i).padStart(2, '0')}`);
+    for (const title of titles) expect((await api.post(server, '/api/v2/secret-requests', { token: pager, json: { title } })).status).toBe(201);
+    const first = (await api.get(server, '/api/v2/secret-requests', { token: pager })).body as Array<{ title: string; url_token: string }>;
+    const second = (await api.get(server, '/api/v2/secret-requests?page=2', { token: pager })).body as Array<{ title: string }>;
+    expect(first).toHaveLength(50);
+    expect(second.map((r) => r.title).sort()).toEqual(['request 00', 'request 01']);
+    expect(new Set([...first, ...second].map((r) => r.title))).toEqual(new Set(titles));
+    expect((await api.get(server, '/api/v2/secret-requests?page=3', { token: pager })).body).toEqual([]);
+    const trpcPage = async (page?: number) => {
+      const input = page === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify({ page }))}`;
+      return (await api.get(server, `/trpc/requests.list${input}`, { token: pager })).body.result.data as Array<{ title: string }>;
+    };
+    expect((await trpcPage()).map((r) => r.title)).toEqual(first.map((r) => r.title));
+    expect((await trpcPage(2)).map((r) => r.title).sort()).toEqual(['request 00', 'request 01']);
+    // A bad page is a 400, never a 500.
+    expect((await api.get(server, '/api/v2/secret-requests?page=0', { token: pager })).status).toBe(400);
+    expect((await api.get(server, '/api/v2/secret-requests?page=abc', { token: pager })).status).toBe(400);
+    expect((await api.get(server, `/trpc/requests.list?input=${encodeURIComponent(JSON.stringify({ page: 0 }))}`, { token: pager })).status).toBe(400);
+
+    // Closing: REST DELETE and tRPC requests.close; the list says closed.
+    const [a, b] = first;
+    expect((await api.delete(server, `/api/v2/secret-requests/${a.url_token}`, { token: pager })).body.state).toBe('closed');
+    const closed = await api.post(server, '/trpc/requests.close', { token: pager, json: { url_token: b.url_token } });
+    expect(closed.body.result.data.state).toBe('closed');
+    const after = (await api.get(server, '/api/v2/secret-requests', { token: pager })).body as Array<{ url_token: string; state: string }>;
+    expect(after.filter((r) => r.state === 'closed').map((r) => r.url_token).sort()).toEqual([a.url_token, b.url_token].sort());
+    // Someone else's token may not close it.
+    expect((await api.post(server, '/trpc/requests.close', { token, json: { url_token: first[2].url_token } })).status).toBe(403);
+  });
 });
