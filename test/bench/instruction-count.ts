@@ -6,10 +6,15 @@
  * an A/B) under valgrind's callgrind with instrumentation off, sends the warm-up requests
  * (unmeasured: V8 compiles and optimises meanwhile), turns collection on, sends the measured
  * requests one after another on one keep-alive connection from this process (not under
- * valgrind), turns it off and prints instructions per request, all the server's threads
- * together (V8's compiler and GC threads included: they are work a request causes), then sends
+ * valgrind), turns it off and prints instructions per request, then sends
  * as many requests again with collection off and prints the V8 heap bytes they allocated per
  * request (allocation-probe.mjs, as the bench counts them).
+ * The server runs with V8's `--single-threaded`: compilation and GC work a request causes is
+ * done on the main thread and counted there. With V8's background threads the counts were not
+ * repeatable: two builds four small commits apart counted 282k and 851k instructions per version
+ * request (the second with another callgrind run beside it), where outside valgrind their CPU
+ * per request was 112 and 90 µs. Valgrind runs one thread at a time, so threads waiting on
+ * each other (spinning) presumably count instructions that depend on its scheduling.
  * `perf stat -e instructions` would be cheaper but this container's kernel does not expose the
  * counter. Embedded store only (DATA_DIR in a fresh temporary directory).
  */
@@ -40,7 +45,7 @@ const probeFile = join(dataDir, 'allocation-probe.json');
 const url = `http://127.0.0.1:${port}`;
 const server = spawn(
   'valgrind',
-  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dataDir, 'callgrind.%p')}`, process.execPath, '--import', join(ROOT, 'test/bench/allocation-probe.mjs'), join(dist, 'server/main.js')],
+  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dataDir, 'callgrind.%p')}`, process.execPath, '--single-threaded', '--import', join(ROOT, 'test/bench/allocation-probe.mjs'), join(dist, 'server/main.js')],
   {
     // As the bench runs it (run.ts): without the per-client limits one client address hits at once.
     env: {
@@ -74,16 +79,30 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const createBody = JSON.stringify({ push: { payload: 'hello secret', expire_after_views: 100 } });
-  // Each phase (warm-up, measured) runs on a fresh kept-alive connection of its own, and no
-  // request is ever sent twice. Under valgrind the pauses around callgrind_control can outlast
-  // the server's keep-alive timeout, so a connection kept from the previous phase may be closing
-  // when reused; resending then (as this script once did) could make an extra push whose work
-  // the count included. A request that fails now fails the run instead.
+  // Each phase (warm-up, measured) runs on a fresh kept-alive connection of its own: the pauses
+  // around callgrind_control can outlast the server's keep-alive timeout, so a connection kept
+  // from the previous phase may be closing when reused. This script once resent any request
+  // that failed, which for create could make an extra push whose work the count included.
   const freshConnection = () => {
     agent.destroy();
     agent = new Agent({ keepAlive: true, maxSockets: 1 });
   };
-  const request = (method: string, path: string, body?: string) =>
+  // Node's server closes a kept-alive connection after 5 s idle, and under valgrind on a loaded
+  // machine a pause (a full GC) can outlast that with our next request already waiting unread:
+  // the server then resets the connection without having read it. Only that case, a reset of a
+  // reused connection before any answer, is sent again (the request was never handled: the
+  // server's idle timer only runs while no request is in progress); resends are reported.
+  let resent = 0;
+  const request = async (method: string, path: string, body?: string) => {
+    try {
+      return await requestOnce(method, path, body);
+    } catch (e) {
+      if (!(e as { unreadReset?: boolean }).unreadReset) throw e;
+      resent++;
+      return requestOnce(method, path, body);
+    }
+  };
+  const requestOnce = (method: string, path: string, body?: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(`${url}${path}`, { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
         let text = '';
@@ -92,7 +111,9 @@ try {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
         res.on('error', reject);
       });
-      req.on('error', reject);
+      let answered = false;
+      req.on('response', () => (answered = true));
+      req.on('error', (e: NodeJS.ErrnoException) => reject(Object.assign(e, { unreadReset: req.reusedSocket && !answered && e.code === 'ECONNRESET' })));
       req.end(body);
     });
   const create = async () => {
@@ -139,6 +160,7 @@ try {
   console.log(`${dist}: ${requests} measured requests after ${warmup} unmeasured, one at a time`);
   for (const kind of kinds) {
     const one = send[kind]!;
+    resent = 0;
     freshConnection();
     for (let i = 0; i < warmup; i++) await one();
     freshConnection();
@@ -161,7 +183,7 @@ try {
     for (let i = 0; i < requests; i++) await one();
     const bytes = await allocated();
     console.log(
-      `${kind.padEnd(9)} ${Math.round(instructions / requests).toLocaleString('en').padStart(9)} instructions/request, ${(bytes / requests / 1024).toFixed(1).padStart(5)} KB allocated/request (${dumps.length} thread dumps)`,
+      `${kind.padEnd(9)} ${Math.round(instructions / requests).toLocaleString('en').padStart(9)} instructions/request, ${(bytes / requests / 1024).toFixed(1).padStart(5)} KB allocated/request (${dumps.length} thread dumps; ${resent} requests resent after an idle reset)`,
     );
   }
 } finally {
