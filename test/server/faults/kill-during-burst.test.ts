@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api } from '../../support/http.js';
-import { spawnServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuilt, spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 import { readSnapshot } from '../../support/snapshot.js';
 
 /**
@@ -109,11 +109,11 @@ async function runOnce(seed: number) {
   const env = { DATA_DIR: dataDir, MASTER_KEY, LOG_LEVEL: 'error', PURGE_COMPACTION_SECONDS: '0', EXPIRY_SWEEP_SECONDS: '3600' };
 
   // An owner: its retrievals after the restart read views_remaining without counting a view.
-  const cli = spawnTs('server/cli/users.ts', ['create', 'burst@example.com'], env);
+  const cli = await spawnBuilt('server/cli/users.js', ['create', 'burst@example.com'], env);
   expect(await cli.exited, cli.output()).toBe(0);
   const ownerToken = cli.output().trim().split('\n').pop()!;
 
-  const first = await spawnServer(env);
+  const first = await spawnBuiltServer(env);
   children.push(first);
   const created: Created[] = [];
   const tallies = new Map<string, Tally>();
@@ -201,7 +201,7 @@ async function runOnce(seed: number) {
   const rotatedAtKill = existsSync(join(dataDir, 'journal.rotated.jsonl'));
 
   // The restart (the killed process's lock is stale).
-  const second = await spawnServer(env);
+  const second = await spawnBuiltServer(env);
   children.push(second);
   let ackedViews = 0;
   let inFlightViews = 0;

@@ -8,7 +8,7 @@ import { MIGRATION_LOCK } from '../../../server/storage/postgres/migrate.js';
 import { api, request, waitFor } from '../../support/http.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
-import { spawnServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuilt, spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 
 /**
  * Three server processes on one PostgreSQL database (this file's own cluster: stopping the
@@ -55,7 +55,7 @@ function watchExit(s: SpawnedServer, name: string) {
 beforeAll(async () => {
   cluster = await startPostgresCluster();
   db = await createTestDatabase(cluster.url);
-  servers = await Promise.all([0, 1, 2].map(() => spawnServer(env())));
+  servers = await Promise.all([0, 1, 2].map(() => spawnBuiltServer(env())));
   servers.forEach((s, i) => watchExit(s, `instance ${i}`));
 }, 60_000);
 
@@ -331,7 +331,7 @@ describe('database faults under load, three instances', () => {
 
   it('an instance started while the database is down waits, says so, and serves once it is up', async () => {
     await cluster.stop('fast');
-    const late = spawnTs('server/main.ts', [], { ...env(), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0' });
+    const late = await spawnBuilt('server/main.js', [], { ...env(), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0' });
     let lateExit: number | string | undefined;
     void late.exited.then((code) => (lateExit = code));
     try {
@@ -360,11 +360,11 @@ describe('database faults under load, three instances', () => {
     const holder = new pg.Client({ connectionString: db.url });
     holder.on('error', () => {});
     await holder.connect();
-    let late: ReturnType<typeof spawnTs> | undefined;
+    let late: Awaited<ReturnType<typeof spawnBuilt>> | undefined;
     try {
       // Another instance is migrating (it holds the lock): this one waits on its own connection.
       await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      late = spawnTs('server/main.ts', [], { ...env(), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0' });
+      late = await spawnBuilt('server/main.js', [], { ...env(), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0' });
       // The backend waiting for that lock (a bigint advisory key shows as its high and low halves).
       const waiting = () =>
         admin(async (c) => {

@@ -11,12 +11,13 @@ import { UrlTokenIds } from '../../../server/pushes/url-token-id.js';
 import { migrations } from '../../../server/storage/postgres/migrate.js';
 import { freePort } from '../../support/postgres-cluster.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
-import { spawnServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuilt, spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 
 /**
- * Three real server processes (`npm start`'s entry point) on one PostgreSQL database, as behind
- * a load balancer: every rule that depends on shared state must hold across them. Each client
- * address is set with X-Forwarded-For (TRUST_PROXY=true, as behind the balancer).
+ * Three real server processes (the build the container runs: test/support/built-server.ts) on
+ * one PostgreSQL database, as behind a load balancer: every rule that depends on shared state
+ * must hold across them. Each client address is set with X-Forwarded-For (TRUST_PROXY=true, as
+ * behind the balancer).
  */
 
 const MASTER_KEY = randomBytes(32).toString('hex');
@@ -59,7 +60,7 @@ async function storageIds(): Promise<UrlTokenIds> {
 beforeAll(async () => {
   db = await createTestDatabase();
   // Started together on an empty database: the migration runs once, under its advisory lock.
-  servers = await Promise.all([0, 1, 2].map(() => spawnServer(env())));
+  servers = await Promise.all([0, 1, 2].map(() => spawnBuiltServer(env())));
 }, 90_000);
 
 afterAll(async () => {
@@ -177,7 +178,7 @@ describe('three instances on one PostgreSQL database', () => {
   });
 
   it('with all three sweeping, a push due by time is expired once: one expire entry, payload erased', async () => {
-    const made = spawnTs('server/cli/users.ts', ['create', 'sweeper@example.com'], env());
+    const made = await spawnBuilt('server/cli/users.js', ['create', 'sweeper@example.com'], env());
     expect(await made.exited).toBe(0);
     const ownerToken = made.output().trim().split('\n').at(-1)!;
     const tokens: string[] = [];
@@ -201,13 +202,13 @@ describe('three instances on one PostgreSQL database', () => {
   });
 
   it('an instance given another MASTER_KEY refuses to start, saying so', async () => {
-    await expect(spawnServer({ ...env(), MASTER_KEY: randomBytes(32).toString('hex') })).rejects.toThrow(/MASTER_KEY does not match the key the data in the PostgreSQL database was stored under/);
+    await expect(spawnBuiltServer({ ...env(), MASTER_KEY: randomBytes(32).toString('hex') })).rejects.toThrow(/MASTER_KEY does not match the key the data in the PostgreSQL database was stored under/);
   });
 
   it('an instance refuses a database whose schema is newer than it knows', async () => {
     await sql("INSERT INTO schema_version (version, name) VALUES (999, '0999_from_the_future.sql')");
     try {
-      await expect(spawnServer(env())).rejects.toThrow(new RegExp(`schema is at version 999, newer than this server knows \\(${migrations().at(-1)!.version}\\)`));
+      await expect(spawnBuiltServer(env())).rejects.toThrow(new RegExp(`schema is at version 999, newer than this server knows \\(${migrations().at(-1)!.version}\\)`));
     } finally {
       await sql('DELETE FROM schema_version WHERE version = 999');
     }
@@ -215,7 +216,7 @@ describe('three instances on one PostgreSQL database', () => {
 
   it('a database that cannot be reached is waited for, saying which (and no password); one that does not exist stops the start', async () => {
     const closed = await freePort();
-    const waiting = spawnTs('server/main.ts', [], { ...env(), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `postgres://postgres:s3cret-pw@127.0.0.1:${closed}/secretpush` });
+    const waiting = await spawnBuilt('server/main.js', [], { ...env(), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `postgres://postgres:s3cret-pw@127.0.0.1:${closed}/secretpush` });
     try {
       const said = new RegExp(`Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${closed} \\(database secretpush\\) \\(ECONNREFUSED\\)[^\\n]*Waiting for it`);
       await waitFor(() => said.test(waiting.output()) || waiting.child.exitCode !== null, 20_000, 'the waiting message');
@@ -227,11 +228,11 @@ describe('three instances on one PostgreSQL database', () => {
     }
     const missing = new URL(db.url);
     missing.pathname = '/no_such_database';
-    await expect(spawnServer({ ...env(), DATABASE_URL: missing.toString() })).rejects.toThrow(/\(database no_such_database\) does not exist \(3D000\)/);
+    await expect(spawnBuiltServer({ ...env(), DATABASE_URL: missing.toString() })).rejects.toThrow(/\(database no_such_database\) does not exist \(3D000\)/);
   });
 
   it('without MASTER_KEY, DATABASE_URL is refused at start with a message naming the variable', async () => {
     const { MASTER_KEY: _omit, ...rest } = env();
-    await expect(spawnServer(rest)).rejects.toThrow(/MASTER_KEY must be set with DATABASE_URL/);
+    await expect(spawnBuiltServer(rest)).rejects.toThrow(/MASTER_KEY must be set with DATABASE_URL/);
   });
 });

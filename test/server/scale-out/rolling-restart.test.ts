@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../support/http.js';
 import { freePort } from '../../support/postgres-cluster.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
-import { spawnServer, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 
 /**
  * A rolling restart as an operator runs one: three instances on one PostgreSQL database behind
@@ -179,6 +179,10 @@ http {
 /**
  * deploy/haproxy.cfg with the test's addresses and ports, checking /readyz every 100 ms instead of
  * 2 s (two failures within the instances' SHUTDOWN_DELAY_SECONDS, as the file says to keep it).
+ * A check still has the file's 2 s to answer: without `timeout check` HAProxy takes `inter` as
+ * the check's timeout, and at 100 ms a healthy instance slowed by the load (load average 17) was
+ * taken out ("Layer7 timeout, check duration: 104ms"); with another one restarting, none was
+ * left and HAProxy answered 503 (the retry this test needed in CI: 'view 503': 2, 'create 503': 2).
  */
 function haproxyConfig(listenPort: number): string {
   let conf = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
@@ -190,6 +194,9 @@ function haproxyConfig(listenPort: number): string {
   expect(conf).toMatch(/^\s*bind :80$/m);
   conf = conf.replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${listenPort}`);
   expect(conf).toMatch(/ inter 2s fall 2 /);
+  expect(conf).not.toMatch(/timeout check/);
+  expect(conf).toMatch(/^(\s*)timeout connect .*$/m);
+  conf = conf.replace(/^(\s*)(timeout connect .*)$/m, '$1$2\n$1timeout check 2s');
   return conf.replace(/ inter 2s fall 2 /, ' inter 100ms fall 2 ');
 }
 
@@ -226,10 +233,14 @@ function load(url: string) {
   let creates = 0;
   let views = 0;
   let stopped = false;
+  /** While set, each client waits here before its next create (see `pause`). */
+  let held: Promise<void> | undefined;
+  let release = () => {};
   const started = performance.now();
   const fail = (f: Omit<Failure, 'at'>) => failures.push({ ...f, at: Math.round(performance.now() - started) });
   const client = async (n: number) => {
     for (let i = 0; !stopped; i++) {
+      if (held) await held;
       const payload = `rolling ${n}.${i} ${randomBytes(6).toString('hex')}`;
       let token: string;
       try {
@@ -263,25 +274,50 @@ function load(url: string) {
   return {
     failures,
     counts: () => ({ creates, views }),
+    /** Each client finishes the create and view it is on, then waits until `resume`. */
+    pause() {
+      held ??= new Promise<void>((r) => (release = r));
+    },
+    resume() {
+      held = undefined;
+      release();
+    },
     async stop() {
       stopped = true;
+      this.resume();
       await running;
     },
   };
 }
 
+type Load = ReturnType<typeof load>;
+
 /**
  * The README's rolling restart behind nginx: instance `i` marked down and nginx reloaded, SIGTERM,
  * its exit awaited, started again on its port until ready, then back in nginx's rotation.
+ *
+ * The load runs through every step but one: while the new process loads its modules, its port
+ * is closed and the balancer sends it nothing (nginx: marked down; HAProxy: its checks failed),
+ * so requests then reach only the two other instances and prove nothing about the restart. The
+ * clients wait meanwhile: at full speed they took most of the two cores from the starting
+ * process, whose start took 9–20 s instead of ~3 (measured at load average 15–20), and the
+ * file 157–195 s in the suite. They go on again as soon as it listens, before /readyz and the
+ * balancer's putting it back.
  */
-async function roll(balancer: Balancer, i: number) {
+async function roll(balancer: Balancer, i: number, traffic: Load) {
   const old = instances[i]!;
   await balancer.takeOut(i);
   old.child.kill('SIGTERM');
   const code = await old.exited;
   expect(code, old.output()).toBe(0);
   expect(old.output(), 'connections cut at the shutdown timeout').not.toMatch(/still busy/);
-  const fresh = await spawnServer(instanceEnv(ports[i]!));
+  traffic.pause();
+  let fresh: SpawnedServer;
+  try {
+    fresh = await spawnBuiltServer(instanceEnv(ports[i]!));
+  } finally {
+    traffic.resume();
+  }
   instances[i] = fresh;
   await waitFor(() => fetch(`${fresh.url}/readyz`).then((r) => r.ok, () => false), 20_000, `instance ${i} to be ready`);
   await balancer.putBack(i);
@@ -292,7 +328,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'secret-push-rolling-'));
   db = await createTestDatabase();
   ports = await Promise.all([0, 1, 2].map(() => freePort()));
-  instances = await Promise.all(ports.map((p) => spawnServer(instanceEnv(p))));
+  instances = await Promise.all(ports.map((p) => spawnBuiltServer(instanceEnv(p))));
 }, 90_000);
 
 afterAll(async () => {
@@ -321,7 +357,7 @@ async function rollUnderLoad(balancer: Balancer, label: string, firstInstance: n
   await waitFor(() => traffic.counts().creates >= 20, 20_000, 'the load to get going');
   for (let r = 0; r < ROLLS_PER_MODE; r++) {
     const seen = traffic.counts().creates;
-    await roll(balancer, (firstInstance + r) % 3);
+    await roll(balancer, (firstInstance + r) % 3, traffic);
     // Requests went on during the roll and after it.
     await waitFor(() => traffic.counts().creates >= seen + 10, 20_000, 'creates after the roll');
   }

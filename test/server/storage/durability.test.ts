@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnServer, spawnTs } from '../../support/spawn-server.js';
+import { spawnBuilt, spawnBuiltServer } from '../../support/spawn-server.js';
 import { tempDirs } from '../../support/temp-dirs.js';
 
 const freshDir = tempDirs('durability');
@@ -19,7 +19,7 @@ async function createPush(url: string, payload: string) {
 describe('durability of the embedded store (real processes)', () => {
   it('keeps every push acknowledged with 201 when the process is killed with SIGKILL right after', async () => {
     const dataDir = freshDir();
-    const first = await spawnServer({ DATA_DIR: dataDir });
+    const first = await spawnBuiltServer({ DATA_DIR: dataDir });
     const acked = await Promise.all(Array.from({ length: 30 }, (_, i) => createPush(first.url, `secret number ${i}`)));
     // Views acknowledged before the kill survive it too.
     for (const token of acked) expect((await fetch(`${first.url}/api/v2/pushes/${token}`)).status).toBe(200);
@@ -32,7 +32,7 @@ describe('durability of the embedded store (real processes)', () => {
     // The killed process left its lock behind: the next start takes it over.
     expect(existsSync(join(dataDir, 'secret-push.lock'))).toBe(true);
 
-    const second = await spawnServer({ DATA_DIR: dataDir });
+    const second = await spawnBuiltServer({ DATA_DIR: dataDir });
     try {
       expect(second.output()).toMatch(/stale lock/i);
       for (const [i, token] of acked.entries()) {
@@ -48,9 +48,9 @@ describe('durability of the embedded store (real processes)', () => {
 
   it('refuses a second server on the same data dir with a clear message', async () => {
     const dataDir = freshDir();
-    const first = await spawnServer({ DATA_DIR: dataDir });
+    const first = await spawnBuiltServer({ DATA_DIR: dataDir });
     try {
-      const second = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_DELAY_SECONDS: '0' });
+      const second = await spawnBuilt('server/main.js', [], { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_DELAY_SECONDS: '0' });
       expect(await second.exited).toBe(1);
       expect(second.output()).toMatch(/in use by another Secret Push process \(pid \d+\)/);
       // The first one is unharmed.
@@ -63,19 +63,19 @@ describe('durability of the embedded store (real processes)', () => {
 
   it('the users CLI refuses while a server holds the data dir, and works once it has stopped', async () => {
     const dataDir = freshDir();
-    const server = await spawnServer({ DATA_DIR: dataDir });
-    const refused = spawnTs('server/cli/users.ts', ['create', 'ops@example.com'], { DATA_DIR: dataDir });
+    const server = await spawnBuiltServer({ DATA_DIR: dataDir });
+    const refused = await spawnBuilt('server/cli/users.js', ['create', 'ops@example.com'], { DATA_DIR: dataDir });
     expect(await refused.exited).toBe(1);
     expect(refused.output()).toMatch(/Refusing to change accounts/);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
 
-    const cli = spawnTs('server/cli/users.ts', ['create', 'ops@example.com'], { DATA_DIR: dataDir });
+    const cli = await spawnBuilt('server/cli/users.js', ['create', 'ops@example.com'], { DATA_DIR: dataDir });
     expect(await cli.exited).toBe(0);
     const token = cli.output().trim().split('\n').pop()!;
     expect(token).toMatch(/^sp_[A-Za-z0-9_-]{43}$/);
 
-    const restarted = await spawnServer({ DATA_DIR: dataDir });
+    const restarted = await spawnBuiltServer({ DATA_DIR: dataDir });
     try {
       const r = await fetch(`${restarted.url}/api/v2/pushes/active`, { headers: { authorization: `Bearer ${token}` } });
       expect(r.status).toBe(200);
@@ -91,7 +91,7 @@ describe('durability of the embedded store (real processes)', () => {
     const dataDir = freshDir();
     const corrupt = '{"pushes": {"x": {"token": 5}}';
     writeFileSync(join(dataDir, 'db.json'), corrupt);
-    const proc = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_DELAY_SECONDS: '0' });
+    const proc = await spawnBuilt('server/main.js', [], { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_DELAY_SECONDS: '0' });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(/db\.json is not valid JSON/);
     expect(readFileSync(join(dataDir, 'db.json'), 'utf8')).toBe(corrupt);
@@ -99,7 +99,7 @@ describe('durability of the embedded store (real processes)', () => {
 
   it('refuses a hand-edited data file that is valid JSON but not valid data, naming the field, and leaves it untouched', async () => {
     const dataDir = freshDir();
-    const first = await spawnServer({ DATA_DIR: dataDir });
+    const first = await spawnBuiltServer({ DATA_DIR: dataDir });
     await createPush(first.url, 'edited by hand');
     first.child.kill('SIGTERM');
     await first.exited;
@@ -109,7 +109,7 @@ describe('durability of the embedded store (real processes)', () => {
     const edited = original.split('\n').map((l) => (l.startsWith('["pushes","') ? l.replace('"views":0', '"views":"many"') : l)).join('\n');
     expect(edited).not.toBe(original);
     writeFileSync(join(dataDir, 'db.json'), edited);
-    const proc = spawnTs('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_DELAY_SECONDS: '0' });
+    const proc = await spawnBuilt('server/main.js', [], { DATA_DIR: dataDir, PORT: '0', SHUTDOWN_DELAY_SECONDS: '0' });
     expect(await proc.exited).toBe(1);
     // Pushes are stored under keyed hashes of their tokens (never the token itself).
     expect(proc.output()).toMatch(/does not hold valid Secret Push data: pushes\.H[\w-]+\.views/);
@@ -118,7 +118,7 @@ describe('durability of the embedded store (real processes)', () => {
 
   it('never starts with a built-in key: it generates one with mode 0600 and says so', async () => {
     const dataDir = freshDir();
-    const server = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    const server = await spawnBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     try {
       expect(server.output()).toMatch(/generated a new random key/);
       const { statSync } = await import('node:fs');
