@@ -90,11 +90,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const brand = loadBrand(config.brand, config.dataDir);
 
   app.route('/', healthRoutes(deps.readiness, deps.metrics && config.metricsToken ? { metrics: deps.metrics, token: config.metricsToken } : undefined));
-  app.use(requestFrame(logger, deps.readiness));
-  app.use(async (c, next) => {
-    c.set('brand', brand);
-    await next();
-  });
+  app.use(requestFrame(logger, deps.readiness, brand));
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(requestContext({ accounts, baseUrl: config.baseUrl, trustProxy: config.trustProxy, allowedHosts: new Set(config.allowedHosts) }));
   if (config.rateLimitPerMinute > 0) app.use(rateLimit(config.rateLimitPerMinute, deps.counters, () => deps.metrics?.rateLimited.inc()));

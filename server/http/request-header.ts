@@ -19,14 +19,22 @@ export function requestHeader(c: Context<AppEnv>, name: Lowercase<string>): stri
   return typeof value === 'string' ? value : undefined;
 }
 
-const repeated = new WeakMap<IncomingMessage, boolean>();
+/**
+ * Whether a request repeats a header name, kept on the request itself under a private symbol:
+ * a WeakMap entry per request (as this was) costs an identity hash and an ephemeron-table entry
+ * for every request, which the collector must then trace and clear; a property costs at most a
+ * slot in the request's own property storage, gone with the request.
+ */
+const REPEATED_NAMES = Symbol('repeated header names');
 
-function hasRepeatedNames(incoming: IncomingMessage): boolean {
-  let known = repeated.get(incoming);
+type CheckedIncoming = IncomingMessage & { [REPEATED_NAMES]?: boolean };
+
+function hasRepeatedNames(incoming: CheckedIncoming): boolean {
+  let known = incoming[REPEATED_NAMES];
   if (known === undefined) {
     // Node's parsed headers hold one key per distinct name.
     known = Object.keys(incoming.headers).length * 2 !== incoming.rawHeaders.length;
-    repeated.set(incoming, known);
+    incoming[REPEATED_NAMES] = known;
   }
   return known;
 }

@@ -1,8 +1,9 @@
 /**
  * Where the server's allocations come from, per request: `node --import tsx
- * test/bench/allocation-sites.ts [create|retrieve|version] [requests]`. Runs the compiled server
- * (`npm run build` first) in this process under V8's sampling heap profiler with collected
- * objects included (so it counts what was allocated, not what is still alive, unlike
+ * test/bench/allocation-sites.ts [create|retrieve|version] [requests] [--dist DIR]`. Runs the
+ * compiled server (`npm run build` first; `--dist` another build inside this checkout, for an
+ * A/B) in this process, with the bench's settings, under V8's sampling heap profiler with
+ * collected objects included (so it counts what was allocated, not what is still alive, unlike
  * `--heap-prof`), sends the requests from a child autocannon after an unmeasured warm-up, and
  * prints the functions that allocated most, by their own allocations and with their callees.
  * The bench's "KB allocated/req" column says how much; this says where.
@@ -12,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort } from '../support/postgres-cluster.js';
 
@@ -23,14 +24,28 @@ interface ProfileNode {
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const kind = process.argv[2] ?? 'create';
-const requests = Number(process.argv[3] ?? 5000);
+const args = process.argv.slice(2);
+const distAt = args.indexOf('--dist');
+const dist = distAt >= 0 ? resolve(args.splice(distAt, 2)[1]!) : join(ROOT, 'dist');
+const kind = args[0] ?? 'create';
+const requests = Number(args[1] ?? 5000);
 if (!['create', 'retrieve', 'version'].includes(kind)) throw new Error('the kind is create, retrieve or version');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-alloc-'));
 const port = await freePort();
-Object.assign(process.env, { DATA_DIR: dataDir, MASTER_KEY: randomBytes(32).toString('hex'), PORT: String(port), LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' });
-await import(pathToFileURL(join(ROOT, 'dist/server/main.js')).href);
+// The settings the bench runs the server with (run.ts), so that these sites are the bench's.
+Object.assign(process.env, {
+  DATA_DIR: dataDir,
+  MASTER_KEY: randomBytes(32).toString('hex'),
+  PORT: String(port),
+  LOG_LEVEL: 'error',
+  NODE_ENV: 'production',
+  RATE_LIMIT_PER_MINUTE: '0',
+  MAX_STORAGE_MB: '0',
+  ACCOUNT_STORAGE_MB_PER_DAY: '0',
+  ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0',
+});
+await import(pathToFileURL(join(dist, 'server/main.js')).href);
 const url = `http://127.0.0.1:${port}`;
 await new Promise((r) => setTimeout(r, 500));
 
@@ -62,7 +77,7 @@ const isClient = (u: string) => u.includes('/autocannon/') || u.includes('/hdr-h
 function walk(node: ProfileNode, stack: string[]) {
   const { functionName, url: file, lineNumber } = node.callFrame;
   if (isClient(file)) return;
-  const key = `${functionName || '(anonymous)'} ${file.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${lineNumber + 1}`;
+  const key = `${functionName || '(anonymous)'} ${file.replace(/^.*\/(node_modules|dist[^/]*)\//, '$1/')}:${lineNumber + 1}`;
   const path = [...stack, key];
   if (node.selfSize) {
     total += node.selfSize;

@@ -6,13 +6,21 @@
  * an A/B) under valgrind's callgrind with instrumentation off, sends the warm-up requests
  * (unmeasured: V8 compiles and optimises meanwhile), turns collection on, sends the measured
  * requests one after another on one keep-alive connection from this process (not under
- * valgrind), turns it off and prints instructions per request, all the server's threads
- * together (V8's compiler and GC threads included: they are work a request causes).
+ * valgrind), turns it off and prints instructions per request, then sends
+ * as many requests again with collection off and prints the V8 heap bytes they allocated per
+ * request (allocation-probe.mjs, as the bench counts them).
+ * The server runs with V8's `--single-threaded`: compilation and GC work a request causes is
+ * done on the main thread and counted there. With V8's background threads the counts were not
+ * repeatable: two builds four small commits apart counted 282k and 851k instructions per version
+ * request (the second with another callgrind run beside it), where outside valgrind their CPU
+ * per request was 112 and 90 µs. Valgrind runs one thread at a time, so threads waiting on
+ * each other (spinning) presumably count instructions that depend on its scheduling.
  * `perf stat -e instructions` would be cheaper but this container's kernel does not expose the
  * counter. Embedded store only (DATA_DIR in a fresh temporary directory).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,15 +41,17 @@ for (const k of kinds) if (!['create', 'retrieve', 'version'].includes(k)) throw
 
 const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-instructions-'));
 const port = await freePort();
+const probeFile = join(dataDir, 'allocation-probe.json');
 const url = `http://127.0.0.1:${port}`;
 const server = spawn(
   'valgrind',
-  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dataDir, 'callgrind.%p')}`, process.execPath, join(dist, 'server/main.js')],
+  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dataDir, 'callgrind.%p')}`, process.execPath, '--single-threaded', '--import', join(ROOT, 'test/bench/allocation-probe.mjs'), join(dist, 'server/main.js')],
   {
     // As the bench runs it (run.ts): without the per-client limits one client address hits at once.
     env: {
       ...process.env,
       DATA_DIR: join(dataDir, 'data'),
+      ALLOCATION_PROBE_FILE: probeFile,
       MASTER_KEY: randomBytes(32).toString('hex'),
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -58,6 +68,7 @@ const server = spawn(
 let stderr = '';
 server.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
 const exited = new Promise<void>((r) => server.once('exit', () => r()));
+let agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 try {
   // Started when it answers (under valgrind a start takes tens of seconds).
@@ -68,39 +79,92 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const createBody = JSON.stringify({ push: { payload: 'hello secret', expire_after_views: 100 } });
+  // Each phase (warm-up, measured) runs on a fresh kept-alive connection of its own: the pauses
+  // around callgrind_control can outlast the server's keep-alive timeout, so a connection kept
+  // from the previous phase may be closing when reused. This script once resent any request
+  // that failed, which for create could make an extra push whose work the count included.
+  const freshConnection = () => {
+    agent.destroy();
+    agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  };
+  // Node's server closes a kept-alive connection after 5 s idle, and under valgrind on a loaded
+  // machine a pause (a full GC) can outlast that with our next request already waiting unread:
+  // the server then resets the connection without having read it. Only that case, a reset of a
+  // reused connection before any answer, is sent again (the request was never handled: the
+  // server's idle timer only runs while no request is in progress); resends are reported.
+  let resent = 0;
+  const request = async (method: string, path: string, body?: string) => {
+    try {
+      return await requestOnce(method, path, body);
+    } catch (e) {
+      if (!(e as { unreadReset?: boolean }).unreadReset) throw e;
+      resent++;
+      return requestOnce(method, path, body);
+    }
+  };
+  const requestOnce = (method: string, path: string, body?: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${url}${path}`, { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('error', reject);
+      });
+      let answered = false;
+      req.on('response', () => (answered = true));
+      req.on('error', (e: NodeJS.ErrnoException) => reject(Object.assign(e, { unreadReset: req.reusedSocket && !answered && e.code === 'ECONNRESET' })));
+      req.end(body);
+    });
   const create = async () => {
-    const res = await fetch(`${url}/api/v2/pushes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: createBody });
+    const res = await request('POST', '/api/v2/pushes', createBody);
     if (res.status !== 201) throw new Error(`create answered ${res.status}`);
-    return ((await res.json()) as { url_token: string }).url_token;
+    return (JSON.parse(res.body) as { url_token: string }).url_token;
   };
   const tokens: string[] = [];
   let next = 0;
-  // Under valgrind a kept-alive connection can reach the server's keep-alive timeout between
-  // two requests; a request that met the closing socket is sent again, once.
-  const retried = (f: () => Promise<void>) => () => f().catch(() => f());
   const send: Record<string, () => Promise<void>> = {
     version: async () => {
-      const res = await fetch(`${url}/api/v2/version`);
+      const res = await request('GET', '/api/v2/version');
       if (res.status !== 200) throw new Error(`version answered ${res.status}`);
-      await res.arrayBuffer();
     },
     create: async () => void (await create()),
     retrieve: async () => {
-      const res = await fetch(`${url}/api/v2/pushes/${tokens[next++ % tokens.length]}`);
+      const res = await request('GET', `/api/v2/pushes/${tokens[next++ % tokens.length]}`);
       if (res.status !== 200) throw new Error(`retrieve answered ${res.status}`);
-      await res.arrayBuffer();
     },
   };
   // Each token is viewed at most 100 times over the warm-up and the measured requests.
-  if (kinds.includes('retrieve')) for (let i = 0; i < Math.ceil((warmup + requests) / 90); i++) tokens.push(await create());
+  if (kinds.includes('retrieve')) for (let i = 0; i < Math.ceil((warmup + 2 * requests) / 90); i++) tokens.push(await create());
 
   // vgdb finds the server's pipes by a name built from USER and HOST: HOST here is the server's
   // listen address (set above), so callgrind_control gets the same.
   const control = (flag: string) => execFileSync('callgrind_control', [flag, String(server.pid)], { stdio: 'ignore', env: { ...process.env, HOST: '127.0.0.1' } });
+  // V8 heap bytes the server allocates between two SIGUSR2 (allocation-probe.mjs, as the bench
+  // counts them); one request at a time, so neither figure moves with the machine's load.
+  const countAllocations = () => {
+    rmSync(probeFile, { force: true });
+    server.kill('SIGUSR2');
+    return async () => {
+      server.kill('SIGUSR2');
+      for (;;) {
+        if (server.exitCode !== null) throw new Error(`the server exited: ${stderr.slice(-2000)}`);
+        try {
+          return (JSON.parse(readFileSync(probeFile, 'utf8')) as { allocated: number }).allocated;
+        } catch {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+    };
+  };
   console.log(`${dist}: ${requests} measured requests after ${warmup} unmeasured, one at a time`);
   for (const kind of kinds) {
-    const one = retried(send[kind]);
+    const one = send[kind]!;
+    resent = 0;
+    freshConnection();
     for (let i = 0; i < warmup; i++) await one();
+    freshConnection();
+    // The measured phase's first request opens its connection: its accept is in the count.
     control('--zero');
     control('--instr=on');
     for (let i = 0; i < requests; i++) await one();
@@ -113,9 +177,17 @@ try {
       const summary = /^totals: (\d+)/m.exec(readFileSync(join(dataDir, f), 'utf8'));
       instructions += Number(summary?.[1] ?? 0);
     }
-    console.log(`${kind.padEnd(9)} ${Math.round(instructions / requests).toLocaleString('en').padStart(9)} instructions/request (${dumps.length} thread dumps)`);
+    // Then as many requests again with the allocation probe on and collection off (the probe's
+    // own work at each garbage collection is not the server's, and must not be counted).
+    const allocated = countAllocations();
+    for (let i = 0; i < requests; i++) await one();
+    const bytes = await allocated();
+    console.log(
+      `${kind.padEnd(9)} ${Math.round(instructions / requests).toLocaleString('en').padStart(9)} instructions/request, ${(bytes / requests / 1024).toFixed(1).padStart(5)} KB allocated/request (${dumps.length} thread dumps; ${resent} requests resent after an idle reset)`,
+    );
   }
 } finally {
+  agent.destroy();
   server.kill('SIGKILL');
   await exited;
   rmSync(dataDir, { recursive: true, force: true });

@@ -419,8 +419,8 @@ export class Journal {
   private async writeBatch(batch: Pending[]) {
     const before = { size: this.size, seq: this.seq };
     let n = this.seq;
-    const text = batch.flatMap((p) => p.changes.map((c) => JSON.stringify({ n: ++n, ...c }) + '\n')).join('');
-    const buf = Buffer.from(text);
+    const buf = Buffer.from(journalLines(batch, n));
+    for (const p of batch) n += p.changes.length;
     try {
       if (!this.handleOpen) await this.reopenJournal();
       // A failed write whose cut-back failed too left bytes past the end: cut them first.
@@ -513,4 +513,18 @@ export class Journal {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The batch's journal lines, numbered from after `seq`: `{"n":…,` and then the change's own
+ * JSON without its opening brace, the same bytes as `JSON.stringify({ n, ...change })`
+ * (`n` first, then the change's keys in order) without copying each change into a new object
+ * and each line into an array first (a create's journal lines were ~4 KB of garbage).
+ */
+function journalLines(batch: Pending[], seq: number): string {
+  let text = '';
+  for (const p of batch) {
+    for (const c of p.changes) text += `{"n":${++seq},${JSON.stringify(c).slice(1)}\n`;
+  }
+  return text;
 }

@@ -74,6 +74,9 @@ const dataSchema = z.object({
 });
 type DbData = z.infer<typeof dataSchema>;
 
+/** The lock of a key nobody holds. */
+const NO_HOLDER: Promise<unknown> = Promise.resolve();
+
 const empty = (): Data => ({ pushes: {}, audit: {}, users: {}, apiTokens: {}, sessions: {}, webhooks: {}, deliveries: {}, requests: {}, adminLog: {}, invites: {}, connectCodes: {}, mails: {}, multipartUploads: {} });
 
 export interface LowdbStoreOptions extends Pick<JournalOptions, 'compactAfterBytes' | 'requestedCompactionIntervalMs' | 'onCompactionError'> {
@@ -180,8 +183,15 @@ export class LowdbStore implements Store {
     else this.active.add(p.token);
   }
 
+  /** withLocks for one key, without the arrays and Promise.all a list of keys needs (every push update takes one). */
   private withLock<T>(key: string, run: () => Promise<T>): Promise<T> {
-    return this.withLocks([key], run);
+    const next = (this.locks.get(key) ?? NO_HOLDER).then(run, run);
+    const settled = next.catch(() => {});
+    this.locks.set(key, settled);
+    void settled.then(() => {
+      if (this.locks.get(key) === settled) this.locks.delete(key);
+    });
+    return next;
   }
 
   /** Runs `run` once every key's earlier holder is done, holding all the keys until it ends. */
