@@ -68,6 +68,7 @@ describe('GET /api/v2/openapi.json', () => {
         'GET /version',
         'POST /pushes',
         'POST /pushes/batch',
+        'POST /pushes/{url_token}/email',
         'GET /pushes/{url_token}',
         'DELETE /pushes/{url_token}',
         'GET /pushes/{url_token}/preview',
