@@ -3,7 +3,7 @@ import { encodeLinkKey, newPushKey } from '../../../shared/e2e/link-key.js';
 import { encryptTextPayload } from '../../../shared/e2e/push-content.js';
 import { createPush } from '../../support/http.js';
 import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
-import { SmtpReceiver } from '../../support/smtp-receiver.js';
+import { smtpAndServer } from '../../support/smtp-receiver.js';
 import { Browser, csrfFrom, decode } from './browser.js';
 
 /**
@@ -13,21 +13,16 @@ import { Browser, csrfFrom, decode } from './browser.js';
  * stores), real SMTP.
  */
 describe('e-mailing the link from the pages', () => {
-  let smtp: SmtpReceiver;
-  let server: TestServer;
+  const harness = smtpAndServer();
   let plain: TestServer;
   let n = 0;
   const unique = (what: string) => `${what}-${Date.now()}-${++n}@example.test`;
 
   beforeAll(async () => {
-    smtp = await SmtpReceiver.start();
-    server = await startServer(smtp.serverEnv());
     plain = await startServer();
   });
   afterAll(async () => {
-    await server?.stop();
     await plain?.stop();
-    await smtp?.stop();
   });
 
   /** A browser signed in to a new account (and the account's API token, for pushes made over the API). */
@@ -50,8 +45,8 @@ describe('e-mailing the link from the pages', () => {
   }
 
   it('the create page offers recipients only to a signed-in sender on a server with e-mail', async () => {
-    expect((await new Browser(server).get('/')).text).not.toContain('push[notify_emails]');
-    const { b } = await signedIn(server);
+    expect((await new Browser(harness.server).get('/')).text).not.toContain('push[notify_emails]');
+    const { b } = await signedIn(harness.server);
     const page = (await b.get('/')).text;
     expect(page).toContain('name="push[notify_emails]"');
     expect(page).toContain('name="push[notify_note]"');
@@ -63,7 +58,7 @@ describe('e-mailing the link from the pages', () => {
   });
 
   it('a signed-in sender names two recipients and a note: each gets the link, the result page says where it went', async () => {
-    const { b, email } = await signedIn(server);
+    const { b, email } = await signedIn(harness.server);
     const [one, two] = [unique('recipient'), unique('recipient')];
     const made = await postCreate(b, { 'push[payload]': 'create page secret', 'push[notify_emails]': `${one}, ${two}`, 'push[notify_note]': 'For the staging database' });
     expect(made.status).toBe(200);
@@ -71,7 +66,7 @@ describe('e-mailing the link from the pages', () => {
     expect(text).toContain(`The link is on its way to 2 addresses: ${one}, ${two}.`);
     const link = /<code id="secret-link">([^<]+)<\/code>/.exec(made.text)![1]!;
     for (const to of [one, two]) {
-      const mail = await smtp.mailTo(to);
+      const mail = await harness.smtp.mailTo(to);
       expect(mail.to).toEqual([to]);
       expect(mail.parsed.text).toContain(link);
       expect(mail.parsed.text).toContain('> For the staging database');
@@ -89,17 +84,17 @@ describe('e-mailing the link from the pages', () => {
       [{}, 'needs an account: anonymous pushes cannot be e-mailed'],
       [{ 'accept-language': 'de' }, 'braucht ein Konto: anonyme Pushes können nicht per E-Mail gesendet werden'],
     ] as const) {
-      const b = new Browser(server, headers);
+      const b = new Browser(harness.server, headers);
       const answer = await postCreate(b, { 'push[payload]': 'anonymous secret', 'push[notify_emails]': forged });
       expect(answer.status).toBe(422);
       expect(decode(answer.text)).toContain(message);
       expect(answer.text).not.toContain('id="secret-link"');
     }
-    expect(smtp.mailsTo(forged)).toHaveLength(0);
+    expect(harness.smtp.mailsTo(forged)).toHaveLength(0);
   });
 
   it('bad addresses: each one named, what was typed kept, nothing created', async () => {
-    const { b } = await signedIn(server, { 'accept-language': 'fr' });
+    const { b } = await signedIn(harness.server, { 'accept-language': 'fr' });
     const answer = await postCreate(b, { 'push[payload]': 'kept secret', 'push[notify_emails]': 'ok@example.test, not-an-address, also@bad', 'push[notify_note]': 'kept note' });
     expect(answer.status).toBe(422);
     const text = decode(answer.text);
@@ -112,20 +107,20 @@ describe('e-mailing the link from the pages', () => {
   });
 
   it('the result page\'s form e-mails the link without scripts, and the owner\'s page (/preview) offers it too', async () => {
-    const { b, token } = await signedIn(server);
-    const push = await createPush(server, { payload: 'e-mailed later' }, token);
+    const { b, token } = await signedIn(harness.server);
+    const push = await createPush(harness.server, { payload: 'e-mailed later' }, token);
     const preview = (await b.get(`/p/${push.url_token}/preview`)).text;
     expect(preview).toContain(`action="/p/${push.url_token}/email"`);
     const to = unique('later');
     const sent = await b.post(`/p/${push.url_token}/email`, { csrf_token: csrfFrom(preview, `/p/${push.url_token}/email`), notify_emails: to, notify_note: 'Sent from the owner page' });
     expect(sent.status).toBe(200);
     expect(decode(sent.text)).toContain(`The link is on its way to 1 address: ${to}.`);
-    const mail = await smtp.mailTo(to);
+    const mail = await harness.smtp.mailTo(to);
     expect(mail.parsed.text).toContain(push.html_url);
     expect(mail.parsed.text).toContain('> Sent from the owner page');
     // Not offered to anyone else, nor for an end-to-end push (its key is not on the server).
-    expect((await new Browser(server).get(`/p/${push.url_token}/preview`)).text).not.toContain('data-email-link-form');
-    const e2e = await createPush(server, { payload: await encryptTextPayload(newPushKey(), 'sealed'), end_to_end: true }, token);
+    expect((await new Browser(harness.server).get(`/p/${push.url_token}/preview`)).text).not.toContain('data-email-link-form');
+    const e2e = await createPush(harness.server, { payload: await encryptTextPayload(newPushKey(), 'sealed'), end_to_end: true }, token);
     expect((await b.get(`/p/${e2e.url_token}/preview`)).text).not.toContain('data-email-link-form');
     // Nor on a server without e-mail.
     const { b: withoutSmtp, token: plainToken } = await signedIn(plain);
@@ -134,15 +129,15 @@ describe('e-mailing the link from the pages', () => {
   });
 
   it('refused: a stale CSRF token or none (403), another account\'s push (404), bad addresses per address, an end-to-end push without its key; in Japanese too', async () => {
-    const { b, token } = await signedIn(server, { 'accept-language': 'ja' });
-    const push = await createPush(server, { payload: 'mine' }, token);
+    const { b, token } = await signedIn(harness.server, { 'accept-language': 'ja' });
+    const push = await createPush(harness.server, { payload: 'mine' }, token);
     const action = `/p/${push.url_token}/email`;
     const csrf = csrfFrom((await b.get(`/p/${push.url_token}/preview`)).text, action);
     const target = unique('never');
     expect((await b.post(action, { csrf_token: 'stale', notify_emails: target })).status).toBe(403);
-    const anonymous = await new Browser(server).post(action, { notify_emails: target });
+    const anonymous = await new Browser(harness.server).post(action, { notify_emails: target });
     expect(anonymous.status).toBe(403); // no session, so no CSRF token either
-    const { b: other } = await signedIn(server);
+    const { b: other } = await signedIn(harness.server);
     const otherCsrf = csrfFrom((await other.get('/')).text, '/');
     expect((await other.post(action, { csrf_token: otherCsrf, notify_emails: target })).status).toBe(404);
     const bad = await b.post(action, { csrf_token: csrf, notify_emails: `${target}, nope, nope2@`, notify_note: 'kept' });
@@ -155,31 +150,31 @@ describe('e-mailing the link from the pages', () => {
     const empty = await b.post(action, { csrf_token: csrf, notify_emails: '' });
     expect(empty.status).toBe(422);
     expect(decode(empty.text)).toContain('には少なくとも 1 件のメールアドレスが必要です');
-    const e2e = await createPush(server, { payload: await encryptTextPayload(newPushKey(), 'sealed'), end_to_end: true }, token);
+    const e2e = await createPush(harness.server, { payload: await encryptTextPayload(newPushKey(), 'sealed'), end_to_end: true }, token);
     const noKey = await b.post(`/p/${e2e.url_token}/email`, { csrf_token: csrf, notify_emails: target });
     expect(noKey.status).toBe(422);
     expect(decode(noKey.text)).toContain('エンドツーエンドのプッシュにはリンクの鍵が必要です');
-    expect(smtp.mailsTo(target)).toHaveLength(0);
+    expect(harness.smtp.mailsTo(target)).toHaveLength(0);
   });
 
   it('an end-to-end push\'s form carries the key the page has (as its script sends it): the mail holds the whole link', async () => {
-    const { b, token } = await signedIn(server);
+    const { b, token } = await signedIn(harness.server);
     const key = newPushKey();
     const linkKey = await encodeLinkKey(key);
-    const e2e = await createPush(server, { payload: await encryptTextPayload(key, 'sealed'), end_to_end: true }, token);
+    const e2e = await createPush(harness.server, { payload: await encryptTextPayload(key, 'sealed'), end_to_end: true }, token);
     const csrf = csrfFrom((await b.get('/')).text, '/');
     const to = unique('e2e');
     const sent = await b.post(`/p/${e2e.url_token}/email`, { csrf_token: csrf, notify_emails: to, link_key: linkKey });
     expect(sent.status).toBe(200);
-    expect((await smtp.mailTo(to)).parsed.text).toContain(`${e2e.html_url}#${linkKey}`);
+    expect((await harness.smtp.mailTo(to)).parsed.text).toContain(`${e2e.html_url}#${linkKey}`);
   });
 
   it('hostile text in every field of the e-mail form and the create page\'s recipients: never a 5xx; a CR/LF address adds no header or recipient', async () => {
-    const { b, token } = await signedIn(server);
-    const push = await createPush(server, { payload: 'hostile fixture' }, token);
+    const { b, token } = await signedIn(harness.server);
+    const push = await createPush(harness.server, { payload: 'hostile fixture' }, token);
     const action = `/p/${push.url_token}/email`;
     const csrf = csrfFrom((await b.get(`/p/${push.url_token}/preview`)).text, action);
-    const anonymous = new Browser(server);
+    const anonymous = new Browser(harness.server);
     await anonymous.get('/');
     for (const h of ['a%00b', '%ED%A0%80', '%C0%80', 'x%0D%0ABcc:%20evil@example.test']) {
       for (const field of ['notify_emails', 'notify_note', 'link_key', 'csrf_token']) {
@@ -200,25 +195,25 @@ describe('e-mailing the link from the pages', () => {
     expect((await b.request('POST', action, { body: 'notify_emails=x', headers: { 'content-type': 'text/plain' } })).status).toBeLessThan(500);
     const noted = await b.post(action, { csrf_token: csrf, notify_emails: 'noted@example.test', notify_note: 'line\r\nBcc: evil3@example.test' });
     expect(noted.status).toBe(200);
-    await smtp.mailTo('noted@example.test');
-    for (const evil of ['evil@example.test', 'evil2@example.test', 'evil3@example.test']) expect(smtp.received.some((m) => m.to.includes(evil))).toBe(false);
-    expect((await smtp.mailTo('noted@example.test')).parsed.headers.has('bcc')).toBe(false);
+    await harness.smtp.mailTo('noted@example.test');
+    for (const evil of ['evil@example.test', 'evil2@example.test', 'evil3@example.test']) expect(harness.smtp.received.some((m) => m.to.includes(evil))).toBe(false);
+    expect((await harness.smtp.mailTo('noted@example.test')).parsed.headers.has('bcc')).toBe(false);
   });
 
   it('the daily limit per address: the sixth link to one address in a day is 429 with Retry-After and a message in the page\'s language', async () => {
-    const { b, token } = await signedIn(server, { 'accept-language': 'es' });
+    const { b, token } = await signedIn(harness.server, { 'accept-language': 'es' });
     const to = unique('limited');
     const csrf = csrfFrom((await b.get('/')).text, '/');
     for (let i = 0; i < 5; i++) {
-      const push = await createPush(server, { payload: `limited ${i}` }, token);
+      const push = await createPush(harness.server, { payload: `limited ${i}` }, token);
       expect((await b.post(`/p/${push.url_token}/email`, { csrf_token: csrf, notify_emails: to })).status).toBe(200);
     }
-    const push = await createPush(server, { payload: 'one too many' }, token);
+    const push = await createPush(harness.server, { payload: 'one too many' }, token);
     const refused = await b.post(`/p/${push.url_token}/email`, { csrf_token: csrf, notify_emails: to });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(decode(refused.text)).toContain('Se enviaron demasiados enlaces secretos por correo');
-    await smtp.mailTo(to, 5);
-    expect(smtp.mailsTo(to)).toHaveLength(5);
+    await harness.smtp.mailTo(to, 5);
+    expect(harness.smtp.mailsTo(to)).toHaveLength(5);
   });
 });
