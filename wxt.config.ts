@@ -37,6 +37,11 @@ function popupChunks(id: string, { getModuleInfo }: ModuleGraph): string | undef
     const views = here('./extension/components/lazy-views.ts');
     if (!popupGroups.has(views)) popupGroups.set(views, 'popup-views');
     walk(views, 'popup-views');
+    // The file hand-over (loaded when a file is pushed) joins the views' chunk: one gzipped file
+    // less in "all views" (−0.2 KB), and the chunk is read from disk, so its size costs no wait.
+    const handoff = here('./extension/lib/file-handoff.ts');
+    if (!popupGroups.has(handoff)) popupGroups.set(handoff, 'popup-views');
+    walk(handoff, 'popup-views');
   }
   return popupGroups.get(id);
 }
@@ -82,6 +87,8 @@ export default defineConfig({
       // Extension pages load their chunks from the package on disk: Vite's modulepreload
       // polyfill and preload helper (≈0.8 KB gzipped in the popup) would buy nothing.
       modulePreload: false,
+      minify: 'terser',
+      terserOptions: { compress: { passes: 3, ecma: 2020, unsafe_arrows: true }, mangle: { toplevel: true }, module: true, format: { ecma: 2020 } },
       // SP_SOURCEMAP=1 for finding what makes a bundle big; never in a shipped build.
       sourcemap: process.env.SP_SOURCEMAP === '1',
       rollupOptions: {
