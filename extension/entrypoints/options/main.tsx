@@ -3,6 +3,7 @@ import { OptionsApp } from '../../components/OptionsApp';
 import { uiDirection, uiLanguage } from '../../lib/i18n';
 import { createPopupEnv } from '../../lib/popup-env';
 import '../popup/style.css';
+import './options.css';
 
 // The page speaks the language of the catalogue the browser picked (screen readers, hyphenation, fonts).
 document.documentElement.lang = uiLanguage();
