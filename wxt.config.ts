@@ -87,8 +87,6 @@ export default defineConfig({
       // Extension pages load their chunks from the package on disk: Vite's modulepreload
       // polyfill and preload helper (≈0.8 KB gzipped in the popup) would buy nothing.
       modulePreload: false,
-      minify: 'terser',
-      terserOptions: { compress: { passes: 3, ecma: 2020, unsafe_arrows: true }, mangle: { toplevel: true }, module: true, format: { ecma: 2020 } },
       // SP_SOURCEMAP=1 for finding what makes a bundle big; never in a shipped build.
       sourcemap: process.env.SP_SOURCEMAP === '1',
       rollupOptions: {
