@@ -87,11 +87,6 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
     <section class="card">
       <h1>{t('create.heading')}</h1>
       <p class="muted">{t('create.introShort')}</p>
-      {signedIn && (
-        <p class="small">
-          <a href="/batch" id="batch-mode">{t('create.batchLink')}</a>
-        </p>
-      )}
       {errors && <Notice kind="error">{t('create.fixFields')}</Notice>}
       {formError && <Notice kind="error">{formError}</Notice>}
       <OtherErrors errors={errors} shown={shown} />
@@ -239,6 +234,12 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           </button>
         </p>
       </form>
+      {/* Below the form, not above it: on a phone the Create button must stay above the fold (pages-create-form.test.ts). */}
+      {signedIn && (
+        <p class="small">
+          <a href="/batch" id="batch-mode">{t('create.batchLink')}</a>
+        </p>
+      )}
     </section>
   );
 }
