@@ -850,6 +850,33 @@ export class PushService {
   }
 
   /**
+   * Linked secrets on the create page: the pushes a new one may follow, the caller's latest
+   * active ones (one dashboard page, most recent first). Only a choice to make it easy: create
+   * checks `follows` itself (followedPush), whatever was posted.
+   */
+  async followChoices(actor: Actor): Promise<OwnerPushRecord[]> {
+    return actor.user ? this.list(actor, 'active', 1) : [];
+  }
+
+  /**
+   * The pushes that these records follow (by push_id), as their owner sees them: for "opens
+   * after <name>" on the owner's pages. A followed push that is gone or not the caller's is left
+   * out (the page then names it by its id alone).
+   */
+  async followedRecords(actor: Actor, records: OwnerPushRecord[]): Promise<Map<string, OwnerPushRecord>> {
+    const found = new Map<string, OwnerPushRecord>();
+    if (!actor.user) return found;
+    const ids = [...new Set(records.map((r) => r.follows).filter((id): id is string => Boolean(id)))];
+    const now = this.now();
+    for (const id of ids) {
+      const first = await this.store.getPush(id);
+      if (!first || !this.isOwner(first, actor) || !first.urlToken) continue;
+      found.set(id, await this.decrypting(async () => this.creatorView(first, this.keys.openText(first.urlToken!), now, actor.baseUrl)));
+    }
+    return found;
+  }
+
+  /**
    * Every push of one of the caller's batches (one link per recipient), in row order, as owner
    * records: the dashboard groups them and shows whose has been opened (each row's name is opened
    * here, for its owner only). Someone else's batch id lists nothing.

@@ -56,4 +56,49 @@ describeInChromium('linked secrets in Chromium', () => {
     await a.context.close();
     await b.context.close();
   });
+  it('made on the create page: the second push chosen to open after the first, then opened out of order and in order', async () => {
+    const sender = await newVisitor(env.browser, env.server.url);
+    const { page } = sender;
+    await page.goto(`${env.server.url}/users/sign_up`);
+    await page.fill('#email', 'linked-create-chromium@example.com');
+    await page.fill('#password', 'a long password');
+    await page.click('button[type=submit]');
+    await page.waitForURL(/\/dashboard/);
+
+    const make = async (payload: string, name: string, follows?: string) => {
+      await page.goto(`${env.server.url}/`);
+      // The script that encrypts end to end is ready.
+      await expect.poll(async () => page.locator('[data-e2e-create-note]').isVisible()).toBe(true);
+      await page.fill('#payload', payload);
+      await page.click('details.more-options summary');
+      await page.fill('#name', name);
+      if (follows) await page.selectOption('#follows', { label: follows });
+      await page.click('#create-submit');
+      // The page's script encrypts end to end and completes the link with its key.
+      await page.waitForSelector('[data-e2e-link-note]');
+      return (await page.locator('#secret-link').textContent())!;
+    };
+    const first = await make('the password', 'Admin password');
+    const firstToken = new URL(first).pathname.split('/')[2]!;
+    await page.goto(`${env.server.url}/`);
+    const option = (await page.locator('#follows option', { hasText: 'Admin password' }).textContent())!;
+    expect(option).toContain(`…${firstToken.slice(-6)}`);
+    const second = await make('the TOTP seed', 'TOTP seed', option);
+    expect(await page.locator('.opens-after').textContent()).toContain('Opens after: Admin password');
+    expect(realProblems(sender.problems)).toEqual([]);
+
+    const reader = await newVisitor(env.browser, env.server.url);
+    await reader.page.goto(second);
+    expect(await reader.page.locator('h1').textContent()).toBe('Open the first link first');
+    expect(await reader.page.locator('#secret').count()).toBe(0);
+    await reader.page.goto(first);
+    await reader.page.click('#reveal');
+    await expect.poll(async () => reader.page.locator('#secret').textContent()).toBe('the password');
+    await reader.page.goto(second);
+    await reader.page.click('#reveal');
+    await expect.poll(async () => reader.page.locator('#secret').textContent()).toBe('the TOTP seed');
+    expect(realProblems(reader.problems)).toEqual([]);
+    await sender.context.close();
+    await reader.context.close();
+  });
 });

@@ -270,7 +270,7 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
         entries.push({ push, logs: [] });
       } else entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
     }
-    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} expiredNow={c.req.query('expired_now') === '1'} welcome={c.req.query('welcome') === '1'} batches={batches} />);
+    return sendPage(c, 200, 'title.myPushes', <DashboardPage state={state} page={page} entries={entries} hasMore={list.length === PAGE_SIZE} expiredNow={c.req.query('expired_now') === '1'} welcome={c.req.query('welcome') === '1'} batches={batches} followed={await pushes.followedRecords(actor, list)} />);
   });
 
   app.get('/dashboard/audit/:token', session, async (c) => {

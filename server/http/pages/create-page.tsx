@@ -8,10 +8,12 @@ import { qrSvg } from './qr-svg.js';
 import { ReleaseField } from './release-pages.js';
 import type { ComponentChildren } from 'preact';
 import { CreateRecipientFields } from './email-link/email-link-form.js';
+import { FollowsField, type FollowsValues } from './linked/follows-field.js';
+import { OpensAfter } from './linked/opens-after.js';
 
 export type Kind = 'text' | 'url' | 'qr' | 'file';
 
-export interface CreateFormValues {
+export interface CreateFormValues extends FollowsValues {
   kind: Kind;
   payload: string;
   expire_after_days: string;
@@ -49,6 +51,8 @@ export interface CreateFormProps {
   receiptDefaults?: { opened: boolean; expiredUnopened: boolean };
   /** E-mail is set up: a signed-in sender may have the link e-mailed to recipients. */
   mailLinks?: boolean;
+  /** Linked secrets: the signed-in sender's pushes this one may open after (absent: no such field). */
+  followChoices?: OwnerPushRecord[];
 }
 
 
@@ -67,6 +71,9 @@ export function defaultValues(limits: PushLimits): CreateFormValues {
     expire_from_release: false,
     notify_emails: '',
     notify_note: '',
+    follows: '',
+    follows_link: '',
+    follows_until_at: '',
   };
 }
 
@@ -75,23 +82,18 @@ function describedBy(errors: Record<string, string[]> | undefined, field: string
 }
 
 /** The create form: posted as multipart so that files stream to the server like the API's. */
-export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles, mailReceipts, receiptDefaults, mailLinks }: CreateFormProps) {
+export function CreatePage({ kinds, kindNotes, limits, values, errors, formError, csrfToken, signedIn, maxFiles, mailReceipts, receiptDefaults, mailLinks, followChoices }: CreateFormProps) {
   const { t } = useLanguage();
   const offersRecipients = signedIn && Boolean(mailLinks);
-  const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note', 'not_before', ...(offersRecipients ? ['notify_emails', 'notify_note'] : [])];
+  const shown = ['payload', 'files', 'kind', 'expire_after_days', 'expire_after_views', 'passphrase', 'max_failed_passphrase_attempts', 'name', 'note', 'not_before', ...(followChoices ? ['follows', 'follows_until'] : []), ...(offersRecipients ? ['notify_emails', 'notify_note'] : [])];
   // "More options" is open when one of them was set, differs from the server's default or needs fixing.
   const moreOpen = Boolean(
-    values.name || values.note || values.max_failed_passphrase_attempts || values.release_at || values.expire_from_release || errors?.name || errors?.note || errors?.max_failed_passphrase_attempts || errors?.not_before,
+    values.name || values.note || values.max_failed_passphrase_attempts || values.release_at || values.expire_from_release || errors?.name || errors?.note || errors?.max_failed_passphrase_attempts || errors?.not_before || values.follows || values.follows_link || values.follows_until_at || errors?.follows || errors?.follows_until,
   ) || values.retrieval_step !== limits.retrieval_step || values.deletable_by_viewer !== limits.deletable_by_viewer;
   return (
     <section class="card">
       <h1>{t('create.heading')}</h1>
       <p class="muted">{t('create.introShort')}</p>
-      {signedIn && (
-        <p class="small">
-          <a href="/batch" id="batch-mode">{t('create.batchLink')}</a>
-        </p>
-      )}
       {errors && <Notice kind="error">{t('create.fixFields')}</Notice>}
       {formError && <Notice kind="error">{formError}</Notice>}
       <OtherErrors errors={errors} shown={shown} />
@@ -219,6 +221,7 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           )}
 
           <ReleaseField value={values.release_at} fromRelease={values.expire_from_release} errors={errors} />
+          {followChoices && <FollowsField choices={followChoices} values={values} errors={errors} />}
 
           <p class="muted small">{t(signedIn ? 'create.nameAndNoteSignedIn' : 'create.nameAndNote')}</p>
           <label for="name">{t('create.name')}</label>
@@ -239,11 +242,17 @@ export function CreatePage({ kinds, kindNotes, limits, values, errors, formError
           </button>
         </p>
       </form>
+      {/* Below the form, not above it: on a phone the Create button must stay above the fold (pages-create-form.test.ts). */}
+      {signedIn && (
+        <p class="small">
+          <a href="/batch" id="batch-mode">{t('create.batchLink')}</a>
+        </p>
+      )}
     </section>
   );
 }
 
-export function CreatedPage({ push, emailLink }: { push: OwnerPushRecord; emailLink?: ComponentChildren }) {
+export function CreatedPage({ push, emailLink, followed }: { push: OwnerPushRecord; emailLink?: ComponentChildren; followed?: OwnerPushRecord }) {
   const { t } = useLanguage();
   const days = t('create.ready.days', { count: push.expire_after_days });
   const views = t('create.ready.views', { count: push.expire_after_views });
@@ -272,6 +281,7 @@ export function CreatedPage({ push, emailLink }: { push: OwnerPushRecord; emailL
         {t('create.ready.expires', { days, views })}
         {push.passphrase ? ` ${t('create.ready.passphraseReminder')}` : ''}
       </p>
+      <OpensAfter push={push} first={followed} />
       {/* "E-mail the link…" for a signed-in sender when e-mail is set up (email-link/email-link-form.tsx). */}
       {emailLink}
       <p>

@@ -18,6 +18,7 @@ import { languageOf } from '../middleware/page-language.js';
 import { translateServiceMessage } from './i18n/service-messages.js';
 import { EmailLinkForm } from './email-link/email-link-form.js';
 import { parseNotifyEmails } from '../../mail/recipient-link.js';
+import { followsFromForm } from './linked/follows-form.js';
 
 /** The create page for people without the extension; the push service decides everything. */
 export function createRoutes(config: Config, pushes: PushService, uploads: SlicedUploads, accounts: AccountService): Hono<AppEnv> {
@@ -38,8 +39,9 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
     return { kinds, notes, signedIn, anonymousAllowed: doc.anonymous_access && !config.features.createRequiresAccount };
   };
 
-  const form = (c: Context<AppEnv>, status: 200 | 400 | 401 | 403 | 413 | 422 | 429 | 507, values: CreateFormValues, errors?: Record<string, string[]>, formError?: string) => {
+  const form = async (c: Context<AppEnv>, status: 200 | 400 | 401 | 403 | 413 | 422 | 429 | 507, values: CreateFormValues, errors?: Record<string, string[]>, formError?: string) => {
     const o = offer(c);
+    const followChoices = o.signedIn ? await pushes.followChoices(pageActor(c)) : undefined;
     return sendPage(
       c,
       status,
@@ -57,6 +59,7 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
         mailReceipts={config.mail !== undefined}
         receiptDefaults={getPageSession(c).user?.receiptDefaults}
         mailLinks={pushes.pushLimits().email_links}
+        followChoices={followChoices}
       />,
       { scripts: ['create.js', 'e2e-create.js', 'local-time.js'] },
     );
@@ -87,7 +90,7 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
       return csrfRefused(c);
     }
     const input = params.push && typeof params.push === 'object' && !Array.isArray(params.push) ? params.push : ({} as Params);
-    const values = valuesFrom(input, pushes, params.release_at);
+    const values = { ...valuesFrom(input, pushes, params.release_at), ...followsFromForm(input, params) };
     // The page shows the receipt boxes (checked as the account's defaults say): unchecked, not sent, means no.
     if (actor.user && config.mail !== undefined) {
       input.email_on_open ??= 'false';
@@ -101,7 +104,8 @@ export function createRoutes(config: Config, pushes: PushService, uploads: Slice
       const push = sliced !== undefined ? await uploads.finish(actor, sliced) : await pushes.create(actor, input, upload);
       // An end-to-end push's link is completed with its key by the script that encrypted it.
       const emailLink = getPageSession(c).user && pushes.pushLimits().email_links ? <EmailLinkForm urlToken={push.url_token} csrfToken={getPageSession(c).csrfToken} endToEnd={Boolean(push.end_to_end)} sent={sentTo(input)} /> : undefined;
-      return sendPage(c, 200, 'title.linkReady', <CreatedPage push={push} emailLink={emailLink} />, { scripts: [...(push.end_to_end ? ['e2e-create.js'] : []), ...(emailLink ? ['email-link.js'] : [])] });
+      const followed = push.follows ? (await pushes.followedRecords(actor, [push])).get(push.follows) : undefined;
+      return sendPage(c, 200, 'title.linkReady', <CreatedPage push={push} emailLink={emailLink} followed={followed} />, { scripts: [...(push.end_to_end ? ['e2e-create.js'] : []), ...(emailLink ? ['email-link.js'] : [])] });
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return form(c, 422, values, e.fieldErrors);
       if (e instanceof ServiceError && e.retryAfter) c.header('Retry-After', String(e.retryAfter));
@@ -153,5 +157,9 @@ function valuesFrom(input: Params, pushes: PushService, releaseAt: Params[string
     expire_from_release: flag('expire_from_release', false),
     notify_emails: text('notify_emails'),
     notify_note: text('notify_note'),
+    // Linked secrets: filled by followsFromForm.
+    follows: '',
+    follows_link: '',
+    follows_until_at: '',
   };
 }

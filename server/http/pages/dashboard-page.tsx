@@ -5,6 +5,7 @@ import { BatchGroupCard } from './batch/batch-group.js';
 import { EndToEndBadge, Notice } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
 import type { MessageKey } from './i18n/messages/en.js';
+import { OpensAfter } from './linked/opens-after.js';
 
 export interface DashboardEntry {
   push: OwnerPushRecord;
@@ -63,7 +64,7 @@ function AuditTable({ logs }: { logs: AuditEntry[] }) {
   );
 }
 
-function PushCard({ entry }: { entry: DashboardEntry }) {
+function PushCard({ entry, followed }: { entry: DashboardEntry; followed: Map<string, OwnerPushRecord> }) {
   const { t, date } = useLanguage();
   const p = entry.push;
   const facts = [
@@ -93,6 +94,7 @@ function PushCard({ entry }: { entry: DashboardEntry }) {
       </header>
       <p class="muted small">{facts.join(' · ')}</p>
       <p class="small receipt">{receipt.join(' · ')}</p>
+      <OpensAfter push={p} first={p.follows ? followed.get(p.follows) : undefined} />
       {/* An end-to-end push's link without its key opens nothing: never offered as the link to send. */}
       {!p.expired &&
         (p.end_to_end ? (
@@ -131,6 +133,7 @@ export function DashboardPage({
   expiredNow = false,
   welcome = false,
   batches = new Map(),
+  followed = new Map(),
 }: {
   state: 'active' | 'expired';
   page: number;
@@ -142,6 +145,8 @@ export function DashboardPage({
   welcome?: boolean;
   /** Every push of each batch on this page, by batch id: shown as one group where its first push of the page is. */
   batches?: Map<string, OwnerPushRecord[]>;
+  /** Linked secrets: the pushes that pushes of this page follow, by push_id ("opens after …"). */
+  followed?: Map<string, OwnerPushRecord>;
 }) {
   const { t } = useLanguage();
   const link = (s: string, n: number) => `/dashboard?state=${s}&page=${n}`;
@@ -164,7 +169,7 @@ export function DashboardPage({
       ) : (
         entries.map((e, i) => {
           const batch = e.push.batch_id;
-          if (!batch || !batches.has(batch)) return <PushCard entry={e} />;
+          if (!batch || !batches.has(batch)) return <PushCard entry={e} followed={followed} />;
           return entries.findIndex((x) => x.push.batch_id === batch) === i ? <BatchGroupCard rows={batches.get(batch)!} /> : null;
         })
       )}

@@ -136,11 +136,11 @@ export class PostgresStore implements Store {
       // One statement (atomic by itself): the push and its creation entry, in one round trip.
       db.query(
         `WITH p AS (
-           INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
-           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING token
+           INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record, batch_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING token
          )
-         INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
-        [...pushColumns(push), creation],
+         INSERT INTO audit (token, entry) SELECT token, $9 FROM p`,
+        [...insertedPushColumns(push), creation],
       );
     if (!events?.length && !mails?.length && !link) {
       await insert(this.db);
@@ -319,11 +319,11 @@ export class PostgresStore implements Store {
       if (push) {
         await tx.query(
           `WITH p AS (
-             INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING token
+             INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record, batch_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING token
            )
-           INSERT INTO audit (token, entry) SELECT token, $8 FROM p`,
-          [...pushColumns(push.push), push.creation],
+           INSERT INTO audit (token, entry) SELECT token, $9 FROM p`,
+          [...insertedPushColumns(push.push), push.creation],
         );
       }
       if (next) await tx.query('UPDATE secret_requests SET record = $2 WHERE id = $1', [id, next]);
@@ -456,7 +456,7 @@ export class PostgresStore implements Store {
   async listPushesOfBatch(ownerId: string, batchId: string, limit: number): Promise<StoredPush[]> {
     // pushes_batch_id (migration 0021) serves this.
     const { rows } = await this.db.query(
-      `SELECT record FROM pushes WHERE owner_id = $1 AND (record->>'batchId') = $2 ORDER BY seq LIMIT $3`,
+      `SELECT record FROM pushes WHERE owner_id = $1 AND batch_id = $2 ORDER BY seq LIMIT $3`,
       [ownerId, batchId, limit],
     );
     return rows.map((r) => parsePush(r));
@@ -809,9 +809,9 @@ export class PostgresStore implements Store {
   importPush(push: StoredPush, trail: AuditRecord[]): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const { rowCount } = await tx.query(
-        `INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (token) DO NOTHING`,
-        pushColumns(push),
+        `INSERT INTO pushes (token, owner_id, created_at, expires_at, expired_at, files_purge_at, record, batch_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (token) DO NOTHING`,
+        insertedPushColumns(push),
       );
       if (!rowCount) return false;
       if (trail.length) await tx.query('INSERT INTO audit (token, entry) SELECT $1, e FROM unnest($2::json[]) WITH ORDINALITY AS t(e, n) ORDER BY n', [push.token, trail.map((a) => JSON.stringify(a))]);
@@ -944,6 +944,11 @@ function startupError(e: unknown, url: string): unknown {
 /** $1…$7 of the pushes table, from the record. */
 function pushColumns(p: StoredPush) {
   return [p.token, p.ownerId, p.createdAt, p.expiresAt, p.expiredAt, p.filesPurgeAt, p];
+}
+
+/** pushColumns and the batch id, which only an INSERT writes (migration 0021: no update touches it). */
+function insertedPushColumns(p: StoredPush) {
+  return [...pushColumns(p), p.batchId ?? null];
 }
 
 /**

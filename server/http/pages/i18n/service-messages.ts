@@ -35,6 +35,10 @@ const FIELD_MESSAGES: [RegExp, MessageKey, string[]][] = [
   [/^cannot be used with an end-to-end push: the server does not have its key$/, 'service.endToEndMail', []],
   [/^this push has expired$/, 'service.pushExpired', []],
   [/^an end-to-end push needs the key of its link$/, 'service.linkKeyNeeded', []],
+  // Linked secrets (pushes/push-input.ts, push-service.ts followedPush).
+  [/^must be the link (?:\(or URL token\) )?of one of your own pushes$/, 'service.followsOwn', []],
+  [/^needs an account: only a push of your own can be followed$/, 'service.followsAccount', []],
+  [/^needs follows \(the push this one follows\)$/, 'service.followsNeedsFollows', []],
 ];
 
 /**

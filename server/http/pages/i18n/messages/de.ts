@@ -5,6 +5,7 @@ import { mailLinksDe } from './mail-links/de.js';
 import { privacyDe } from './privacy/de.js';
 import { ssoDe } from './sso/de.js';
 import { batchDe } from './batch/de.js';
+import { linkedDe } from './linked/de.js';
 
 /** German (Deutsch): the keys of en.ts, in the same order. */
 export const de: Catalogue = {
@@ -14,6 +15,7 @@ export const de: Catalogue = {
   ...privacyDe,
   ...ssoDe,
   ...batchDe,
+  ...linkedDe,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meine Pushes',

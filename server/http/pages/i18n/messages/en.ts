@@ -8,6 +8,7 @@ import { mailLinksEn } from './mail-links/en.js';
 import { privacyEn } from './privacy/en.js';
 import { ssoEn } from './sso/en.js';
 import { batchEn } from './batch/en.js';
+import { linkedEn } from './linked/en.js';
 
 export const en = {
   ...adminEn,
@@ -16,6 +17,7 @@ export const en = {
   ...privacyEn,
   ...ssoEn,
   ...batchEn,
+  ...linkedEn,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'My pushes',

@@ -5,6 +5,7 @@ import { mailLinksEs } from './mail-links/es.js';
 import { privacyEs } from './privacy/es.js';
 import { ssoEs } from './sso/es.js';
 import { batchEs } from './batch/es.js';
+import { linkedEs } from './linked/es.js';
 
 /** Spanish (español): the keys of en.ts, in the same order. */
 export const es: Catalogue = {
@@ -14,6 +15,7 @@ export const es: Catalogue = {
   ...privacyEs,
   ...ssoEs,
   ...batchEs,
+  ...linkedEs,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mis envíos',

@@ -5,6 +5,7 @@ import { mailLinksFr } from './mail-links/fr.js';
 import { privacyFr } from './privacy/fr.js';
 import { ssoFr } from './sso/fr.js';
 import { batchFr } from './batch/fr.js';
+import { linkedFr } from './linked/fr.js';
 
 /** French (français): the keys of en.ts, in the same order. */
 export const fr: Catalogue = {
@@ -14,6 +15,7 @@ export const fr: Catalogue = {
   ...privacyFr,
   ...ssoFr,
   ...batchFr,
+  ...linkedFr,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Mes envois',

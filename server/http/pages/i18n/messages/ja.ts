@@ -5,6 +5,7 @@ import { mailLinksJa } from './mail-links/ja.js';
 import { privacyJa } from './privacy/ja.js';
 import { ssoJa } from './sso/ja.js';
 import { batchJa } from './batch/ja.js';
+import { linkedJa } from './linked/ja.js';
 
 /** Japanese (日本語): the keys of en.ts, in the same order. */
 export const ja: Catalogue = {
@@ -14,6 +15,7 @@ export const ja: Catalogue = {
   ...privacyJa,
   ...ssoJa,
   ...batchJa,
+  ...linkedJa,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'マイプッシュ',

@@ -5,6 +5,7 @@ import { mailLinksPtBR } from './mail-links/pt-BR.js';
 import { privacyPtBR } from './privacy/pt-BR.js';
 import { ssoPtBR } from './sso/pt-BR.js';
 import { batchPtBR } from './batch/pt-BR.js';
+import { linkedPtBR } from './linked/pt-BR.js';
 
 /** Brazilian Portuguese (português do Brasil): the keys of en.ts, in the same order. */
 export const ptBR: Catalogue = {
@@ -14,6 +15,7 @@ export const ptBR: Catalogue = {
   ...privacyPtBR,
   ...ssoPtBR,
   ...batchPtBR,
+  ...linkedPtBR,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': 'Meus envios',

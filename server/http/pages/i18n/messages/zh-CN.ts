@@ -5,6 +5,7 @@ import { mailLinksZhCN } from './mail-links/zh-CN.js';
 import { privacyZhCN } from './privacy/zh-CN.js';
 import { ssoZhCN } from './sso/zh-CN.js';
 import { batchZhCN } from './batch/zh-CN.js';
+import { linkedZhCN } from './linked/zh-CN.js';
 
 /** Simplified Chinese (简体中文): the keys of en.ts, in the same order. */
 export const zhCN: Catalogue = {
@@ -14,6 +15,7 @@ export const zhCN: Catalogue = {
   ...privacyZhCN,
   ...ssoZhCN,
   ...batchZhCN,
+  ...linkedZhCN,
   // Layout
   'layout.brand': 'Secret Push',
   'layout.myPushes': '我的推送',

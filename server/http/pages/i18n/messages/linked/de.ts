@@ -1,0 +1,17 @@
+export const linkedDe: Record<keyof typeof import('./en.js').linkedEn, string | { one: string; other: string }> = {
+  "linked.opensAfter": "Öffnet nach einem anderen Push",
+  "linked.choose": "Öffnet erst, nachdem der Empfänger diesen Ihrer Pushes geöffnet hat",
+  "linked.none": "Nein: öffnet für sich",
+  "linked.pasteLink": "Oder fügen Sie den Link eines Ihrer Pushes ein",
+  "linked.orFrom": "Oder ab diesem Zeitpunkt in jedem Fall (optional)",
+  "linked.hint": "Der Empfänger muss den ersten Link im selben Browser öffnen, bevor dieser öffnet; ab der Zeit oben öffnet er auch so.",
+  "linked.label": "{name} · {created} · …{tail}",
+  "linked.gone": "ein Push, den es nicht mehr gibt",
+  "linked.opensAfterLabel": "Öffnet nach: {label}",
+  "linked.opensAfterUntil": "Öffnet nach: {label} (oder ab {until})",
+  "field.follows": "Öffnet nach",
+  "field.follows_until": "Oder ab",
+  "service.followsOwn": "muss der Link eines Ihrer eigenen Pushes sein",
+  "service.followsAccount": "braucht ein Konto: nur einem eigenen Push kann gefolgt werden",
+  "service.followsNeedsFollows": "braucht den Push, nach dem dieser öffnet",
+};

@@ -1,0 +1,17 @@
+export const linkedEs: Record<keyof typeof import('./en.js').linkedEn, string | { one: string; other: string }> = {
+  "linked.opensAfter": "Se abre después de otro push",
+  "linked.choose": "Se abre solo después de que el destinatario haya abierto este push suyo",
+  "linked.none": "No: se abre por sí solo",
+  "linked.pasteLink": "O pegue el enlace de uno de sus pushes",
+  "linked.orFrom": "O a partir de esta hora en cualquier caso (opcional)",
+  "linked.hint": "El destinatario debe abrir el primer enlace en el mismo navegador antes de que este se abra; a partir de la hora indicada se abre de todos modos.",
+  "linked.label": "{name} · {created} · …{tail}",
+  "linked.gone": "un push que ya no existe",
+  "linked.opensAfterLabel": "Se abre después de: {label}",
+  "linked.opensAfterUntil": "Se abre después de: {label} (o a partir de {until})",
+  "field.follows": "Se abre después de",
+  "field.follows_until": "O a partir de",
+  "service.followsOwn": "debe ser el enlace de uno de sus propios pushes",
+  "service.followsAccount": "necesita una cuenta: solo se puede seguir a un push propio",
+  "service.followsNeedsFollows": "necesita el push tras el cual se abre este",
+};

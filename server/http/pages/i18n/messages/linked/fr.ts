@@ -1,0 +1,17 @@
+export const linkedFr: Record<keyof typeof import('./en.js').linkedEn, string | { one: string; other: string }> = {
+  "linked.opensAfter": "S'ouvre après un autre push",
+  "linked.choose": "S'ouvre seulement après que le destinataire a ouvert ce push à vous",
+  "linked.none": "Non : s'ouvre seul",
+  "linked.pasteLink": "Ou collez le lien d'un de vos pushes",
+  "linked.orFrom": "Ou à partir de cette heure dans tous les cas (facultatif)",
+  "linked.hint": "Le destinataire doit ouvrir le premier lien dans le même navigateur avant que celui-ci s'ouvre ; à partir de l'heure ci-dessus, il s'ouvre quand même.",
+  "linked.label": "{name} · {created} · …{tail}",
+  "linked.gone": "un push qui n'existe plus",
+  "linked.opensAfterLabel": "S'ouvre après : {label}",
+  "linked.opensAfterUntil": "S'ouvre après : {label} (ou à partir du {until})",
+  "field.follows": "S'ouvre après",
+  "field.follows_until": "Ou à partir de",
+  "service.followsOwn": "doit être le lien d'un de vos propres pushes",
+  "service.followsAccount": "nécessite un compte : seul un de vos propres pushes peut être suivi",
+  "service.followsNeedsFollows": "nécessite le push après lequel celui-ci s'ouvre",
+};

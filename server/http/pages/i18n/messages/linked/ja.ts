@@ -1,0 +1,17 @@
+export const linkedJa: Record<keyof typeof import('./en.js').linkedEn, string | { one: string; other: string }> = {
+  "linked.opensAfter": "別のプッシュの後に開く",
+  "linked.choose": "受信者があなたのこのプッシュを開いた後にのみ開きます",
+  "linked.none": "なし：単独で開く",
+  "linked.pasteLink": "またはあなたのプッシュのリンクを貼り付け",
+  "linked.orFrom": "またはこの日時以降は必ず開く（任意）",
+  "linked.hint": "受信者が同じブラウザーで最初のリンクを開くまで、これは開きません。上の日時以降はそのまま開きます。",
+  "linked.label": "{name} · {created} · …{tail}",
+  "linked.gone": "存在しなくなったプッシュ",
+  "linked.opensAfterLabel": "次の後に開く：{label}",
+  "linked.opensAfterUntil": "次の後に開く：{label}（または {until} 以降）",
+  "field.follows": "次の後に開く",
+  "field.follows_until": "または次の日時以降",
+  "service.followsOwn": "はあなた自身のプッシュのリンクである必要があります",
+  "service.followsAccount": "にはアカウントが必要です：自分のプッシュのみ指定できます",
+  "service.followsNeedsFollows": "には先に開くプッシュが必要です",
+};

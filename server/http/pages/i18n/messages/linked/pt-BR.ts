@@ -1,0 +1,17 @@
+export const linkedPtBR: Record<keyof typeof import('./en.js').linkedEn, string | { one: string; other: string }> = {
+  "linked.opensAfter": "Abre depois de outro push",
+  "linked.choose": "Abre somente depois que o destinatário abrir este seu push",
+  "linked.none": "Não: abre sozinho",
+  "linked.pasteLink": "Ou cole o link de um dos seus pushes",
+  "linked.orFrom": "Ou a partir deste horário em qualquer caso (opcional)",
+  "linked.hint": "O destinatário precisa abrir o primeiro link no mesmo navegador antes que este abra; a partir do horário acima, ele abre de qualquer forma.",
+  "linked.label": "{name} · {created} · …{tail}",
+  "linked.gone": "um push que não existe mais",
+  "linked.opensAfterLabel": "Abre depois de: {label}",
+  "linked.opensAfterUntil": "Abre depois de: {label} (ou a partir de {until})",
+  "field.follows": "Abre depois de",
+  "field.follows_until": "Ou a partir de",
+  "service.followsOwn": "deve ser o link de um dos seus próprios pushes",
+  "service.followsAccount": "precisa de uma conta: só um push seu pode ser seguido",
+  "service.followsNeedsFollows": "precisa do push depois do qual este abre",
+};

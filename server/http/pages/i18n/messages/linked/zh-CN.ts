@@ -1,0 +1,17 @@
+export const linkedZhCN: Record<keyof typeof import('./en.js').linkedEn, string | { one: string; other: string }> = {
+  "linked.opensAfter": "在另一个推送之后打开",
+  "linked.choose": "仅在收件人打开您的这个推送之后才能打开",
+  "linked.none": "否：单独打开",
+  "linked.pasteLink": "或粘贴您某个推送的链接",
+  "linked.orFrom": "或从此时间起无论如何都可打开（可选）",
+  "linked.hint": "收件人必须先在同一浏览器中打开第一个链接，此链接才能打开；到上面的时间后则直接可以打开。",
+  "linked.label": "{name} · {created} · …{tail}",
+  "linked.gone": "已不存在的推送",
+  "linked.opensAfterLabel": "在此之后打开：{label}",
+  "linked.opensAfterUntil": "在此之后打开：{label}（或从 {until} 起）",
+  "field.follows": "在此之后打开",
+  "field.follows_until": "或从",
+  "service.followsOwn": "必须是您自己某个推送的链接",
+  "service.followsAccount": "需要账户：只能关联您自己的推送",
+  "service.followsNeedsFollows": "需要指定此推送之前要打开的推送",
+};
