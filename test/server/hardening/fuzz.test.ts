@@ -20,7 +20,11 @@ import { seededRandom, type SeededRandom } from '../../support/seeded-random.js'
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20261121);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4000);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 16);
-const TIME_CAP_MS = 40_000;
+// Only a guard against a run that never ends: each request has its own timeout (a hang fails it),
+// and every planned request must be sent. At 40 s the cap itself failed the test when the suite
+// loaded the machine (the clean-clone CI of 5ce788b sent 3,253 and 3,618 of 4,000 in 40 s; alone
+// it takes 16–22 s), which made a speed of the machine a test result.
+const TIME_CAP_MS = 170_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 
 
@@ -628,5 +632,5 @@ describe('fuzz', () => {
     // Nothing the fuzz did made the server log an unexpected error, nor any secret.
     expect(server.logs.filter((l) => / ERROR /.test(l)).slice(0, 5)).toEqual([]);
     for (const s of secrets) expect(server.logs.some((l) => l.includes(s))).toBe(false);
-  }, 90_000);
+  }, 200_000);
 });
