@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, waitFor } from '../../support/http.js';
 import { storeEnv } from '../../support/server.js';
-import { spawnServer, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 
 /**
- * SIGTERM to a real server process (`npm start`'s entry point), on both stores: a request in
+ * SIGTERM to a real server process (server/main.ts as `npm run build` compiles it: the signal handling is main.ts's, not tsx's; listening-line.test.ts keeps `npm start`'s own path), on both stores: a request in
  * flight still completes, new connections are refused, the store is flushed (what was answered
  * is there after a restart), and the process exits 0. A request that outlasts
  * SHUTDOWN_TIMEOUT_SECONDS is cut off, and the exit is still clean.
@@ -25,7 +25,7 @@ async function start(extra: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-shutdown-'));
   dirs.push(dataDir);
   const env = { DATA_DIR: dataDir, MASTER_KEY: 'ab'.repeat(32), ...(await storeEnv(dataDir, { MASTER_KEY: 'ab'.repeat(32) })), ...extra };
-  const server = await spawnServer(env);
+  const server = await spawnBuiltServer(env);
   running.push(server);
   return { server, env };
 }
@@ -92,7 +92,7 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(log).toMatch(/"msg":"shutdown complete: store flushed and closed"/);
 
     // Everything answered is there after a restart on the same data.
-    const again = await spawnServer(env);
+    const again = await spawnBuiltServer(env);
     running.push(again);
     for (const [t, payload] of [
       [before.body.url_token, 'made before the signal'],

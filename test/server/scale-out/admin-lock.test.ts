@@ -5,7 +5,7 @@ import { createLogger } from '../../../server/logger.js';
 import { PostgresStore } from '../../../server/storage/postgres/postgres-store.js';
 import { api } from '../../support/http.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
-import { spawnServer, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 
 /**
  * Issue 32: a locked account stops working at once on every instance. Three real server
@@ -30,7 +30,7 @@ async function account(email: string): Promise<{ id: string; token: string; sess
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  servers = await Promise.all([0, 1, 2].map(() => spawnServer({ DATABASE_URL: db.url, MASTER_KEY, ADMIN_EMAILS: 'admin@example.com', LOG_LEVEL: 'error' })));
+  servers = await Promise.all([0, 1, 2].map(() => spawnBuiltServer({ DATABASE_URL: db.url, MASTER_KEY, ADMIN_EMAILS: 'admin@example.com', LOG_LEVEL: 'error' })));
   store = await PostgresStore.open({ url: db.url, poolSize: 2, logger: createLogger('silent') });
 }, 90_000);
 
