@@ -9,11 +9,13 @@ import type { LowdbStore } from '../storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../storage/postgres/postgres-store.js';
 import { CorruptDataError } from '../storage/store.js';
 import { blobIdsOf } from '../storage/segmented-file.js';
+import { blobsWithoutPush } from '../storage/blobs-without-push.js';
+import { copyVerified, type VerifiedCopyCounts } from '../storage/verified-blob-copy.js';
 import { runFileMove } from './file-move.js';
 
 /**
  * `npm run store:migrate -- --from ./data --to "$DATABASE_URL"`: copies an embedded store
- * (pushes with their audit trails and encrypted files, accounts, API tokens, sessions, the mail outbox) into
+ * (pushes with their audit trails and encrypted files, sliced uploads in progress, accounts, API tokens, sessions, the mail outbox) into
  * PostgreSQL. Nothing is decrypted: sealed values and file blobs are copied as they are, so the
  * instances on PostgreSQL must run with the same MASTER_KEY (the key check is copied too, and a
  * database already holding data under another key is refused; one that instances only started
@@ -99,6 +101,13 @@ async function run(argv: string[]): Promise<number> {
         counts.audit += trail.length;
       } else counts.skipped++;
     }
+    // Sliced uploads in progress (their records and the slices stored so far, under storage ids
+    // no push has yet): copied as stored and verified by SHA-256 like files, so that their
+    // clients go on against the instances on PostgreSQL. What uploads given up left comes along
+    // and is swept there as it would have been here.
+    const pending = await blobsWithoutPush(source.blobs, new Set(records.pushes.map((p) => p.token)));
+    const uploads: VerifiedCopyCounts = { moved: 0, bytes: 0, alreadyThere: 0 };
+    for (const [token, ids] of pending) for (const id of ids) await copyVerified(source.blobs, target.blobs, token, id, uploads);
     // After the pushes: an answered request refers to its answer's push.
     for (const r of records.requests) counts.requests += Number(await target.importRequest(r));
     // The admin log in its order (oldest first), and the invites.
@@ -115,6 +124,9 @@ async function run(argv: string[]): Promise<number> {
       `Copied ${counts.pushes} pushes (${counts.audit} audit entries, ${counts.files} files, ${counts.fileBytes} bytes), ` +
         `${counts.users} accounts, ${counts.apiTokens} API tokens, ${counts.sessions} sessions, ${counts.webhooks} webhooks (${counts.deliveries} deliveries), ` +
         `${counts.requests} secret requests, ${adminLog} admin-log entries, ${invites} invites, ${mails} mails; ${counts.skipped} pushes were already there.`,
+    );
+    say(
+      `Copied ${uploads.moved} blobs (${uploads.bytes} bytes) of ${pending.size} storage ids without a push yet (sliced uploads in progress), each verified by SHA-256; ${uploads.alreadyThere} were already there.`,
     );
 
     // Verify: every record of the source is in the target as it was.
