@@ -97,7 +97,7 @@ describe('segmented files', () => {
     const opened: string[] = [];
     let delivered = 0;
     const counted = Object.create(disk) as DiskBlobStore;
-    counted.read = async (token: string, id: string, start?: number, end?: number) => {
+    counted.read = async (token: string, id: string, start: number, end: number) => {
       opened.push(id);
       const stream = await disk.read(token, id, start, end);
       stream.on('data', (chunk: Buffer) => void (delivered += chunk.length));
