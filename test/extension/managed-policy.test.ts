@@ -4,7 +4,8 @@ import { menuIds, menuVisibility } from '../../extension/lib/context-menu';
 import { cleanPolicy, readManagedPolicy, serverLocked } from '../../extension/lib/managed-policy';
 import { DEFAULT_FIREFOX_ADDON_ID } from '../../extension/lib/firefox-addon-id';
 import { offeredKinds } from '../../extension/lib/push-options';
-import { loadSettings, saveSettings } from '../../extension/lib/settings-storage';
+import { saveSettings } from '../../extension/lib/settings-save';
+import { loadSettings } from '../../extension/lib/settings-storage';
 
 /**
  * The organisation's policy (storage.managed) over the user's settings. The browsers' own
