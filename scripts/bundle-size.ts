@@ -131,11 +131,13 @@ export function report(dir: string): { lines: string[]; over: EntrypointSize[] }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  // Where wxt.config.ts built to: SP_EXT_OUT_DIR moves the build, so the check follows it.
+  const outDir = process.env.SP_EXT_OUT_DIR || join(root, '.output');
   const dirs = process.argv.slice(2).length
     ? process.argv.slice(2)
-    : readdirSync(join(root, '.output'))
+    : readdirSync(outDir)
         .filter((d) => /^(chrome|firefox)-mv[23]$/.test(d))
-        .map((d) => join('.output', d));
+        .map((d) => join(outDir, d));
   let failed = false;
   for (const dir of dirs) {
     if (!existsSync(join(dir, 'popup.html'))) {
