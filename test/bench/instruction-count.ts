@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/postgres-cluster.js';
+import { benchServerEnv } from './bench-server-env.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
@@ -47,7 +48,7 @@ const server = spawn(
   'valgrind',
   ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dataDir, 'callgrind.%p')}`, process.execPath, '--single-threaded', '--import', join(ROOT, 'test/bench/allocation-probe.mjs'), join(dist, 'server/main.js')],
   {
-    // As the bench runs it (run.ts): without the per-client limits one client address hits at once.
+    // As the bench runs it (bench-server-env.ts).
     env: {
       ...process.env,
       DATA_DIR: join(dataDir, 'data'),
@@ -55,12 +56,7 @@ const server = spawn(
       MASTER_KEY: randomBytes(32).toString('hex'),
       PORT: String(port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      NODE_ENV: 'production',
-      RATE_LIMIT_PER_MINUTE: '0',
-      MAX_STORAGE_MB: '0',
-      ACCOUNT_STORAGE_MB_PER_DAY: '0',
-      ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0',
+      ...benchServerEnv,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   },

@@ -34,6 +34,7 @@ import { createTestDatabase } from '../support/postgres-database.js';
 import { measureRestart } from './embedded-restart.js';
 import { fillEmbedded, fillPostgres } from './fill-store.js';
 import { cpuSeconds, treeCpuSeconds } from './process-cpu.js';
+import { benchServerEnv } from './bench-server-env.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const arg = (name: string, fallback: string) => {
@@ -326,19 +327,8 @@ async function storeEnv(fillWith = 0): Promise<{ env: Record<string, string>; cl
   };
 }
 
-// Throughput is measured without the per-client limits (rate limit, storage quotas), which a
-// load generator on one address would hit at once; views enough that no retrieved push runs
-// out during the runs (an expired push is a cheaper answer).
-const serverEnv = {
-  PORT: '0',
-  RATE_LIMIT_PER_MINUTE: '0',
-  MAX_STORAGE_MB: '0',
-  ACCOUNT_STORAGE_MB_PER_DAY: '0',
-  ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0',
-  LOG_LEVEL: 'error',
-  NODE_ENV: 'production',
-  MAX_EXPIRE_VIEWS: '100000',
-};
+// The bench's settings (bench-server-env.ts) on an ephemeral port.
+const serverEnv = { ...benchServerEnv, PORT: '0' };
 
 async function main() {
   const results: Record<string, unknown> = { date: new Date().toISOString(), store: STORE, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, server: SERVER.join(' ') };
