@@ -41,12 +41,7 @@ export function urlToken(raw: string | undefined): string {
  */
 export async function showPush(c: Context<AppEnv>, pushes: PushService, token: string): Promise<Response> {
   if (c.req.method === 'HEAD') return c.json(await pushes.preview(c.get('ctx'), token));
-  // The request's own context when it carries no proofs (every API view but linked ones): a
-  // copy would also call its lazy getters at once.
-  const ctx = c.get('ctx');
-  const openedProofs = openedProofsOf(c);
-  const actor = openedProofs.length ? { ...ctx, openedProofs } : ctx;
-  const { push, openedProof } = await pushes.retrieveWithProof(actor, token, c.req.query('passphrase'));
+  const { push, openedProof } = await pushes.retrieveWithProof({ ...c.get('ctx'), openedProofs: openedProofsOf(c) }, token, c.req.query('passphrase'));
   // Linked secrets: the proof that this client opened a push that another follows.
   if (openedProof) c.header(OPENED_PROOF_HEADER, openedProof);
   return c.json(push);
