@@ -31,6 +31,7 @@ import type { StorageQuota } from '../security/storage-quota.js';
 import { PASSWORD_PUSHER_COMPATIBLE_VERSION, SECRET_PUSH_VERSION } from '../version.js';
 
 export const PAGE_SIZE = 50;
+const BATCH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** 50 million entries: more than any push can gather before retention deletes it. */
 const AUDIT_MAX_PAGE = 1_000_000;
 const FIELD_MAX = 255;
@@ -888,6 +889,9 @@ export class PushService {
    */
   async listBatch(actor: Actor, batchId: string): Promise<OwnerPushRecord[]> {
     this.requireAccount(actor);
+    // Batch ids are UUIDs (BatchService): anything else names no batch, on every store alike (a
+    // NUL, which PostgreSQL refuses in text, included).
+    if (!BATCH_ID.test(batchId)) return [];
     const listed = await this.store.listPushesOfBatch(actor.user.id, batchId, MAX_BATCH_ROWS);
     const pushes = await Promise.all(listed.map((p) => this.expireIfDue(p)));
     const now = this.now();

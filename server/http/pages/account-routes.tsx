@@ -17,6 +17,7 @@ import type { AppEnv } from '../app-env.js';
 import { endPageSession, getPageSession, pageActor, pageSession, safeReturnPath, verifyPageCsrf } from '../middleware/session.js';
 import { PasswordPage, SignInPage, SignUpClosedPage, SignUpPage, TokenMadePage, TokenPage } from './account-pages.js';
 import { AuditLogPage, DashboardPage, type DashboardEntry } from './dashboard-page.js';
+import { batchCardIsOnThisPage } from './batch/batch-placement.js';
 import { urlToken } from '../rest/api-guards.js';
 import { csrfRefused, readSmallForm } from './page-errors.js';
 import { ErrorPage, sendPage } from './render.js';
@@ -262,11 +263,18 @@ export function accountRoutes(config: Config, pushes: PushService, accounts: Acc
     const actor = pageActor(c);
     const list = await pushes.list(actor, state, page);
     const entries: DashboardEntry[] = [];
-    // A batch's pushes are one group (its rows read together); the others each with their audit log.
+    // A batch's pushes are one group (its rows read together), shown once: on the page where its
+    // newest push falls. The others each with their audit log.
     const batches = new Map<string, OwnerPushRecord[]>();
+    const batchesSeen = new Set<string>();
+    const pageIds = new Set(list.map((p) => p.push_id));
     for (const push of list) {
       if (push.batch_id) {
-        if (!batches.has(push.batch_id)) batches.set(push.batch_id, await pushes.listBatch(actor, push.batch_id));
+        if (!batchesSeen.has(push.batch_id)) {
+          batchesSeen.add(push.batch_id);
+          const rows = await pushes.listBatch(actor, push.batch_id);
+          if (batchCardIsOnThisPage(rows, state === 'expired', pageIds)) batches.set(push.batch_id, rows);
+        }
         entries.push({ push, logs: [] });
       } else entries.push({ push, logs: (await pushes.auditLog(actor, push.url_token, 1)).logs });
     }

@@ -69,6 +69,7 @@ function PushCard({ entry, followed }: { entry: DashboardEntry; followed: Map<st
   const p = entry.push;
   const facts = [
     t('dashboard.created', { date: date(p.created_at) }),
+    ...(p.not_before ? [t('dashboard.opensFrom', { date: date(p.not_before) })] : []),
     p.expired
       ? t('dashboard.expiredOn', { date: date(p.expired_on) })
       : t('dashboard.left', { days: t('dashboard.days', { count: p.days_remaining }), views: t('dashboard.views', { count: p.views_remaining }) }),
@@ -143,7 +144,7 @@ export function DashboardPage({
   expiredNow?: boolean;
   /** Just signed up. */
   welcome?: boolean;
-  /** Every push of each batch on this page, by batch id: shown as one group where its first push of the page is. */
+  /** Every push of each batch whose card is on this page (batch-placement.ts), by batch id: one group where its first push of the page is. */
   batches?: Map<string, OwnerPushRecord[]>;
   /** Linked secrets: the pushes that pushes of this page follow, by push_id ("opens after …"). */
   followed?: Map<string, OwnerPushRecord>;
@@ -169,7 +170,9 @@ export function DashboardPage({
       ) : (
         entries.map((e, i) => {
           const batch = e.push.batch_id;
-          if (!batch || !batches.has(batch)) return <PushCard entry={e} followed={followed} />;
+          if (!batch) return <PushCard entry={e} followed={followed} />;
+          // A batch whose card is on another page: its pushes here are in that card.
+          if (!batches.has(batch)) return null;
           return entries.findIndex((x) => x.push.batch_id === batch) === i ? <BatchGroupCard rows={batches.get(batch)!} /> : null;
         })
       )}

@@ -17,11 +17,13 @@ import { translateServiceMessage } from '../i18n/service-messages.js';
 import { csrfRefused, pageErrorResponse } from '../page-errors.js';
 import { sendPage } from '../render.js';
 import { BatchPage, BatchResultPage, defaultBatchValues, type BatchFormValues } from './batch-page.js';
+import { BATCH_ROWS_PAGE_SIZE, BatchRowsPage } from './batch-rows-page.js';
 
 /**
  * The create page's "one link per recipient" mode (issue 35 item 1): GET /batch, the form; POST
  * /batch, a thin adapter over the batch service (the API's own), answering the result page with
- * the CSV of links. For signed-in senders only, as the API.
+ * the CSV of links; GET /dashboard/batch/:id, all rows of one of the sender's batches. For
+ * signed-in senders only, as the API.
  */
 export function batchPageRoutes(config: Config, batches: BatchService, pushes: PushService, accounts: AccountService): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -42,6 +44,16 @@ export function batchPageRoutes(config: Config, batches: BatchService, pushes: P
   app.get('/batch', session, (c) => {
     if (!getPageSession(c).user) return signInFirst(c);
     return form(c, 200, defaultBatchValues(pushes.pushLimits()));
+  });
+
+  // All rows of one of the caller's batches, page by page (the dashboard card lists the first ones).
+  app.get('/dashboard/batch/:batchId', session, async (c) => {
+    if (!getPageSession(c).user) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(c.req.path)}`, 303);
+    const rows = await pushes.listBatch(pageActor(c), c.req.param('batchId'));
+    // Someone else's batch lists nothing: the same answer as a batch that does not exist.
+    if (!rows.length) throw new ServiceError('not_found', 'not-found');
+    const page = pushes.parsePage(c.req.query('page'), Math.ceil(MAX_BATCH_ROWS / BATCH_ROWS_PAGE_SIZE));
+    return sendPage(c, 200, 'title.batch', <BatchRowsPage rows={rows} page={page} />);
   });
 
   app.post(

@@ -26,4 +26,6 @@ export const batchDe: Record<keyof typeof import('./en.js').batchEn, string | { 
   "dashboard.batch.opened": "{opened} von {total} geöffnet",
   "dashboard.batch.rows": "Wer seinen geöffnet hat",
   "dashboard.batch.colOpened": "Geöffnet",
+  "dashboard.batch.allRows": "Alle {count} Zeilen, Seite für Seite",
+  "dashboard.opensFrom": "Öffnet ab {date}",
 };

@@ -27,4 +27,6 @@ export const batchEn = {
   "dashboard.batch.opened": "{opened} of {total} opened",
   "dashboard.batch.rows": "Who has opened theirs",
   "dashboard.batch.colOpened": "Opened",
+  "dashboard.batch.allRows": "All {count} rows, page by page",
+  "dashboard.opensFrom": "Opens from {date}",
 } as const;

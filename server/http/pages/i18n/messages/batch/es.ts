@@ -26,4 +26,6 @@ export const batchEs: Record<keyof typeof import('./en.js').batchEn, string | { 
   "dashboard.batch.opened": "{opened} de {total} abiertos",
   "dashboard.batch.rows": "Quién ha abierto el suyo",
   "dashboard.batch.colOpened": "Abierto",
+  "dashboard.batch.allRows": "Las {count} filas, página a página",
+  "dashboard.opensFrom": "Se abre desde el {date}",
 };

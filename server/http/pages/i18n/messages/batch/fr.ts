@@ -26,4 +26,6 @@ export const batchFr: Record<keyof typeof import('./en.js').batchEn, string | { 
   "dashboard.batch.opened": "{opened} ouverts sur {total}",
   "dashboard.batch.rows": "Qui a ouvert le sien",
   "dashboard.batch.colOpened": "Ouvert",
+  "dashboard.batch.allRows": "Les {count} lignes, page par page",
+  "dashboard.opensFrom": "S’ouvre à partir du {date}",
 };

@@ -26,4 +26,6 @@ export const batchJa: Record<keyof typeof import('./en.js').batchEn, string | { 
   "dashboard.batch.opened": "{total} 件中 {opened} 件が開封済み",
   "dashboard.batch.rows": "開封した人",
   "dashboard.batch.colOpened": "開封",
+  "dashboard.batch.allRows": "全 {count} 行をページごとに表示",
+  "dashboard.opensFrom": "{date} から開けます",
 };

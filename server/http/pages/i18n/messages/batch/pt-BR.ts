@@ -26,4 +26,6 @@ export const batchPtBR: Record<keyof typeof import('./en.js').batchEn, string | 
   "dashboard.batch.opened": "{opened} de {total} abertos",
   "dashboard.batch.rows": "Quem abriu o seu",
   "dashboard.batch.colOpened": "Aberto",
+  "dashboard.batch.allRows": "Todas as {count} linhas, página por página",
+  "dashboard.opensFrom": "Abre a partir de {date}",
 };

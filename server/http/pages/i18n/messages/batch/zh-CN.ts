@@ -26,4 +26,6 @@ export const batchZhCN: Record<keyof typeof import('./en.js').batchEn, string | 
   "dashboard.batch.opened": "已打开 {opened} / {total}",
   "dashboard.batch.rows": "谁已打开",
   "dashboard.batch.colOpened": "已打开",
+  "dashboard.batch.allRows": "全部 {count} 行，分页查看",
+  "dashboard.opensFrom": "从 {date} 起可打开",
 };
