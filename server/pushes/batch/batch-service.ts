@@ -56,9 +56,12 @@ export class BatchService {
       throw ServiceError.validation({ recipients: ['give either recipients (a list) or recipients_csv (CSV text)'] });
     }
     const options = input.push ?? {};
-    for (const key of ['payload', 'name', 'notify_emails', 'follows'] as const) {
+    for (const key of ['payload', 'name', 'notify_emails'] as const) {
       if (key in options) throw ServiceError.validation({ [`push.${key}`]: ['is set per row in a batch, not for all of them'] });
     }
+    // A row has no follows of its own either: one push followed by a thousand is not what linked
+    // secrets are for (a second factor after its password), so say so instead of "per row".
+    if ('follows' in options) throw ServiceError.validation({ 'push.follows': ['a batch\'s pushes cannot follow another push: make linked secrets one at a time'] });
     const generate = truthy(input.generate);
     const emailLinks = truthy(input.email_links);
     const { rows, problems } = checkRows(input.recipients ?? rowsFromCsv(input.recipients_csv!), generate);

@@ -74,6 +74,12 @@ describe('a batch through the REST API', () => {
     expect((await api.post(server, '/api/v2/pushes/batch', { token: owner, json: { recipients: Array.from({ length: 1001 }, () => ({ name: 'a', payload: 'b' })) } })).body).toEqual({ recipients: ['has 1001 rows: at most 1000 per batch'] });
     expect((await api.post(server, '/api/v2/pushes/batch', { json: { recipients: [{ name: 'a', payload: 'b' }] } })).status).toBe(401);
     expect((await api.post(server, '/api/v2/pushes/batch', { token: owner, json: { recipients_csv: 'name,secret\n"unclosed,x\n' } })).status).toBe(422);
+    // Per-row fields set for all rows, and follows (which no row can have), each named.
+    const perRow = await api.post(server, '/api/v2/pushes/batch', { token: owner, json: { push: { name: 'all' }, recipients: [{ name: 'a', payload: 'b' }] } });
+    expect([perRow.status, perRow.body]).toEqual([422, { 'push.name': ['is set per row in a batch, not for all of them'] }]);
+    const follows = await api.post(server, '/api/v2/pushes/batch', { token: owner, json: { push: { follows: 'abc' }, recipients: [{ name: 'a', payload: 'b' }] } });
+    expect([follows.status, follows.body]).toEqual([422, { 'push.follows': ["a batch's pushes cannot follow another push: make linked secrets one at a time"] }]);
+    expect((await api.get(server, '/api/v2/pushes/active', { token: owner })).body.length).toBe(before);
   });
 });
 
