@@ -157,8 +157,11 @@ describe('slow clients', () => {
       const slowBodiesCut = Math.min(...results.filter((r) => r.kind === 'slow-body').map((r) => r.closedAfter ?? Infinity));
       expect(answeredAt.filter((at) => at < slowBodiesCut).length).toBeGreaterThanOrEqual(5);
       // Every slow connection was closed by the server: not before its timeout, and soon after
-      // it (the check runs every quarter of the headers timeout, 250 ms at least).
-      const slack = 1_500;
+      // it (the check runs every quarter of the headers timeout, 250 ms at least). The close is
+      // seen by this test process, which holds the 300 sockets: under a loaded CI (load ~30) that
+      // side alone came 2.4 s late, so the slack is 4 s — still well inside the 8 s after which
+      // the test would close a connection the server never cut (counted as not closed above).
+      const slack = 4_000;
       for (const kind of ['slowloris', 'silent'] as const) {
         const times = closeTimes(kind);
         expect(times[0]!).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_S * 1000 - 50);

@@ -89,7 +89,11 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     expect((await mail.server.server.store.listMails(user.id, 10)).map((m) => m.kind).sort()).toEqual(['password-changed', 'password-reset']);
   });
 
-  it('1,000 reset requests for one address from 50 client addresses send one mail; one client address past its limit gets 429', async () => {
+  // A retry runs on the same server, whose per-client counters the first try filled: each try
+  // comes from its own documentation network.
+  let floodTry = 0;
+  it('1,000 reset requests for one address from 50 client addresses send one mail; one client address past its limit gets 429', { timeout: 120_000 }, async () => {
+    const net = ['203.0.113', '198.51.100', '192.0.2'][floodTry++ % 3]!;
     const email = `flood-${Date.now()}@example.test`;
     const { user } = await mail.server.server.accounts.ensureUser(email);
     const b = new Browser(mail.server);
@@ -102,13 +106,13 @@ describe('account e-mails (sign-up confirmation, password reset)', () => {
     await Promise.all(
       Array.from({ length: 10 }, async () => {
         for (let i = next++; i < 1000; i = next++) {
-          const r = await b.post('/users/password/forgot', { csrf_token: token, email }, { 'x-forwarded-for': `203.0.113.${i % 50}` });
+          const r = await b.post('/users/password/forgot', { csrf_token: token, email }, { 'x-forwarded-for': `${net}.${i % 50}` });
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         }
       }),
     );
     expect(Object.fromEntries(statuses)).toEqual({ 200: 1000 });
-    const limited = await b.post('/users/password/forgot', { csrf_token: token, email }, { 'x-forwarded-for': '203.0.113.7' });
+    const limited = await b.post('/users/password/forgot', { csrf_token: token, email }, { 'x-forwarded-for': `${net}.7` });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     await mail.smtp.mailTo(email, 1);

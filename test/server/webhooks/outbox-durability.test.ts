@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api } from '../../support/http.js';
 import { storeEnv } from '../../support/server.js';
-import { spawnServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuiltServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 /**
@@ -23,7 +23,8 @@ afterAll(async () => {
 });
 
 describe('webhook outbox across kill -9', () => {
-  it('delivers events queued before the kill once the server restarts, each once', async () => {
+  // A CLI and two server processes: 30 s was too little with the suite loading the machine.
+  it('delivers events queued before the kill once the server restarts, each once', { timeout: 90_000 }, async () => {
     receiver = await WebhookReceiver.start();
     const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-outbox-'));
     dirs.push(dataDir);
@@ -34,7 +35,7 @@ describe('webhook outbox across kill -9', () => {
     expect(await cli.exited, cli.output()).toBe(0);
     const token = cli.output().trim().split('\n').pop()!;
 
-    const first = await spawnServer({ ...env, WEBHOOK_POLL_SECONDS: '3600' });
+    const first = await spawnBuiltServer({ ...env, WEBHOOK_POLL_SECONDS: '3600' });
     children.push(first);
     const hook = await api.post(first.url, '/api/v2/webhooks', { token, json: { url: receiver.url } });
     expect(hook.status).toBe(201);
@@ -47,7 +48,7 @@ describe('webhook outbox across kill -9', () => {
     expect(await first.exited).toBe('SIGKILL');
     expect(receiver.received).toEqual([]);
 
-    const second = await spawnServer({ ...env, WEBHOOK_POLL_SECONDS: '0.05', WEBHOOK_RETRY_BASE_SECONDS: '0.05' });
+    const second = await spawnBuiltServer({ ...env, WEBHOOK_POLL_SECONDS: '0.05', WEBHOOK_RETRY_BASE_SECONDS: '0.05' });
     children.push(second);
     const types = () => receiver!.unique().map((d) => JSON.parse(d.body).type as string).sort();
     await receiver.until(() => types().length === 3);
