@@ -42,8 +42,11 @@ export const budgets = {
   // (wxt.config.ts, popupChunks): 21,605 B in Firefox, 21,581 B in Chromium, with the requests
   // list's paging and "Close" (+0.2 KB) in. 21.2 KB before the file hand-over joined the
   // popup-views chunk (wxt.config.ts) and Settings' CSS left the popup's stylesheet: 21,364 B in
-  // Firefox, 21,340 B in Chromium. Still NOT the issue's 20 KB: docs/extension.md#size.
-  popupAll: 20.9 * 1024,
+  // Firefox, 21,340 B in Chromium. Back to the issue's 20 KB (20,082 B Firefox, 20,057 B
+  // Chromium) by JSX compiled to h() (−155 B), saveSettings leaving the popup for the options
+  // page (−140 B), the popup's script joining popup-core (−200 B) and Vite's preload helper made a
+  // plain call (−667 B): wxt.config.ts and docs/extension.md#size.
+  popupAll: 20 * 1024,
   // 16 KB before end-to-end encryption, which the background does for the popup and the
   // context menu (≈2.4 KB): the popup then ships no cryptography at all. 19 KB before the file
   // host (≈0.55 KB: opening it, and reading its upload's answer with the API client). 19.5 KB
@@ -128,11 +131,13 @@ export function report(dir: string): { lines: string[]; over: EntrypointSize[] }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  // Where wxt.config.ts built to: SP_EXT_OUT_DIR moves the build, so the check follows it.
+  const outDir = process.env.SP_EXT_OUT_DIR || join(root, '.output');
   const dirs = process.argv.slice(2).length
     ? process.argv.slice(2)
-    : readdirSync(join(root, '.output'))
+    : readdirSync(outDir)
         .filter((d) => /^(chrome|firefox)-mv[23]$/.test(d))
-        .map((d) => join('.output', d));
+        .map((d) => join(outDir, d));
   let failed = false;
   for (const dir of dirs) {
     if (!existsSync(join(dir, 'popup.html'))) {

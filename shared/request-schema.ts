@@ -33,6 +33,8 @@ export const ownerRequestSchema = z.object({
   answer_expire_after_views: z.number().int(),
   /** The push the answer became (its `push_id` in the owner's push lists). */
   push_id: z.string().nullable(),
+  /** Its owner is e-mailed when it is answered (asked for when made, or the account's default then). */
+  email_on_answer: z.boolean(),
   /** The answer's secret link, for the owner only. */
   answer_html_url: z.string().nullable(),
 });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { t, type MessageKey } from '../lib/i18n';
+import { t } from '../lib/i18n';
 import type { PopupEnv } from '../lib/popup-env';
 import { checkServerUrl } from '../lib/server-address';
 import type { LastPush } from '../lib/settings-storage';
@@ -15,7 +15,6 @@ const loadReconnect = () => import('./lazy-views').then((m) => m.ReconnectNotice
 // Settings is the options page (OptionsApp.tsx), opened from here: its code is not the popup's.
 export type TabName = 'push' | 'history';
 const tabNames: TabName[] = ['push', 'history'];
-const tabLabels: Record<TabName, MessageKey> = { push: 'tab_push', history: 'tab_history' };
 
 interface Props {
   env: PopupEnv;
@@ -37,13 +36,9 @@ export function App({ env, initialTab }: Props) {
   function onTabKey(e: KeyboardEvent) {
     // The focused tab, not the state: two quick keys must not both start from the same tab.
     const focused = tabNames.find((n) => tabRefs.current[n] === e.target) ?? tab;
-    const i = tabNames.indexOf(focused);
-    const next =
-      e.key === 'ArrowRight' ? tabNames[(i + 1) % tabNames.length]
-      : e.key === 'ArrowLeft' ? tabNames[(i + tabNames.length - 1) % tabNames.length]
-      : e.key === 'Home' ? tabNames[0]
-      : e.key === 'End' ? tabNames[tabNames.length - 1]
-      : null;
+    // Two tabs: either arrow goes to the other one (and wraps), Home to the first, End to the last.
+    const other = focused === 'push' ? 'history' : 'push';
+    const next = ({ ArrowRight: other, ArrowLeft: other, Home: 'push', End: 'history' } as Record<string, TabName>)[e.key];
     if (!next) return;
     e.preventDefault();
     tabSwitched.current = true;
@@ -77,7 +72,7 @@ export function App({ env, initialTab }: Props) {
                 setTab(name);
               }}
             >
-              {t(tabLabels[name])}
+              {t(`tab_${name}`)}
             </button>
           ))}
         </div>

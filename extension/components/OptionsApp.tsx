@@ -1,5 +1,5 @@
 import { t } from '../lib/i18n';
-import type { PopupEnv } from '../lib/popup-env';
+import type { OptionsEnv } from '../lib/options-env';
 import { checkServerUrl } from '../lib/server-address';
 import { AccessNotice } from './AccessNotice';
 import { SettingsView } from './Settings';
@@ -10,7 +10,7 @@ import { useServer } from './use-server';
  * organisation's policy). Not a popup view, so that its code is not the popup's to load (the
  * popup's budget, scripts/bundle-size.ts); the popup opens this page.
  */
-export function OptionsApp({ env }: { env: PopupEnv }) {
+export function OptionsApp({ env }: { env: OptionsEnv }) {
   const { settings, info, access, grantAccess, saved } = useServer(env);
   if (!settings) return <p class="loading" role="status">{t('loading')}</p>;
   const origin = checkServerUrl(settings.serverUrl);

@@ -13,7 +13,7 @@ import {
   type ExtensionKind,
   type PushOptions,
 } from '../lib/push-options';
-import { t, type MessageKey } from '../lib/i18n';
+import { t } from '../lib/i18n';
 import { tokenToSend, type Settings } from '../lib/settings-storage';
 import { CheckField, FieldError, NumberField, Notice, TextField } from './Field';
 import { Lazy } from './Lazy';
@@ -33,9 +33,6 @@ interface Props {
   /** A push went through: problems about reaching the server are over. */
   onServerOk?(): void;
 }
-
-const sourceLabels: Record<ExtensionKind, MessageKey> = { text: 'source_text', url: 'source_url', qr: 'source_qr', file: 'source_file' };
-const submitLabels: Record<ExtensionKind, MessageKey> = { text: 'push_button_text', url: 'push_button_url', qr: 'push_button_qr', file: 'push_button_file' };
 
 export function PushForm({ env, settings, limits: serverLimits, version, autoFocus = true, onOpenSettings, onServerOk }: Props) {
   const limits = serverLimits ?? fallbackLimits;
@@ -113,10 +110,12 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
     );
   }, [kind, text, address, options.name, options.note]);
 
+  /** The message of a field goes as soon as the field is changed. */
+  const clearError = (key: string) => setFieldErrors(({ [key]: _, ...rest }) => rest);
   const setOption = <K extends keyof PushOptions>(key: K, value: PushOptions[K]) => {
     touched.current.options = true;
     setOptions((o) => ({ ...o, [key]: value }));
-    setFieldErrors(({ [key]: _, ...rest }) => rest);
+    clearError(key);
   };
 
   /** `secret`: a generated value pushed at once ("Generate and push"), before the state has it. */
@@ -194,7 +193,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
   const useGenerated = (value: string) => {
     generated.current = touched.current.text = true;
     setText(value);
-    setFieldErrors(({ payload: _, ...rest }) => rest);
+    clearError('payload');
   };
 
   return (
@@ -213,7 +212,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
                 setFieldErrors({});
               }}
             />
-            {t(sourceLabels[k])}
+            {t(`source_${k}`)}
           </label>
         ))}
         <FieldError id="kind-error" message={fieldErrors.kind} />
@@ -234,7 +233,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
               touched.current.text = true;
               generated.current = false;
               setText(e.currentTarget.value);
-              setFieldErrors(({ payload: _, ...rest }) => rest);
+              clearError('payload');
             }}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit(e);
@@ -269,7 +268,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
             aria-describedby={fieldErrors.files ? 'files-error' : undefined}
             onChange={(e) => {
               setFile(e.currentTarget.files?.[0] ?? null);
-              setFieldErrors(({ files: _, ...rest }) => rest);
+              clearError('files');
             }}
           />
           <FieldError id="files-error" message={fieldErrors.files} />
@@ -284,7 +283,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
           hint={tab ? undefined : t('no_page_hint')}
           onChange={(v) => {
             setAddress(v);
-            setFieldErrors(({ payload: _, ...rest }) => rest);
+            clearError('payload');
           }}
         />
       )}
@@ -370,7 +369,7 @@ export function PushForm({ env, settings, limits: serverLimits, version, autoFoc
       )}
 
       <button type="submit" class="primary" disabled={busy}>
-        {busy ? t('pushing') : t(submitLabels[kind])}
+        {busy ? t('pushing') : t(`push_button_${kind}`)}
       </button>
     </form>
   );

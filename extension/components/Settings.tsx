@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PushLimits, VersionDocument } from '../../shared/push-schema';
 import { checkConnection, type Check } from '../lib/connection-check';
+import type { OptionsEnv } from '../lib/options-env';
 import type { PopupEnv } from '../lib/popup-env';
 import { fallbackLimits } from '../lib/push-options';
 import { t, tAround, uiLanguage } from '../lib/i18n';
@@ -12,7 +13,7 @@ import { ConnectAction } from './ConnectAction';
 import { serverLocked } from '../lib/managed-policy';
 
 interface Props {
-  env: PopupEnv;
+  env: OptionsEnv;
   settings: Settings;
   info: ServerInfo | null;
   onSaved(settings: Settings, info: ServerInfo | null): void;

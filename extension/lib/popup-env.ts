@@ -9,7 +9,6 @@ import {
   draftItem,
   lastPushItem,
   loadSettings,
-  saveSettings,
   tokenToSend,
   serverInfoItem,
   type LastPush,
@@ -27,7 +26,6 @@ export interface TargetTab {
 /** Everything the popup touches outside itself; component tests pass a fake one. */
 export interface PopupEnv {
   loadSettings(): Promise<Settings>;
-  saveSettings(settings: Settings): Promise<void>;
   loadServerInfo(): Promise<ServerInfo | null>;
   saveServerInfo(info: ServerInfo): Promise<void>;
   lastPush(): Promise<LastPush | null>;
@@ -103,7 +101,6 @@ export function createPopupEnv(): PopupEnv {
   const send: SendMessage = (message) => browser.runtime.sendMessage(message);
   return {
     loadSettings,
-    saveSettings,
     loadServerInfo: () => serverInfoItem.getValue(),
     saveServerInfo: (info) => serverInfoItem.setValue(info),
     lastPush: () => lastPushItem.getValue().catch(() => null),

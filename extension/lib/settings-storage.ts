@@ -1,5 +1,5 @@
 import { checkServerUrl } from './server-address';
-import { defineItem, storageArea } from './storage-item';
+import { defineItem } from './storage-item';
 import { readManagedPolicy, serverLocked, type ManagedPolicy } from './managed-policy';
 import { cleanDefaults, type PushDefaults } from './push-defaults';
 
@@ -105,34 +105,4 @@ export async function loadSettings(): Promise<Settings> {
   if (tokenOrigin) settings.tokenOrigin = tokenOrigin;
   if (Object.keys(policy).length > 0) settings.policy = policy;
   return settings;
-}
-
-/** `sync:serverUrl` → ['sync', 'serverUrl'] */
-function area(key: string): [area: 'sync' | 'local', name: string] {
-  const [a, name] = key.split(':') as ['sync' | 'local', string];
-  return [a, name];
-}
-
-/**
- * Writes the settings with the storage calls issued before this function returns (no await
- * before them): the popup may be closed by the browser's permission prompt the moment after
- * the click, and a write that was never issued would be lost. Cached server info names its
- * server, so info about another server is ignored rather than deleted here.
- */
-export function saveSettings(settings: Settings): Promise<void> {
-  // What the policy sets is not the user's: it is not written as theirs (it would outlive the policy).
-  const ownDefaults: Record<string, unknown> = { ...cleanDefaults(settings.defaults) };
-  for (const key of Object.keys(settings.policy?.pushDefaults ?? {})) delete ownDefaults[key];
-  const values: Record<string, unknown> = {
-    [storageKeys.pushDefaults]: ownDefaults,
-    [storageKeys.apiToken]: settings.apiToken.trim(),
-    [storageKeys.tokenOrigin]: settings.tokenOrigin ?? '',
-  };
-  if (!serverLocked(settings.policy)) values[storageKeys.serverUrl] = settings.serverUrl.trim();
-  const byArea: Record<'sync' | 'local', Record<string, unknown>> = { sync: {}, local: {} };
-  for (const [key, value] of Object.entries(values)) {
-    const [a, name] = area(key);
-    byArea[a][name] = value;
-  }
-  return Promise.all([storageArea('sync').set(byArea.sync), storageArea('local').set(byArea.local)]).then(() => undefined);
 }

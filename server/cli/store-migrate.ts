@@ -9,11 +9,15 @@ import type { LowdbStore } from '../storage/embedded/lowdb-store.js';
 import { PostgresStore } from '../storage/postgres/postgres-store.js';
 import { CorruptDataError } from '../storage/store.js';
 import { blobIdsOf } from '../storage/segmented-file.js';
+import { blobsWithoutPush } from '../storage/blobs-without-push.js';
+import { copyVerified, type VerifiedCopyCounts } from '../storage/verified-blob-copy.js';
+import { loadConfig } from '../config.js';
+import { withObjectStorage } from '../storage/object-store/with-object-storage.js';
 import { runFileMove } from './file-move.js';
 
 /**
  * `npm run store:migrate -- --from ./data --to "$DATABASE_URL"`: copies an embedded store
- * (pushes with their audit trails and encrypted files, accounts, API tokens, sessions, the mail outbox) into
+ * (pushes with their audit trails and encrypted files, sliced uploads in progress, accounts, API tokens, sessions, the mail outbox) into
  * PostgreSQL. Nothing is decrypted: sealed values and file blobs are copied as they are, so the
  * instances on PostgreSQL must run with the same MASTER_KEY (the key check is copied too, and a
  * database already holding data under another key is refused; one that instances only started
@@ -40,6 +44,10 @@ async function run(argv: string[]): Promise<number> {
   const { store: opened } = await openStore({ dataDir: values.from, database: undefined, purgeCompactionSeconds: 60 }, logger);
   const source = opened as LowdbStore;
   let target: PostgresStore | undefined;
+  // With FILE_STORAGE=s3 the files are in the bucket under the same storage ids whichever store
+  // holds the records: they stay there for the instances on PostgreSQL (same S3_* settings) and
+  // are only checked to be there.
+  const bucket = process.env.FILE_STORAGE === 's3' ? withObjectStorage(source, loadConfig({ ...process.env, DATA_DIR: values.from }).objectStorage!).blobs : undefined;
   try {
     const keys = new KeyRing(
       loadMasterKey(values.from, process.env.MASTER_KEY || undefined, logger),
@@ -88,6 +96,11 @@ async function run(argv: string[]): Promise<number> {
       }
       // Files first: a push row only appears with everything it refers to in place.
       for (const id of push.files.flatMap(blobIdsOf)) {
+        if (bucket) {
+          if ((await bucket.size(push.token, id)) === undefined) throw new Error(`push ${push.token.slice(0, 4)}…: the file ${id} is missing from the bucket ${bucket.settings.bucket}`);
+          counts.files++;
+          continue;
+        }
         const size = await source.blobs.size(push.token, id);
         if (size === undefined) throw new Error(`push ${push.token.slice(0, 4)}…: the file ${id} is missing from ${values.from}/files`);
         counts.fileBytes += await target.blobs.write(push.token, id, await source.blobs.read(push.token, id, 0, size));
@@ -99,6 +112,14 @@ async function run(argv: string[]): Promise<number> {
         counts.audit += trail.length;
       } else counts.skipped++;
     }
+    // Sliced uploads in progress (their records and the slices stored so far, under storage ids
+    // no push has yet): copied as stored and verified by SHA-256 like files, so that their
+    // clients go on against the instances on PostgreSQL. What uploads given up left comes along
+    // and is swept there as it would have been here.
+    // (With FILE_STORAGE=s3 they are in the bucket already.)
+    const pending = bucket ? new Map<string, string[]>() : await blobsWithoutPush(source.blobs, new Set(records.pushes.map((p) => p.token)));
+    const uploads: VerifiedCopyCounts = { moved: 0, bytes: 0, alreadyThere: 0 };
+    for (const [token, ids] of pending) for (const id of ids) await copyVerified(source.blobs, target.blobs, token, id, uploads);
     // After the pushes: an answered request refers to its answer's push.
     for (const r of records.requests) counts.requests += Number(await target.importRequest(r));
     // The admin log in its order (oldest first), and the invites.
@@ -116,6 +137,10 @@ async function run(argv: string[]): Promise<number> {
         `${counts.users} accounts, ${counts.apiTokens} API tokens, ${counts.sessions} sessions, ${counts.webhooks} webhooks (${counts.deliveries} deliveries), ` +
         `${counts.requests} secret requests, ${adminLog} admin-log entries, ${invites} invites, ${mails} mails; ${counts.skipped} pushes were already there.`,
     );
+    if (bucket) say(`Files stay in the bucket ${bucket.settings.bucket} (FILE_STORAGE=s3): ${counts.files} checked there, none copied; start the instances with the same S3_* settings.`);
+    else say(
+      `Copied ${uploads.moved} blobs (${uploads.bytes} bytes) of ${pending.size} storage ids without a push yet (sliced uploads in progress), each verified by SHA-256; ${uploads.alreadyThere} were already there.`,
+    );
 
     // Verify: every record of the source is in the target as it was.
     const problems: string[] = [];
@@ -123,7 +148,7 @@ async function run(argv: string[]): Promise<number> {
       const copied = await target.getPush(push.token);
       if (JSON.stringify(copied) !== JSON.stringify(push)) problems.push(`push ${push.token.slice(0, 4)}… differs`);
       else if ((await target.auditCount(push.token)) < records.auditOf(push.token).length) problems.push(`push ${push.token.slice(0, 4)}…: audit entries missing`);
-      for (const id of push.files.flatMap(blobIdsOf)) {
+      for (const id of bucket ? [] : push.files.flatMap(blobIdsOf)) {
         if ((await target.blobs.size(push.token, id)) !== (await source.blobs.size(push.token, id))) problems.push(`push ${push.token.slice(0, 4)}…: file ${id} differs`);
       }
     }
@@ -143,6 +168,7 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await target?.close();
+    bucket?.close();
     await source.close();
   }
 }

@@ -51,7 +51,7 @@ export function createCatalogueRoutes(catalogue: CatalogueService): Hono {
   app.post('/api.php', async (c) => {
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type === 'multipart/form-data') return answerApi(c, await readMultipartFields(c, API_PHP_MAX_BODY_BYTES));
-    if (type === 'application/x-www-form-urlencoded') return answerApi(c, await readBodyText(c, API_PHP_MAX_BODY_BYTES));
+    if (type === 'application/x-www-form-urlencoded') return answerApi(c, await readBodyText(c, API_PHP_MAX_BODY_BYTES, 'lenient'));
     return answerApi(c);
   });
 

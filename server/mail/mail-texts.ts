@@ -2,7 +2,7 @@ import { html, type MailMessage } from './mail-message.js';
 
 /** The page languages (server/http/pages/i18n/locales.ts); an unknown one falls back to English. */
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN'] as const;
-type Language = (typeof LANGUAGES)[number];
+export type Language = (typeof LANGUAGES)[number];
 
 export type MailKind =
   | 'password-reset'
@@ -74,22 +74,22 @@ const T: Record<MailKind, Record<Language, Template>> = {
     'zh-CN': { subject: '{name} 给您发送了一个秘密', body: ['{name} 通过 {product} 给您发送了一个秘密。', '在此打开：{link}', '该链接的有效时间和查看次数有限，之后秘密将被删除。请勿转发此邮件。'] },
   },
   'receipt-opened': {
-    en: { subject: 'Your push “{name}” was opened', body: ['Your push “{name}” was opened for the first time.', 'Who opened it and when: {link}', 'You asked for this e-mail when you made the push.'] },
-    de: { subject: 'Ihr Push „{name}“ wurde geöffnet', body: ['Ihr Push „{name}“ wurde zum ersten Mal geöffnet.', 'Wer ihn wann geöffnet hat: {link}', 'Sie haben diese E-Mail beim Erstellen des Pushs angefordert.'] },
-    fr: { subject: 'Votre push « {name} » a été ouvert', body: ['Votre push « {name} » a été ouvert pour la première fois.', 'Qui l’a ouvert et quand : {link}', 'Vous avez demandé cet e-mail en créant le push.'] },
-    es: { subject: 'Se abrió su push «{name}»', body: ['Su push «{name}» se abrió por primera vez.', 'Quién lo abrió y cuándo: {link}', 'Pidió este correo al crear el push.'] },
-    'pt-BR': { subject: 'Seu push “{name}” foi aberto', body: ['Seu push “{name}” foi aberto pela primeira vez.', 'Quem abriu e quando: {link}', 'Você pediu este e-mail ao criar o push.'] },
-    ja: { subject: 'プッシュ「{name}」が開かれました', body: ['プッシュ「{name}」が初めて開かれました。', '誰がいつ開いたか: {link}', 'このメールはプッシュ作成時のご指定により送信しています。'] },
-    'zh-CN': { subject: '您的推送“{name}”已被打开', body: ['您的推送“{name}”首次被打开。', '谁在何时打开：{link}', '这封邮件是您在创建推送时要求的。'] },
+    en: { subject: 'Your push “{name}” was opened', body: ['Your push “{name}” was opened for the first time.', 'Who opened it and when: {link}'] },
+    de: { subject: 'Ihr Push „{name}“ wurde geöffnet', body: ['Ihr Push „{name}“ wurde zum ersten Mal geöffnet.', 'Wer ihn wann geöffnet hat: {link}'] },
+    fr: { subject: 'Votre push « {name} » a été ouvert', body: ['Votre push « {name} » a été ouvert pour la première fois.', 'Qui l’a ouvert et quand : {link}'] },
+    es: { subject: 'Se abrió su push «{name}»', body: ['Su push «{name}» se abrió por primera vez.', 'Quién lo abrió y cuándo: {link}'] },
+    'pt-BR': { subject: 'Seu push “{name}” foi aberto', body: ['Seu push “{name}” foi aberto pela primeira vez.', 'Quem abriu e quando: {link}'] },
+    ja: { subject: 'プッシュ「{name}」が開かれました', body: ['プッシュ「{name}」が初めて開かれました。', '誰がいつ開いたか: {link}'] },
+    'zh-CN': { subject: '您的推送“{name}”已被打开', body: ['您的推送“{name}”首次被打开。', '谁在何时打开：{link}'] },
   },
   'receipt-expired-unopened': {
-    en: { subject: 'Your push “{name}” expired unopened', body: ['Your push “{name}” expired without being opened. Nobody saw the secret; it is deleted.', 'Its history: {link}', 'You asked for this e-mail when you made the push.'] },
-    de: { subject: 'Ihr Push „{name}“ ist ungeöffnet abgelaufen', body: ['Ihr Push „{name}“ ist abgelaufen, ohne geöffnet zu werden. Niemand hat das Geheimnis gesehen; es ist gelöscht.', 'Sein Verlauf: {link}', 'Sie haben diese E-Mail beim Erstellen des Pushs angefordert.'] },
-    fr: { subject: 'Votre push « {name} » a expiré sans être ouvert', body: ['Votre push « {name} » a expiré sans avoir été ouvert. Personne n’a vu le secret ; il est supprimé.', 'Son historique : {link}', 'Vous avez demandé cet e-mail en créant le push.'] },
-    es: { subject: 'Su push «{name}» caducó sin abrirse', body: ['Su push «{name}» caducó sin que nadie lo abriera. Nadie vio el secreto; se ha borrado.', 'Su historial: {link}', 'Pidió este correo al crear el push.'] },
-    'pt-BR': { subject: 'Seu push “{name}” expirou sem ser aberto', body: ['Seu push “{name}” expirou sem ser aberto. Ninguém viu o segredo; ele foi apagado.', 'O histórico: {link}', 'Você pediu este e-mail ao criar o push.'] },
-    ja: { subject: 'プッシュ「{name}」は開かれないまま期限切れになりました', body: ['プッシュ「{name}」は一度も開かれずに期限切れになりました。秘密は誰にも見られずに削除されました。', '履歴: {link}', 'このメールはプッシュ作成時のご指定により送信しています。'] },
-    'zh-CN': { subject: '您的推送“{name}”未被打开即已过期', body: ['您的推送“{name}”在未被打开的情况下已过期。没有人看到该秘密；它已被删除。', '历史记录：{link}', '这封邮件是您在创建推送时要求的。'] },
+    en: { subject: 'Your push “{name}” expired unopened', body: ['Your push “{name}” expired without being opened. Nobody saw the secret; it is deleted.', 'Its history: {link}'] },
+    de: { subject: 'Ihr Push „{name}“ ist ungeöffnet abgelaufen', body: ['Ihr Push „{name}“ ist abgelaufen, ohne geöffnet zu werden. Niemand hat das Geheimnis gesehen; es ist gelöscht.', 'Sein Verlauf: {link}'] },
+    fr: { subject: 'Votre push « {name} » a expiré sans être ouvert', body: ['Votre push « {name} » a expiré sans avoir été ouvert. Personne n’a vu le secret ; il est supprimé.', 'Son historique : {link}'] },
+    es: { subject: 'Su push «{name}» caducó sin abrirse', body: ['Su push «{name}» caducó sin que nadie lo abriera. Nadie vio el secreto; se ha borrado.', 'Su historial: {link}'] },
+    'pt-BR': { subject: 'Seu push “{name}” expirou sem ser aberto', body: ['Seu push “{name}” expirou sem ser aberto. Ninguém viu o segredo; ele foi apagado.', 'O histórico: {link}'] },
+    ja: { subject: 'プッシュ「{name}」は開かれないまま期限切れになりました', body: ['プッシュ「{name}」は一度も開かれずに期限切れになりました。秘密は誰にも見られずに削除されました。', '履歴: {link}'] },
+    'zh-CN': { subject: '您的推送“{name}”未被打开即已过期', body: ['您的推送“{name}”在未被打开的情况下已过期。没有人看到该秘密；它已被删除。', '历史记录：{link}'] },
   },
   'sign-up-existing': {
     en: { subject: 'Someone tried to sign up to {product} with your address', body: ['Someone tried to make a {product} account with this e-mail address, but you already have one.', 'If it was you, sign in instead; if you forgot your password, reset it here: {link}', 'If it was not you, ignore this e-mail: nothing changed.'] },
@@ -101,13 +101,13 @@ const T: Record<MailKind, Record<Language, Template>> = {
     'zh-CN': { subject: '有人尝试用您的地址注册 {product}', body: ['有人尝试用此邮箱地址创建 {product} 账户，但您已经有一个账户。', '如果是您本人，请直接登录；如果忘记了密码，请在此重置：{link}', '如果不是您，请忽略此邮件：没有任何更改。'] },
   },
   'request-answered': {
-    en: { subject: 'Your request “{name}” was answered', body: ['Someone answered your secret request “{name}”. The answer is a push of yours now.', 'Its history, and the answer for you when signed in: {link}', 'You asked for this e-mail for your requests.'] },
-    de: { subject: 'Ihre Anfrage „{name}“ wurde beantwortet', body: ['Jemand hat Ihre Geheimnis-Anfrage „{name}“ beantwortet. Die Antwort ist jetzt ein Push von Ihnen.', 'Ihr Verlauf und, angemeldet, die Antwort: {link}', 'Sie haben diese E-Mail für Ihre Anfragen gewünscht.'] },
-    fr: { subject: 'Votre demande « {name} » a reçu une réponse', body: ['Quelqu’un a répondu à votre demande de secret « {name} ». La réponse est maintenant un de vos pushs.', 'Son historique, et la réponse une fois connecté : {link}', 'Vous avez demandé cet e-mail pour vos demandes.'] },
-    es: { subject: 'Su solicitud «{name}» fue respondida', body: ['Alguien respondió a su solicitud de secreto «{name}». La respuesta ahora es un push suyo.', 'Su historial y, con la sesión iniciada, la respuesta: {link}', 'Pidió este correo para sus solicitudes.'] },
-    'pt-BR': { subject: 'Sua solicitação “{name}” foi respondida', body: ['Alguém respondeu à sua solicitação de segredo “{name}”. A resposta agora é um push seu.', 'O histórico e, conectado, a resposta: {link}', 'Você pediu este e-mail para suas solicitações.'] },
-    ja: { subject: 'リクエスト「{name}」に回答がありました', body: ['秘密のリクエスト「{name}」に回答がありました。回答はあなたのプッシュになっています。', '履歴と (サインイン後) 回答: {link}', 'このメールはリクエストについてのご指定により送信しています。'] },
-    'zh-CN': { subject: '您的请求“{name}”已得到回复', body: ['有人回复了您的秘密请求“{name}”。回复现在是您的一个推送。', '其历史记录，以及登录后的回复：{link}', '这封邮件是您为您的请求要求的。'] },
+    en: { subject: 'Your request “{name}” was answered', body: ['Someone answered your secret request “{name}”. The answer is a push of yours now.', 'Its history, and the answer for you when signed in: {link}'] },
+    de: { subject: 'Ihre Anfrage „{name}“ wurde beantwortet', body: ['Jemand hat Ihre Geheimnis-Anfrage „{name}“ beantwortet. Die Antwort ist jetzt ein Push von Ihnen.', 'Ihr Verlauf und, angemeldet, die Antwort: {link}'] },
+    fr: { subject: 'Votre demande « {name} » a reçu une réponse', body: ['Quelqu’un a répondu à votre demande de secret « {name} ». La réponse est maintenant un de vos pushs.', 'Son historique, et la réponse une fois connecté : {link}'] },
+    es: { subject: 'Su solicitud «{name}» fue respondida', body: ['Alguien respondió a su solicitud de secreto «{name}». La respuesta ahora es un push suyo.', 'Su historial y, con la sesión iniciada, la respuesta: {link}'] },
+    'pt-BR': { subject: 'Sua solicitação “{name}” foi respondida', body: ['Alguém respondeu à sua solicitação de segredo “{name}”. A resposta agora é um push seu.', 'O histórico e, conectado, a resposta: {link}'] },
+    ja: { subject: 'リクエスト「{name}」に回答がありました', body: ['秘密のリクエスト「{name}」に回答がありました。回答はあなたのプッシュになっています。', '履歴と (サインイン後) 回答: {link}'] },
+    'zh-CN': { subject: '您的请求“{name}”已得到回复', body: ['有人回复了您的秘密请求“{name}”。回复现在是您的一个推送。', '其历史记录，以及登录后的回复：{link}'] },
   },
   'email-change-confirm': {
     en: { subject: 'Confirm your new e-mail address for {product}', body: ['Someone (we hope you) asked to change the address of a {product} account to this one ({name}).', 'Confirm the change within 24 hours: {link}', 'The link works once. Until then the account keeps its old address. If you did not ask for this, ignore this e-mail.'] },
@@ -149,6 +149,12 @@ const STOP: Record<Language, string> = {
   'zh-CN': '停止接收此类邮件（您账户对新推送和请求的默认设置）：{stop}',
 };
 
+/** Why an optional mail was sent, one paragraph per language; `{settings}` stands for `settingsUrl` (server/mail/receipt-cause.ts). */
+export interface MailCause {
+  text: Record<Language, string>;
+  settingsUrl?: string;
+}
+
 export function mailLanguage(locale: string | undefined): Language {
   return (LANGUAGES as readonly string[]).includes(locale ?? '') ? (locale as Language) : 'en';
 }
@@ -157,20 +163,22 @@ export function mailLanguage(locale: string | undefined): Language {
  * The message of `kind` in `locale` to `to`, with `link` in both parts (the HTML one as a link),
  * signed by `product` (the instance's BRAND_NAME, or Secret Push).
  */
-export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string, product: string, name = '', note?: string, unsubscribeUrl?: string): MailMessage {
+export function composeMail(kind: MailKind, locale: string | undefined, to: string, link: string, product: string, name = '', note?: string, unsubscribeUrl?: string, why?: MailCause): MailMessage {
   const language = mailLanguage(locale);
   const template = T[kind][language];
-  const t = unsubscribeUrl ? { ...template, body: [...template.body, STOP[language]] } : template;
+  const t = { ...template, body: [...template.body, ...(why ? [why.text[language]] : []), ...(unsubscribeUrl ? [STOP[language]] : [])] };
+  const settings = why?.settingsUrl ?? '';
   const fill = (s: string) => s.replaceAll('{product}', product).replaceAll('{name}', name);
   // A sender's note is quoted as typed, after the first paragraph: text only, escaped in the HTML part.
   const quoted = note ? note.split(/\r\n|\r|\n/).map((l) => `> ${l}`).join('\n') : undefined;
-  const text = t.body.map((p, i) => fill(p).replaceAll('{link}', link).replaceAll('{stop}', unsubscribeUrl ?? '') + (i === 0 && quoted ? `\n\n${quoted}` : '')).join('\n\n');
+  const text = t.body.map((p, i) => fill(p).replaceAll('{link}', link).replaceAll('{stop}', unsubscribeUrl ?? '').replaceAll('{settings}', settings) + (i === 0 && quoted ? `\n\n${quoted}` : '')).join('\n\n');
   const htmlBody = t.body
     .map(
       (p, i) =>
         `<p>${html(fill(p))
           .replaceAll('{link}', `<a href="${html(link)}">${html(link)}</a>`)
-          .replaceAll('{stop}', unsubscribeUrl ? `<a href="${html(unsubscribeUrl)}">${html(unsubscribeUrl)}</a>` : '')}</p>` + (i === 0 && note ? `<blockquote style="white-space:pre-wrap">${html(note)}</blockquote>` : ''),
+          .replaceAll('{stop}', unsubscribeUrl ? `<a href="${html(unsubscribeUrl)}">${html(unsubscribeUrl)}</a>` : '')
+          .replaceAll('{settings}', settings ? `<a href="${html(settings)}">${html(settings)}</a>` : '')}</p>` + (i === 0 && note ? `<blockquote style="white-space:pre-wrap">${html(note)}</blockquote>` : ''),
     )
     .join('\n');
   return {

@@ -3,6 +3,7 @@ import { openName } from '../pushes/push-name.js';
 import type { StoredMail, StoredPush } from '../storage/records.js';
 import { headerText, outboxMail } from './mail-message.js';
 import { composeMail } from './mail-texts.js';
+import { receiptCause } from './receipt-cause.js';
 import { unsubscribeUrl } from './unsubscribe-link.js';
 
 /**
@@ -28,7 +29,9 @@ export function receiptMails(keys: KeyRing, before: StoredPush, after: StoredPus
   // By push id (the owner's page finds its link): the secret link itself is never in a receipt.
   const link = `${r.origin}/dashboard/push/${encodeURIComponent(before.token)}`;
   // Optional mail: List-Unsubscribe turns this kind off in the owner's defaults (server/mail/unsubscribe-link.ts).
-  const stop = unsubscribeUrl(keys, r.origin, before.ownerId, kind === 'receipt-opened' ? 'opened' : 'expiredUnopened');
-  const mail = outboxMail(keys, kind, before.ownerId, composeMail(kind, r.locale, keys.openText(r.to), link, product, name, undefined, stop), at);
+  const which = kind === 'receipt-opened' ? 'opened' : 'expiredUnopened';
+  const stop = unsubscribeUrl(keys, r.origin, before.ownerId, which);
+  const why = receiptCause('push', r.byDefault?.[which] ?? false, r.origin);
+  const mail = outboxMail(keys, kind, before.ownerId, composeMail(kind, r.locale, keys.openText(r.to), link, product, name, undefined, stop, why), at);
   return [{ ...mail, id: `${kind}_${before.token}` }];
 }

@@ -2,6 +2,7 @@ import type { KeyRing } from '../crypto/key-ring.js';
 import type { StoredMail, StoredRequest } from '../storage/records.js';
 import { headerText, outboxMail } from './mail-message.js';
 import { composeMail } from './mail-texts.js';
+import { receiptCause } from './receipt-cause.js';
 import { unsubscribeUrl } from './unsubscribe-link.js';
 
 /**
@@ -17,6 +18,6 @@ export function requestAnsweredMails(keys: KeyRing, request: StoredRequest, answ
   const name = title || keys.openText(request.urlToken).slice(0, 8);
   const link = `${r.origin}/dashboard/push/${encodeURIComponent(answerPushId)}`;
   const stop = unsubscribeUrl(keys, r.origin, request.ownerId, 'requestAnswered');
-  const mail = outboxMail(keys, 'request-answered', request.ownerId, composeMail('request-answered', r.locale, keys.openText(r.to), link, product, name, undefined, stop), at);
+  const mail = outboxMail(keys, 'request-answered', request.ownerId, composeMail('request-answered', r.locale, keys.openText(r.to), link, product, name, undefined, stop, receiptCause('request', r.byDefault ?? false, r.origin)), at);
   return [{ ...mail, id: `request-answered_${request.id}` }];
 }

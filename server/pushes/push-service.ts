@@ -334,13 +334,18 @@ export class PushService {
     // A field the push leaves out takes the account's default (only where e-mail is set up).
     const defaults = this.deps.mailEnabled ? actor.user?.receiptDefaults : undefined;
     const given = (v: unknown) => v !== undefined && v !== null && v !== '';
-    const opened = given(input.email_on_open) ? flag(input.email_on_open) : Boolean(defaults?.opened);
-    const expiredUnopened = given(input.email_on_expired_unopened) ? flag(input.email_on_expired_unopened) : Boolean(defaults?.expiredUnopened);
+    const openedByDefault = !given(input.email_on_open) && Boolean(defaults?.opened);
+    const expiredByDefault = !given(input.email_on_expired_unopened) && Boolean(defaults?.expiredUnopened);
+    const opened = openedByDefault || flag(input.email_on_open);
+    const expiredUnopened = expiredByDefault || flag(input.email_on_expired_unopened);
     if (!opened && !expiredUnopened) return undefined;
     if (!actor.user) throw ServiceError.validation({ email_on_open: ['needs an account: sign in to get receipts by e-mail'] });
     if (!this.deps.mailEnabled) throw ServiceError.validation({ email_on_open: ['e-mail is not set up on this server'] });
     // The page's language when made on a page; through the API, the one the account last used on the pages.
-    return { opened, expiredUnopened, to: this.keys.seal(actor.user.email), locale: actor.locale ?? actor.user.locale ?? 'en', origin: actor.baseUrl };
+    const receipts: NonNullable<StoredPush['receipts']> = { opened, expiredUnopened, to: this.keys.seal(actor.user.email), locale: actor.locale ?? actor.user.locale ?? 'en', origin: actor.baseUrl };
+    // Recorded now, so the mail can say truly whether this push or the account's setting asked for it.
+    if (openedByDefault || expiredByDefault) receipts.byDefault = { opened: openedByDefault, expiredUnopened: expiredByDefault };
+    return receipts;
   }
 
   /**

@@ -297,13 +297,15 @@ export class SlicedUploads {
    * slices stay until the sweep).
    */
   async abandon(actor: Actor, upload: string): Promise<void> {
-    const record = await this.load(actor, upload);
+    // Uploads started before slices were stored as segments too (every other step answers them
+    // 404 "start it again"): their client can still give them up, and the quota comes back.
+    const record = await this.loadAnyVersion(actor, upload);
     await this.oneStepAtATime(upload, async () => {
       const sid = this.storageId(upload);
       // Given up meanwhile by another request: given back once.
       if ((await this.deps.blobs.size(sid, RECORD)) === undefined) throw UPLOAD_GONE();
       await this.deps.blobs.removeAll(sid);
-      await this.deps.blobs.removeAll(this.deps.ids.of(record.urlToken));
+      if (record.urlToken) await this.deps.blobs.removeAll(this.deps.ids.of(record.urlToken));
       if (record.reservation) await this.deps.quota?.releaseKept(record.reservation);
     });
   }
@@ -314,12 +316,18 @@ export class SlicedUploads {
 
   /** The upload's record, for its starter. */
   private async load(actor: Actor, upload: string): Promise<SegmentedUploadRecord> {
-    const record = await this.starterBlob<UploadRecord>(actor, upload, RECORD, (r) => r.startedAt, UPLOAD_TTL_MS);
-    if (!record) throw UPLOAD_GONE();
+    const record = await this.loadAnyVersion(actor, upload);
     if (!record.urlToken || !record.fileIds) {
       throw new ServiceError('not_found', 'This upload was started before the server was upgraded and cannot be finished: start it again.');
     }
     return record as SegmentedUploadRecord;
+  }
+
+  /** The upload's record as stored, whichever version started it, for its starter. */
+  private async loadAnyVersion(actor: Actor, upload: string): Promise<UploadRecord> {
+    const record = await this.starterBlob<UploadRecord>(actor, upload, RECORD, (r) => r.startedAt, UPLOAD_TTL_MS);
+    if (!record) throw UPLOAD_GONE();
+    return record;
   }
 
   /** Bytes of `file` stored so far, from its start (slices are stored in order). */

@@ -102,10 +102,12 @@ export class RequestService {
 
   /** "E-mail me when it is answered": as asked, else the account's default; only with e-mail set up. */
   private answerReceiptChoice(actor: Actor, raw: boolean | string | undefined): StoredRequest['answerReceipt'] {
-    const wanted = raw === undefined ? Boolean(this.deps.mailEnabled && actor.user?.receiptDefaults?.requestAnswered) : raw === true || raw === 'true' || raw === '1' || raw === 'on';
+    const byDefault = raw === undefined;
+    const wanted = byDefault ? Boolean(this.deps.mailEnabled && actor.user?.receiptDefaults?.requestAnswered) : raw === true || raw === 'true' || raw === '1' || raw === 'on';
     if (!wanted || !actor.user) return undefined;
     if (!this.deps.mailEnabled) throw ServiceError.validation({ email_on_answer: ['e-mail is not set up on this server'] });
-    return { to: this.deps.keys.seal(actor.user.email), locale: actor.locale ?? actor.user.locale ?? 'en', origin: actor.baseUrl };
+    // Recorded now, so the mail can say truly whether the request or the account's setting asked for it.
+    return { to: this.deps.keys.seal(actor.user.email), locale: actor.locale ?? actor.user.locale ?? 'en', origin: actor.baseUrl, ...(byDefault ? { byDefault: true } : {}) };
   }
 
   async list(actor: Actor, page = 1): Promise<OwnerRequest[]> {
@@ -137,6 +139,7 @@ export class RequestService {
       answer_expire_after_days: r.answerExpireAfterDays,
       answer_expire_after_views: r.answerExpireAfterViews,
       push_id: r.pushId,
+      email_on_answer: r.answerReceipt !== undefined,
       answer_html_url: answer && answerToken && !answer.expiredAt ? secretUrl({ token: answerToken, retrievalStep: answer.retrievalStep }, baseUrl) : null,
     };
   }

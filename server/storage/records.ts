@@ -75,7 +75,15 @@ export const storedPushSchema = z.object({
   batchId: z.string().optional(),
   /** Receipts by e-mail the owner asked for (server/mail/receipts.ts); absent: none. */
   receipts: z
-    .object({ opened: z.boolean(), expiredUnopened: z.boolean(), to: sealed, locale: z.string(), origin: z.string() })
+    .object({
+      opened: z.boolean(),
+      expiredUnopened: z.boolean(),
+      to: sealed,
+      locale: z.string(),
+      origin: z.string(),
+      /** Which of them the account's default asked for, decided when the push was made (the mail says so); absent: the push asked. */
+      byDefault: z.object({ opened: z.boolean(), expiredUnopened: z.boolean() }).optional(),
+    })
     .optional(),
 });
 export type StoredPush = z.infer<typeof storedPushSchema>;
@@ -287,7 +295,8 @@ export const storedRequestSchema = z.object({
   /** Closed by its owner before it was answered. */
   closedAt: z.string().nullable(),
   /** "E-mail me when it is answered": to whom (the owner's address then, sealed), in which language, where its audit page is. */
-  answerReceipt: z.object({ to: sealed, locale: z.string(), origin: z.string() }).optional(),
+  /** `byDefault`: the account's default asked for it, not the request (decided when it was made; the mail says so). */
+  answerReceipt: z.object({ to: sealed, locale: z.string(), origin: z.string(), byDefault: z.boolean().optional() }).optional(),
 });
 export type StoredRequest = z.infer<typeof storedRequestSchema>;
 

@@ -293,7 +293,9 @@ export interface Store {
    * Runs `change` on the current account and stores `next` if it returns one, atomically with
    * respect to every other changeUser of the same account, on every instance (a recovery code
    * is used once, a TOTP step accepted once). Resolves to undefined for an unknown id. `change`
-   * may run more than once and must not have side effects.
+   * may run more than once and must not have side effects. It cannot change the address (that
+   * is updateUser's, with the uniqueness rule and the notice): a `next` with another `email`
+   * rejects and nothing is written (refuseAddressChange).
    */
   changeUser<T>(id: string, change: (user: StoredUser) => { next?: StoredUser; result: T }): Promise<T | undefined>;
   getUserByEmail(email: string): Promise<StoredUser | undefined>;
@@ -410,3 +412,11 @@ export class StorageUnavailableError extends Error {
 
 /** Thrown at start when the data file cannot be read as ours: it is never overwritten. */
 export class CorruptDataError extends Error {}
+
+/**
+ * changeUser's guard: an address change there would skip the uniqueness rule and (on PostgreSQL)
+ * leave the address column behind the record, so it is refused rather than half done.
+ */
+export function refuseAddressChange(current: { email: string }, next: { email: string }): void {
+  if (next.email !== current.email) throw new Error('changeUser cannot change an account\'s address: updateUser does that');
+}

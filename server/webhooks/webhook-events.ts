@@ -55,5 +55,7 @@ export function openOutboxBody(keys: KeyRing, stored: string): string {
 
 /** `pushEvent`s that apply, as a PushChange's `events`. */
 export function pushEvents(keys: KeyRing, push: StoredPush, at: Date, ...types: WebhookEventType[]): WebhookEvent[] {
+  // An anonymous push (every anonymous create and view) has none: no arrays built for that.
+  if (!push.ownerId) return [];
   return types.map((t) => pushEvent(keys, t, push, at)).filter((e): e is WebhookEvent => e !== undefined);
 }

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort } from '../support/postgres-cluster.js';
+import { benchServerEnv } from './bench-server-env.js';
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -38,12 +39,7 @@ Object.assign(process.env, {
   DATA_DIR: dataDir,
   MASTER_KEY: randomBytes(32).toString('hex'),
   PORT: String(port),
-  LOG_LEVEL: 'error',
-  NODE_ENV: 'production',
-  RATE_LIMIT_PER_MINUTE: '0',
-  MAX_STORAGE_MB: '0',
-  ACCOUNT_STORAGE_MB_PER_DAY: '0',
-  ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0',
+  ...benchServerEnv,
 });
 await import(pathToFileURL(join(dist, 'server/main.js')).href);
 const url = `http://127.0.0.1:${port}`;

@@ -2,13 +2,18 @@
  * Instructions the server executes per request, a count that does not move with the machine's
  * load (wall-clock and CPU time here do: other work shares the two cores). `node --import tsx
  * test/bench/instruction-count.ts [create|retrieve|version ...] [--requests N] [--warmup N]
- * [--dist DIR]` starts the compiled server (`npm run build` first; `--dist` another build, for
- * an A/B) under valgrind's callgrind with instrumentation off, sends the warm-up requests
- * (unmeasured: V8 compiles and optimises meanwhile), turns collection on, sends the measured
- * requests one after another on one keep-alive connection from this process (not under
- * valgrind), turns it off and prints instructions per request, then sends
- * as many requests again with collection off and prints the V8 heap bytes they allocated per
- * request (allocation-probe.mjs, as the bench counts them).
+ * [--semi-space MB] [--dist DIR]` starts the compiled server (`npm run build` first; `--dist`
+ * another build, for an A/B) under valgrind's callgrind with instrumentation off, sends the
+ * warm-up requests (unmeasured: V8 compiles and optimises meanwhile), opens a measured window
+ * (measured-window.mjs: a full collection, so the window starts on an empty young generation),
+ * turns collection on, sends the measured requests one after another on one keep-alive
+ * connection from this process (not under valgrind), turns it off, closes the window and
+ * prints instructions and V8 heap bytes allocated per request.
+ * No garbage collection runs inside the window: the server's young generation (--semi-space,
+ * default 512 MB) holds all the window allocates, and the script says so if one did. GC work is
+ * therefore not in the count; bytes allocated per request, beside it, are what each request
+ * costs the collector later. Before this, scavenges fell wherever the young generation filled
+ * and the same build counted 599,792 and 826,036 instructions per version request.
  * The server runs with V8's `--single-threaded`: compilation and GC work a request causes is
  * done on the main thread and counted there. With V8's background threads the counts were not
  * repeatable: two builds four small commits apart counted 282k and 851k instructions per version
@@ -26,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/postgres-cluster.js';
+import { benchServerEnv } from './bench-server-env.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
@@ -36,31 +42,38 @@ const option = (name: string, fallback: string) => {
 const requests = Number(option('requests', '2000'));
 const warmup = Number(option('warmup', '3000'));
 const dist = resolve(option('dist', join(ROOT, 'dist')));
+const semiSpaceMb = Number(option('semi-space', '512'));
 const kinds = args.length ? args : ['version', 'create', 'retrieve'];
 for (const k of kinds) if (!['create', 'retrieve', 'version'].includes(k)) throw new Error(`unknown kind ${k}: create, retrieve or version`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-instructions-'));
 const port = await freePort();
-const probeFile = join(dataDir, 'allocation-probe.json');
+const windowFile = join(dataDir, 'measured-window.json');
 const url = `http://127.0.0.1:${port}`;
 const server = spawn(
   'valgrind',
-  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dataDir, 'callgrind.%p')}`, process.execPath, '--single-threaded', '--import', join(ROOT, 'test/bench/allocation-probe.mjs'), join(dist, 'server/main.js')],
+  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dataDir, 'callgrind.%p')}`, process.execPath,
+    '--single-threaded',
+    '--expose-gc',
+    // V8's memory reducer runs full collections once the allocation rate falls, which under
+    // valgrind (a request every few ms) it always has: two fell inside each window.
+    '--no-memory-reducer',
+    `--min-semi-space-size=${semiSpaceMb}`,
+    `--max-semi-space-size=${semiSpaceMb}`,
+    '--import',
+    join(ROOT, 'test/bench/measured-window.mjs'),
+    join(dist, 'server/main.js'),
+  ],
   {
-    // As the bench runs it (run.ts): without the per-client limits one client address hits at once.
+    // As the bench runs it (bench-server-env.ts).
     env: {
       ...process.env,
       DATA_DIR: join(dataDir, 'data'),
-      ALLOCATION_PROBE_FILE: probeFile,
+      MEASURED_WINDOW_FILE: windowFile,
       MASTER_KEY: randomBytes(32).toString('hex'),
       PORT: String(port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      NODE_ENV: 'production',
-      RATE_LIMIT_PER_MINUTE: '0',
-      MAX_STORAGE_MB: '0',
-      ACCOUNT_STORAGE_MB_PER_DAY: '0',
-      ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0',
+      ...benchServerEnv,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   },
@@ -140,22 +153,20 @@ try {
   // vgdb finds the server's pipes by a name built from USER and HOST: HOST here is the server's
   // listen address (set above), so callgrind_control gets the same.
   const control = (flag: string) => execFileSync('callgrind_control', [flag, String(server.pid)], { stdio: 'ignore', env: { ...process.env, HOST: '127.0.0.1' } });
-  // V8 heap bytes the server allocates between two SIGUSR2 (allocation-probe.mjs, as the bench
-  // counts them); one request at a time, so neither figure moves with the machine's load.
-  const countAllocations = () => {
-    rmSync(probeFile, { force: true });
-    server.kill('SIGUSR2');
-    return async () => {
-      server.kill('SIGUSR2');
-      for (;;) {
-        if (server.exitCode !== null) throw new Error(`the server exited: ${stderr.slice(-2000)}`);
-        try {
-          return (JSON.parse(readFileSync(probeFile, 'utf8')) as { allocated: number }).allocated;
-        } catch {
-          await new Promise((r) => setTimeout(r, 50));
-        }
+  // Opens or closes the server's measured window (measured-window.mjs) and waits until it has.
+  const toggleWindow = async (open: boolean) => {
+    rmSync(windowFile, { force: true });
+    server.kill('SIGWINCH');
+    for (;;) {
+      if (server.exitCode !== null) throw new Error(`the server exited: ${stderr.slice(-2000)}`);
+      try {
+        const state = JSON.parse(readFileSync(windowFile, 'utf8')) as { open: boolean; allocated?: number; collections?: number; types?: string[] };
+        if (state.open === open) return state;
+      } catch {
+        // not written yet (or half written)
       }
-    };
+      await new Promise((r) => setTimeout(r, 50));
+    }
   };
   console.log(`${dist}: ${requests} measured requests after ${warmup} unmeasured, one at a time`);
   for (const kind of kinds) {
@@ -164,6 +175,7 @@ try {
     freshConnection();
     for (let i = 0; i < warmup; i++) await one();
     freshConnection();
+    await toggleWindow(true);
     // The measured phase's first request opens its connection: its accept is in the count.
     control('--zero');
     control('--instr=on');
@@ -177,13 +189,10 @@ try {
       const summary = /^totals: (\d+)/m.exec(readFileSync(join(dataDir, f), 'utf8'));
       instructions += Number(summary?.[1] ?? 0);
     }
-    // Then as many requests again with the allocation probe on and collection off (the probe's
-    // own work at each garbage collection is not the server's, and must not be counted).
-    const allocated = countAllocations();
-    for (let i = 0; i < requests; i++) await one();
-    const bytes = await allocated();
+    const { allocated = 0, collections = 0, types = [] } = await toggleWindow(false);
+    const gcNote = collections ? `; ${collections} garbage collections inside the window (${types.join(', ')}): NOT comparable` : '';
     console.log(
-      `${kind.padEnd(9)} ${Math.round(instructions / requests).toLocaleString('en').padStart(9)} instructions/request, ${(bytes / requests / 1024).toFixed(1).padStart(5)} KB allocated/request (${dumps.length} thread dumps; ${resent} requests resent after an idle reset)`,
+      `${kind.padEnd(9)} ${Math.round(instructions / requests).toLocaleString('en').padStart(9)} instructions/request, ${(allocated / requests / 1024).toFixed(1).padStart(5)} KB allocated/request (${dumps.length} thread dumps; ${resent} requests resent after an idle reset${gcNote})`,
     );
   }
 } finally {

@@ -10,6 +10,7 @@ import { chromiumExtensionPolicy, firefoxWithPolicies, unpackedExtensionId } fro
 import { chromiumHarness, hasChromium, missingChromiumMessage } from './support/chromium';
 import { click, has, pageText, valueOf, type DrivenPage, type ExtensionHarness } from './support/extension-harness';
 import { firefoxHarness, hasFirefox, missingFirefoxMessage } from './support/firefox';
+import { firefoxAddonId } from '../../extension/lib/firefox-addon-id';
 
 /**
  * The shipped packages (npm run zip:ext's zips, unpacked as a browser unpacks them) started in
@@ -22,7 +23,7 @@ import { firefoxHarness, hasFirefox, missingFirefoxMessage } from './support/fir
  */
 const root = resolve(import.meta.dirname, '../..');
 const storeShots = join(root, 'test-artifacts', 'store');
-const geckoId = 'secret-push@example.org';
+const geckoId = firefoxAddonId();
 type Ext = { [api: string]: any };
 
 /** `wxt zip` for both browsers, into a directory of its own (the other extension tests build in .output/). */

@@ -1,8 +1,12 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { secret } from '../support/http.js';
 import { SmtpReceiver, type ReceivedMail } from '../support/smtp-receiver.js';
 import { seriousViolations } from './support/axe.js';
+import { fileBytes } from './support/end-to-end-file-push.js';
 import { describeInChromium, hasChromium, newVisitor, serverAndChromium } from './support/pages-chromium.js';
 
 /**
@@ -238,6 +242,53 @@ describeInChromium('links in e-mails and e-mailing links (Chromium, real SMTP)',
     // The refused address's answer (422) is the one resource error the console reports.
     expect(sender.problems).toEqual(['console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
     await sender.context.close();
+  });
+
+  it('an end-to-end FILE push made on the create page, e-mailed from the result page: the mailed link, opened in another browser, downloads the same bytes', async () => {
+    const sender = await signedInSender();
+    const { page } = sender;
+    const marker = secret('mailed-file');
+    // More than one encrypted record, a name of its own per attempt (the test is retried once under load).
+    const bytes = fileBytes(300_000 + n, marker);
+    const name = `mailed-report-${process.pid}-${++n}.bin`;
+    const path = join(tmpdir(), name);
+    writeFileSync(path, bytes);
+    try {
+      await page.goto(`${env.server.url}/`);
+      await expect.poll(async () => page.locator('[data-e2e-create-note]').isVisible(), wait).toBe(true);
+      await page.check('input[data-kind-choice][value="file"]');
+      await page.setInputFiles('#files', path);
+      await page.click('#create-submit');
+      await page.waitForSelector('[data-e2e-link-note]', wait);
+      const link = (await page.locator('#secret-link').textContent())!;
+      expect(link).toMatch(/#[A-Za-z0-9_-]+$/);
+      await page.click('details[data-email-link] summary');
+      const to = unique('file-to');
+      await page.fill('#notify_emails', to);
+      await page.click('[data-email-link-submit]');
+      await expect.poll(async () => page.locator('[data-email-link-status]').textContent(), wait).toBe(`The link is on its way to 1 address: ${to}.`);
+
+      const mail = await smtp!.mailTo(to);
+      expect(smtp!.mailsTo(to)).toHaveLength(1);
+      const mailed = linkIn(mail, '/p/');
+      expect(mailed).toBe(link);
+      for (const never of [marker, name]) expect(wholeMail(mail)).not.toContain(never);
+
+      const recipient = await newVisitor(env.browser, env.server.url);
+      await recipient.page.goto(mailed);
+      await recipient.page.click('#reveal');
+      await recipient.page.waitForSelector('[data-e2e-download="0"]', wait);
+      expect(await recipient.page.locator('#e2e-file-list').textContent()).toContain(name);
+      const [saved] = await Promise.all([recipient.page.waitForEvent('download', wait), recipient.page.click('[data-e2e-download="0"]')]);
+      expect(await saved.failure()).toBeNull();
+      expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
+      expect(recipient.problems).toEqual([]);
+      await recipient.context.close();
+      expect(sender.problems).toEqual([]);
+    } finally {
+      rmSync(path, { force: true });
+      await sender.context.close();
+    }
   });
 
   it('the owner\'s page of a push made without scripts (server-encrypted): "E-mail the link…" with scripts off, and the mail\'s link opens the secret', async () => {

@@ -3,7 +3,8 @@ import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createBackgroundEnv, recordPush } from '../../extension/lib/background-env';
 import { recallKinds } from '../../extension/lib/kind-memory';
-import { lastPushItem, saveSettings } from '../../extension/lib/settings-storage';
+import { saveSettings } from '../../extension/lib/settings-save';
+import { lastPushItem } from '../../extension/lib/settings-storage';
 import { record } from './fakes';
 
 // fakeBrowser has no scripting: stub it on the object the code imports.

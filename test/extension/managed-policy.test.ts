@@ -2,8 +2,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { menuIds, menuVisibility } from '../../extension/lib/context-menu';
 import { cleanPolicy, readManagedPolicy, serverLocked } from '../../extension/lib/managed-policy';
+import { DEFAULT_FIREFOX_ADDON_ID } from '../../extension/lib/firefox-addon-id';
 import { offeredKinds } from '../../extension/lib/push-options';
-import { loadSettings, saveSettings } from '../../extension/lib/settings-storage';
+import { saveSettings } from '../../extension/lib/settings-save';
+import { loadSettings } from '../../extension/lib/settings-storage';
 
 /**
  * The organisation's policy (storage.managed) over the user's settings. The browsers' own
@@ -83,7 +85,7 @@ describe('the example policies in deploy/policies/', () => {
     const values = [
       Object.values(read('chromium-linux-secret-push.json')['3rdparty'].extensions)[0],
       Object.values(read('edge-linux-secret-push.json')['3rdparty'].extensions)[0],
-      read('firefox-policies.json').policies['3rdparty'].Extensions['secret-push@example.org'],
+      read('firefox-policies.json').policies['3rdparty'].Extensions[DEFAULT_FIREFOX_ADDON_ID],
     ];
     for (const value of values) expect(cleanPolicy(value)).toEqual(value);
   });

@@ -73,7 +73,7 @@ describe('popup: issue 34/31/35 additions', () => {
   });
 
   it('Requests: makes one (its link copied) and lists states; an answered one links to its answer', async () => {
-    const made: OwnerRequest = { url_token: 'r1', html_url: 'https://push.example.org/req/r1', title: 'VPN', message: null, created_at: '2026-01-01T00:00:00Z', expires_at: '2026-01-08T00:00:00Z', state: 'open', answered_at: null, answer_expire_after_days: 7, answer_expire_after_views: 5, push_id: null, answer_html_url: null };
+    const made: OwnerRequest = { url_token: 'r1', html_url: 'https://push.example.org/req/r1', title: 'VPN', message: null, created_at: '2026-01-01T00:00:00Z', expires_at: '2026-01-08T00:00:00Z', state: 'open', answered_at: null, answer_expire_after_days: 7, answer_expire_after_views: 5, push_id: null, email_on_answer: false, answer_html_url: null };
     const answered: OwnerRequest = { ...made, url_token: 'r2', title: null, state: 'answered', answered_at: '2026-01-02T00:00:00Z', answer_html_url: 'https://push.example.org/p/ans/r' };
     let list = [answered];
     const api = fakeApi({ requests: vi.fn(async () => list), createRequest: vi.fn(async () => ((list = [made, answered]), made)) });
@@ -93,7 +93,7 @@ describe('popup: issue 34/31/35 additions', () => {
   });
 
   it('Requests: older ones page by page, and a waiting one is closed from the list', async () => {
-    const base: OwnerRequest = { url_token: 'q0', html_url: 'https://push.example.org/req/q0', title: 'r0', message: null, created_at: '2026-01-01T00:00:00Z', expires_at: '2026-01-08T00:00:00Z', state: 'open', answered_at: null, answer_expire_after_days: 7, answer_expire_after_views: 5, push_id: null, answer_html_url: null };
+    const base: OwnerRequest = { url_token: 'q0', html_url: 'https://push.example.org/req/q0', title: 'r0', message: null, created_at: '2026-01-01T00:00:00Z', expires_at: '2026-01-08T00:00:00Z', state: 'open', answered_at: null, answer_expire_after_days: 7, answer_expire_after_views: 5, push_id: null, email_on_answer: false, answer_html_url: null };
     // 52 requests on the server: 50 on page 1, 2 on page 2.
     const all = Array.from({ length: 52 }, (_, i) => ({ ...base, url_token: `q${i}`, title: `r${i}` }));
     const api = fakeApi({

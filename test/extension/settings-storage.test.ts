@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { saveSettings } from '../../extension/lib/settings-save';
 import {
   cleanDefaults,
   loadSettings,
-  saveSettings,
   storageKeys,
   tokenToSend,
 } from '../../extension/lib/settings-storage';

@@ -95,15 +95,22 @@ function listenAddress(c: Context<AppEnv>): { names: string[] } | undefined {
  * remembered, so the API answers 401 instead of treating the caller as anonymous.
  */
 export function requestContext(options: ContextOptions): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  // Not an async function: a request without a token (anonymous API use, every page view, the
+  // version) goes straight on, without a promise and resumption of this layer's own.
+  return (c, next) => {
     const email = requestHeader(c, 'x-user-email');
     const legacyToken = requestHeader(c, 'x-user-token');
     const authorization = requestHeader(c, 'authorization');
     const token = email !== undefined && legacyToken !== undefined ? legacyToken.trim() : (authorization?.trim().split(/\s+/).pop() ?? '');
     const presented = legacyToken !== undefined || (authorization !== undefined && authorization.trim() !== '');
-    const user = token !== '' ? await options.accounts.authenticateToken(token) : null;
-    c.set('ctx', lazyRequestContext(c, options, user, presented && !user));
-    await next();
+    if (token === '') {
+      c.set('ctx', lazyRequestContext(c, options, null, presented));
+      return next();
+    }
+    return options.accounts.authenticateToken(token).then((user) => {
+      c.set('ctx', lazyRequestContext(c, options, user, presented && !user));
+      return next();
+    });
   };
 }
 

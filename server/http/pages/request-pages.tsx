@@ -13,10 +13,13 @@ export interface RequestFormValues {
   expire_after_days: string;
   answer_expire_after_days: string;
   answer_expire_after_views: string;
+  /** "E-mail me when it is answered": starts as the account's default (the e-mail settings page). */
+  email_on_answer: boolean;
 }
 
-export function defaultRequestValues(limits: Pick<PushLimits, 'days' | 'views'>): RequestFormValues {
+export function defaultRequestValues(limits: Pick<PushLimits, 'days' | 'views'>, emailOnAnswer = false): RequestFormValues {
   return {
+    email_on_answer: emailOnAnswer,
     title: '',
     message: '',
     expire_after_days: String(limits.days.default),
@@ -43,6 +46,8 @@ export function RequestsPage(props: {
   errors?: Record<string, string[]>;
   made?: OwnerRequest;
   csrfToken: string;
+  /** E-mail is set up: the requester may ask to be e-mailed when a request is answered. */
+  mailReceipts?: boolean;
 }) {
   const { t, date } = useLanguage();
   const { values, errors, limits, csrfToken } = props;
@@ -73,6 +78,12 @@ export function RequestsPage(props: {
             <NumberInput field="answer_expire_after_days" label={t('requests.answerDays')} value={values.answer_expire_after_days} range={limits.days} errors={errors} />
             <NumberInput field="answer_expire_after_views" label={t('requests.answerViews')} value={values.answer_expire_after_views} range={limits.views} errors={errors} />
           </div>
+          {props.mailReceipts && (
+            <label class="choice">
+              <input type="checkbox" name="email_on_answer" value="true" checked={values.email_on_answer} />
+              {t('requests.emailOnAnswer')}
+            </label>
+          )}
           <button type="submit" id="make-request" class="primary">
             {t('requests.make')}
           </button>

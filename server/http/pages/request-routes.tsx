@@ -28,12 +28,15 @@ export function requestPageRoutes(config: Config, accounts: AccountService, requ
       c,
       status,
       'title.requests',
-      <RequestsPage requests={await requests.list(pageActor(c))} limits={config.limits} values={values} csrfToken={getPageSession(c).csrfToken} {...extra} />,
+      <RequestsPage requests={await requests.list(pageActor(c))} limits={config.limits} values={values} csrfToken={getPageSession(c).csrfToken} mailReceipts={config.mail !== undefined} {...extra} />,
     );
+
+  // The box starts as the account's default says; once shown, the form says yes or no itself.
+  const freshValues = (c: Context<AppEnv>) => defaultRequestValues(config.limits, config.mail !== undefined && Boolean(getPageSession(c).user?.receiptDefaults?.requestAnswered));
 
   app.get('/users/requests', session, async (c) => {
     if (!getPageSession(c).user) return signInFirst(c);
-    return listPage(c, 200, defaultRequestValues(config.limits));
+    return listPage(c, 200, freshValues(c));
   });
 
   app.post('/users/requests', session, async (c) => {
@@ -46,10 +49,13 @@ export function requestPageRoutes(config: Config, accounts: AccountService, requ
       expire_after_days: form.get('expire_after_days') ?? '',
       answer_expire_after_days: form.get('answer_expire_after_days') ?? '',
       answer_expire_after_views: form.get('answer_expire_after_views') ?? '',
+      email_on_answer: form.get('email_on_answer') === 'true',
     };
     try {
-      const made = await requests.create(pageActor(c), values);
-      return listPage(c, 200, defaultRequestValues(config.limits), { made });
+      // The box is shown only with e-mail set up: unchecked, not sent, means no (not the account's default).
+      const { email_on_answer, ...fields } = values;
+      const made = await requests.create(pageActor(c), config.mail !== undefined ? { ...fields, email_on_answer } : fields);
+      return listPage(c, 200, freshValues(c), { made });
     } catch (e) {
       if (e instanceof ServiceError && e.kind === 'validation') return listPage(c, 422, values, { errors: e.fieldErrors });
       throw e;

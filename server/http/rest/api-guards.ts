@@ -14,13 +14,18 @@ export function rejectBadCredentials(ctx: RequestContext): void {
   if (ctx.badCredentials) throw new ServiceError('unauthorized', 'Invalid API token or email.');
 }
 
-/** Every API endpoint but version: wrong credentials are 401, and anonymous use may be off. */
+/**
+ * Every API endpoint but version: wrong credentials are 401, and anonymous use may be off.
+ * Not an async function: it only checks, then hands on next()'s promise, so it adds no
+ * promise and resumption of its own to each API request (Hono's compose awaits it either way,
+ * and a throw here reaches the app's error handler as from an async one).
+ */
 export function apiAccess(pushes: PushService): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     const ctx = c.get('ctx');
     rejectBadCredentials(ctx);
     pushes.assertApiAccess(ctx);
-    await next();
+    return next();
   };
 }
 

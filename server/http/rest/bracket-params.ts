@@ -79,7 +79,9 @@ export function paramsFromEntries(entries: Iterable<[string, string]>, meter?: P
 
 /**
  * A form-encoded body → params. The entries are counted on the raw text first, so a body of a
- * million `key[]=` entries is refused after one scan, without decoding any of them.
+ * million `key[]=` entries is refused after one scan, without decoding any of them. A %-escape
+ * that is malformed or not UTF-8 (`%ff`) is refused, as Rack refuses it: URLSearchParams would
+ * turn it into U+FFFD and store a different secret than the one sent.
  */
 export function paramsFromForm(body: string, meter?: ParseMeter): Params {
   // Counted as URLSearchParams counts them: empty pieces between `&`s are no entries.
@@ -89,9 +91,20 @@ export function paramsFromForm(body: string, meter?: ParseMeter): Params {
     if (end === -1) end = body.length;
     if (meter) meter.steps++;
     if (end > start && ++entries > MAX_FORM_ENTRIES) throw tooManyEntries();
+    const percent = body.indexOf('%', start);
+    if (percent !== -1 && percent < end) assertPercentEncoding(body.slice(start, end));
     start = end + 1;
   }
   return paramsFromEntries(new URLSearchParams(body), meter);
+}
+
+function assertPercentEncoding(piece: string): void {
+  try {
+    decodeURIComponent(piece);
+  } catch {
+    const name = piece.split('=', 1)[0]!.slice(0, 60);
+    throw new ServiceError('bad_request', `The form field "${name}" has a malformed %-escape or one that is not UTF-8.`);
+  }
 }
 
 export function tooManyEntries(): ServiceError {

@@ -45,7 +45,7 @@ import {
   type StoredInvite,
 } from '../admin-records.js';
 import { SharedStrings, shareRepeatedStrings } from './shared-strings.js';
-import { StoreNotReady, type BlobStore, type DueWork, type EndpointShare, type LimitCounters, type PushChange, type PushLink, type RequestChange, type Store } from '../store.js';
+import { refuseAddressChange, StoreNotReady, type BlobStore, type DueWork, type EndpointShare, type LimitCounters, type PushChange, type PushLink, type RequestChange, type Store } from '../store.js';
 
 /**
  * Audit trails are kept whole (Password Pusher caps them; a silently truncated trail hides who
@@ -612,6 +612,7 @@ export class LowdbStore implements Store {
     return this.withLock(`user:${id}`, async () => {
       if (!Object.hasOwn(this.db.users, id)) return undefined;
       const { next, result } = change(structuredClone(this.db.users[id]!));
+      if (next) refuseAddressChange(this.db.users[id]!, next);
       if (next) await this.journal.commit([{ c: 'users', k: id, v: { ...next, id } }]);
       return result;
     });

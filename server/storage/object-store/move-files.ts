@@ -1,48 +1,12 @@
-import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { blobsWithoutPush } from '../blobs-without-push.js';
 import type { StoredPush } from '../records.js';
 import { blobIdsOf } from '../segmented-file.js';
 import type { BlobStore } from '../store.js';
+import { copyVerified, type VerifiedCopyCounts } from '../verified-blob-copy.js';
 
-export interface FileMoveCounts {
-  moved: number;
-  bytes: number;
-  /** Already in the target (a run cut short, or run again): checked, not copied. */
-  alreadyThere: number;
+export interface FileMoveCounts extends VerifiedCopyCounts {
   /** Ids without a push whose blobs were moved (a sliced upload's record, or its segments so far). */
   uploads: number;
-}
-
-async function sha256(stream: Readable): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of stream) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-async function hashOf(blobs: BlobStore, token: string, fileId: string, size: number): Promise<string> {
-  return sha256(await blobs.read(token, fileId, 0, size));
-}
-
-/** Copies one blob to `to` unless it is there already, reads it back and compares SHA-256. */
-async function copyVerified(from: BlobStore, to: BlobStore, token: string, id: string, counts: FileMoveCounts): Promise<void> {
-  const size = await from.size(token, id);
-  if (size === undefined) {
-    if ((await to.size(token, id)) === undefined) throw new Error(`push ${token.slice(0, 4)}…: file ${id} is in neither place`);
-    return; // moved by an earlier run
-  }
-  const sourceHash = await hashOf(from, token, id, size);
-  const there = await to.size(token, id);
-  if (there === size && (await hashOf(to, token, id, size)) === sourceHash) {
-    counts.alreadyThere++;
-    return;
-  }
-  const written = await to.write(token, id, await from.read(token, id, 0, size));
-  const targetHash = written === size ? await hashOf(to, token, id, size) : 'size differs';
-  if (targetHash !== sourceHash) {
-    throw new Error(`push ${token.slice(0, 4)}…: file ${id} differs after copying (SHA-256 ${sourceHash} ≠ ${targetHash}); the source is kept`);
-  }
-  counts.moved++;
-  counts.bytes += size;
 }
 
 /**
@@ -67,12 +31,7 @@ export async function moveFiles(pushes: Iterable<StoredPush>, from: BlobStore, t
     await from.removeAll(push.token);
     if (counts.moved % 100 === 0 && counts.moved) say(`  ${counts.moved} files moved…`);
   }
-  const pending = new Map<string, string[]>();
-  for await (const { pushToken, fileId } of from.list()) {
-    if (pushTokens.has(pushToken)) continue;
-    pending.set(pushToken, [...(pending.get(pushToken) ?? []), fileId]);
-  }
-  for (const [token, ids] of pending) {
+  for (const [token, ids] of await blobsWithoutPush(from, pushTokens)) {
     for (const id of ids) await copyVerified(from, to, token, id, counts);
     await from.removeAll(token);
     counts.uploads++;

@@ -28,7 +28,7 @@ import {
 } from '../records.js';
 import { auditList } from '../outbox.js';
 import { adminLogEntrySchema, storedInviteSchema, type AdminLogEntry, type InstanceAuditEntry, type InstanceAuditFilter, type StoredInvite } from '../admin-records.js';
-import { StorageUnavailableError, StoreNotReady, type DueWork, type EndpointShare, type PushChange, type PushLink, type RequestChange, type Store } from '../store.js';
+import { refuseAddressChange, StorageUnavailableError, StoreNotReady, type DueWork, type EndpointShare, type PushChange, type PushLink, type RequestChange, type Store } from '../store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 import { PostgresLimitCounters } from './postgres-limit-counters.js';
 import { migrate } from './migrate.js';
@@ -587,7 +587,9 @@ export class PostgresStore implements Store {
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query('SELECT record FROM users WHERE id = $1 FOR UPDATE', [id]);
       if (!rows[0]) return undefined;
-      const { next, result } = change(parse(storedUserSchema)(rows[0]));
+      const current = parse(storedUserSchema)(rows[0]);
+      const { next, result } = change(structuredClone(current));
+      if (next) refuseAddressChange(current, next);
       if (next) await tx.query('UPDATE users SET record = $2 WHERE id = $1', [id, { ...next, id }]);
       return result;
     });

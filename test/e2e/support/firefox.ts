@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { DrivenPage, ExtensionHarness, Theme } from './extension-harness';
+import { firefoxAddonId } from '../../../extension/lib/firefox-addon-id';
 
 /** Debian's Firefox ESR (`apt-get install -y firefox-esr`); FIREFOX_PATH overrides it. */
 export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -18,7 +19,7 @@ export const firefoxHasLanguage = (language: string) =>
   language === 'en' || existsSync(`/usr/lib/firefox-esr/browser/extensions/langpack-${language}@firefox-esr.mozilla.org.xpi`);
 
 /** The add-on id of the manifest (wxt.config.ts) and the moz-extension:// host the tests give it. */
-const geckoId = 'secret-push@example.org';
+const geckoId = firefoxAddonId();
 const uuid = '5e7c1d2a-8f3b-4c6d-9e0a-1b2c3d4e5f60';
 const base = `moz-extension://${uuid}/`;
 

@@ -1,11 +1,15 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDecryptStream, encryptBytes } from '../../../shared/e2e/envelope-crypto.js';
 import { newPushKey } from '../../../shared/e2e/link-key.js';
 import { encryptManifestPayload } from '../../../shared/e2e/push-content.js';
 import { api, request } from '../../support/http.js';
 import { startObjectStore, type TestObjectStore } from '../../support/object-store.js';
+import { createTestDatabase } from '../../support/postgres-database.js';
 import { storedBlobs } from '../../support/stored-data.js';
-import { startServer, type TestServer } from '../../support/server.js';
+import { startServer, testStore, type TestServer } from '../../support/server.js';
 import { spawnNode } from '../../support/spawn-server.js';
 
 let s3: TestObjectStore;
@@ -116,4 +120,38 @@ describe('npm run store:migrate -- --files-to s3|store', { timeout: 90_000 }, ()
       await server.stop();
     }
   });
+
+  // Its source is a data dir written by the embedded store: the PostgreSQL run's servers write to
+  // their database, so the case runs in the embedded projects (server-s3) only.
+  it.skipIf(testStore === 'postgres')('store:migrate --from/--to with FILE_STORAGE=s3 moves the records and leaves the files in the bucket, checked', async () => {
+    const { env: bucketEnv } = await s3.bucket();
+    const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-migrate-s3-'));
+    const db = await createTestDatabase();
+    try {
+      let server: TestServer = await startServer({ ...bucketEnv, DATA_DIR: dataDir, FILES_REQUIRE_AUTH: 'false' });
+      const created = await api.post(server, '/api/v2/pushes', { raw: fileForm('stays in the bucket'), json: undefined });
+      expect(created.status).toBe(201);
+      const token = created.body.url_token as string;
+      await server.close();
+
+      const moved = await storeMigrate(['--from', dataDir, '--to', db.url], bucketEnv);
+      expect(moved.output).toContain('Copied 1 pushes');
+      expect(moved.output).toMatch(/Files stay in the bucket b-\w+ \(FILE_STORAGE=s3\): 1 checked there, none copied/);
+      expect(moved.output).toContain('Verified: all 1 pushes');
+      expect(moved.code).toBe(0);
+
+      const masterKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
+      server = await startServer({ ...bucketEnv, DATABASE_URL: db.url, MASTER_KEY: masterKey, FILES_REQUIRE_AUTH: 'false' });
+      try {
+        const shown = await api.get(server, `/api/v2/pushes/${token}`);
+        expect(await (await fetch((shown.body.files as { url: string }[])[0]!.url)).text()).toBe('stays in the bucket');
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
+

@@ -128,6 +128,36 @@ describe('e-mailing the link from the pages', () => {
     expect((await withoutSmtp.get(`/p/${plainPush.url_token}/preview`)).text).not.toContain('data-email-link-form');
   });
 
+  it('once the push has expired (views used up, or deleted by its owner) the form is not offered, and a post from a page opened before is refused clearly (422, in the page\'s language), no mail', async () => {
+    const { b, token, email } = await signedIn(harness.server);
+    const viewed = await createPush(harness.server, { payload: 'seen once', expire_after_views: 1 }, token);
+    const deleted = await createPush(harness.server, { payload: 'deleted by its owner' }, token);
+    const before = await Promise.all([viewed, deleted].map(async (p) => (await b.get(`/p/${p.url_token}/preview`)).text));
+    for (const page of before) expect(page).toContain('data-email-link-form');
+    // The result page of a push made on the create page, kept open while the push expires.
+    const made = await postCreate(b, { 'push[payload]': 'made on the page', 'push[expire_after_views]': '1' });
+    const madeToken = /action="\/p\/([^/"]+)\/email"/.exec(made.text)![1]!;
+
+    expect((await fetch(`${harness.server.url}/p/${viewed.url_token}.json`)).status).toBe(200);
+    expect((await fetch(`${harness.server.url}/p/${madeToken}.json`)).status).toBe(200);
+    expect((await fetch(`${harness.server.url}/p/${deleted.url_token}.json`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    const to = unique('too-late');
+    for (const [pushToken, page] of [[viewed.url_token, before[0]!], [deleted.url_token, before[1]!], [madeToken, made.text]] as const) {
+      const now = await b.get(`/p/${pushToken}/preview`);
+      expect(now.status).toBe(200);
+      expect(now.text).not.toContain('data-email-link-form');
+      expect(now.text).not.toContain(`action="/p/${pushToken}/email"`);
+      const refused = await b.post(`/p/${pushToken}/email`, { csrf_token: csrfFrom(page, `/p/${pushToken}/email`), notify_emails: to }, { 'accept-language': 'de' });
+      expect(refused.status).toBe(422);
+      expect(decode(refused.text)).toContain('Nicht gesendet: Dieser Push ist abgelaufen oder wurde gelöscht');
+      expect(refused.text).not.toContain('data-email-link-form');
+    }
+    const owner = (await harness.server.server.store.getUserByEmail(email))!;
+    expect((await harness.server.server.store.listMails(owner.id, 20)).filter((m) => m.kind === 'push-link')).toEqual([]);
+    expect(harness.smtp.mailsTo(to)).toEqual([]);
+  });
+
   it('refused: a stale CSRF token or none (403), another account\'s push (404), bad addresses per address, an end-to-end push without its key; in Japanese too', async () => {
     const { b, token } = await signedIn(harness.server, { 'accept-language': 'ja' });
     const push = await createPush(harness.server, { payload: 'mine' }, token);

@@ -206,6 +206,28 @@ describe('odd Unicode round-trips exactly', () => {
     expect((await api.get(server, `/api/v2/pushes/${ok.body.url_token}`)).body.payload).toBe('😀');
   });
 
+  it('bytes that are not UTF-8 are refused with 400, never stored as U+FFFD', async () => {
+    const cases: [Buffer, string][] = [
+      [Buffer.concat([Buffer.from('{"push": {"payload": "a'), Buffer.from([0xff, 0xfe]), Buffer.from('b"}}')]), 'application/json'],
+      [Buffer.concat([Buffer.from('{"push": {"payload": "'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}}')]), 'application/json'],
+      [Buffer.concat([Buffer.from('push[payload]=a'), Buffer.from([0xe9])]), 'application/x-www-form-urlencoded'],
+    ];
+    for (const [raw, contentType] of cases) {
+      const res = await post(raw as unknown as string, contentType);
+      expect.soft([raw.toString('latin1'), res.status, res.body.error]).toEqual([raw.toString('latin1'), 400, expect.stringMatching(/not valid UTF-8/)]);
+    }
+    for (const raw of ['push[payload]=a%FFb', 'push[payload]=%C0%AF', 'push[payload]=50%', 'push[payload]=%zz']) {
+      const res = await post(raw, 'application/x-www-form-urlencoded');
+      expect.soft([raw, res.status, res.body.error]).toEqual([raw, 400, 'The form field "push[payload]" has a malformed %-escape or one that is not UTF-8.']);
+    }
+    // Well-formed multi-byte text in both encodings still arrives unchanged.
+    const json = await post('{"push": {"payload": "é😀\u00e9"}}');
+    const form = await post(`push[payload]=${encodeURIComponent('é😀 +')}`, 'application/x-www-form-urlencoded');
+    for (const made of [json, form]) expect(made.status).toBe(201);
+    expect((await api.get(server, `/api/v2/pushes/${json.body.url_token}`)).body.payload).toBe('é😀é');
+    expect((await api.get(server, `/api/v2/pushes/${form.body.url_token}`)).body.payload).toBe('é😀 +');
+  });
+
   it('payload of only whitespace is kept as is', async () => {
     const p = await createPush(server, { payload: ' \n ' });
     expect((await api.get(server, `/api/v2/pushes/${p.url_token}`)).body.payload).toBe(' \n ');

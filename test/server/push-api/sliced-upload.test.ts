@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +10,11 @@ import { decryptPayload, encryptManifestPayload } from '../../../shared/e2e/push
 import { finishSlices, sendSlices } from '../../../shared/e2e/sliced-upload-client.js';
 import { api, request } from '../../support/http.js';
 import { storedBlobs } from '../../support/stored-data.js';
-import { createUserWithToken, startServer, type TestServer } from '../../support/server.js';
+import { createUserWithToken, startServer, storeEnv, type TestServer } from '../../support/server.js';
+import { KeyRing } from '../../../server/crypto/key-ring.js';
+import { loadMasterKey } from '../../../server/crypto/master-key.js';
+import { createLogger } from '../../../server/logger.js';
+import { FileVault } from '../../../server/storage/file-vault.js';
 
 /**
  * Sliced uploads of end-to-end file pushes (server/pushes/sliced-upload.ts): a large envelope in
@@ -420,6 +425,41 @@ describe('sliced uploads given up and the daily storage quota', () => {
     expect((await start(quoted, body)).status).toBe(429);
     expect((await api.delete(quoted, `/api/v2/uploads/${again.body.upload}`)).status).toBe(204);
     expect((await start(quoted, body)).status).toBe(201);
+  });
+
+  it('answers an upload started before slices were stored as segments 404 "start it again", and still lets it be given up', async () => {
+    const legacy = await startServer({ FILES_REQUIRE_AUTH: 'false', ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '20' });
+    try {
+      const file = await sealedFile(12 * MiB);
+      const body = { push: file.push, files: [{ size: file.envelope.length }] };
+      const upload = (await start(legacy, body)).body.upload as string;
+      // Its record rewritten as the version before segments stored it (no URL token, no file
+      // ids; slices under the upload's own storage id), with the start's quota reservation.
+      const keys = new KeyRing(loadMasterKey(legacy.dataDir, (await storeEnv(legacy.dataDir)).MASTER_KEY, createLogger('error')));
+      const { blobs } = legacy.server.store;
+      const vault = new FileVault(blobs, keys);
+      const sid = legacy.server.pushes.storageId(`upload:${upload}`);
+      const parts: Buffer[] = [];
+      for await (const chunk of await vault.read(sid, 'upload')) parts.push(chunk as Buffer);
+      const { urlToken: _token, fileIds: _ids, ...older } = JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
+      expect(older.reservation).toBeDefined();
+      await blobs.removeAll(sid);
+      await vault.write(sid, 'upload', Readable.from([Buffer.from(JSON.stringify(older))]));
+      await vault.write(sid, 'f0-000000', Readable.from([file.envelope.subarray(0, SLICE)]));
+
+      const startAgain = /started before the server was upgraded and cannot be finished: start it again/;
+      for (const answer of [await api.get(legacy, `/api/v2/uploads/${upload}`), await putSlice(legacy, upload, 0, SLICE, file.envelope.subarray(SLICE, 2 * SLICE)), await finish(legacy, upload)]) {
+        expect(answer.status).toBe(404);
+        expect(answer.body.error).toMatch(startAgain);
+      }
+      // Its client gives it up: its record and old slices go at once and the quota comes back.
+      expect((await api.delete(legacy, `/api/v2/uploads/${upload}`)).status).toBe(204);
+      expect(await storedBlobs(legacy)).toEqual([]);
+      expect((await start(legacy, body)).status).toBe(201);
+      expect((await start(legacy, body)).status).toBe(429);
+    } finally {
+      await legacy.stop();
+    }
   });
 
   it('answers requests beside a give-up or a finish with what they found, never a 500', async () => {

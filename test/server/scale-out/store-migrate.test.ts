@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createPush } from '../../support/http.js';
+import { createDecryptStream, encryptBytes } from '../../../shared/e2e/envelope-crypto.js';
+import { newPushKey } from '../../../shared/e2e/link-key.js';
+import { encryptManifestPayload } from '../../../shared/e2e/push-content.js';
+import { api, createPush, request } from '../../support/http.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
 import { createUserWithToken, startServer } from '../../support/server.js';
 import { spawnTs } from '../../support/spawn-server.js';
@@ -20,6 +23,12 @@ import pg from 'pg';
 const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-migrate-'));
 let db: TestDatabase;
 const made: { owner: string; text: string; guarded: string; file: string; fileBytes: Buffer; expired: string; request: string } = {} as never;
+/** A sliced upload in progress at the move: one of its two slices stored. */
+const SLICE = 8 * 1_048_576;
+const slicedPlain = Buffer.alloc(9 * 1_048_576, 5);
+const sliced: { key: Uint8Array; envelope: Buffer; upload: string } = {} as never;
+const putSlice = (s: Parameters<typeof request>[0], at: number) =>
+  request(s, 'PUT', `/api/v2/uploads/${sliced.upload}/files/0?offset=${at}`, { token: made.owner, raw: sliced.envelope.subarray(at, at + SLICE), contentType: 'application/octet-stream' });
 
 const migrate = async (to: string, env: Record<string, string> = {}) => {
   const p = spawnTs('server/cli/store-migrate.ts', ['--from', dataDir, '--to', to], env);
@@ -56,6 +65,13 @@ beforeAll(async () => {
     await api.get(s, `/api/v2/pushes/${made.expired}`);
     await api.get(s, `/api/v2/pushes/${made.expired}`);
     expect((await api.post(s, `/api/v2/secret-requests/${made.request}/answer`, { json: { payload: 'answered before the move' } })).status).toBe(201);
+    sliced.key = newPushKey();
+    sliced.envelope = Buffer.from(await encryptBytes(sliced.key, 'file', slicedPlain));
+    const slicedPush = { kind: 'file', end_to_end: true, payload: await encryptManifestPayload(sliced.key, { message: '', files: [{ name: 'big.bin', type: '', size: slicedPlain.length }] }) };
+    const started = await api.post(s, '/api/v2/uploads', { token: made.owner, json: { push: slicedPush, files: [{ size: sliced.envelope.length }] } });
+    expect(started.status).toBe(201);
+    sliced.upload = started.body.upload;
+    expect((await putSlice(s, 0)).status).toBe(200);
   } finally {
     await s.close();
     await smtp.stop();
@@ -67,11 +83,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('npm run store:migrate', () => {
+// Each test spawns the CLI (through tsx) and servers one after another: past vitest's 30 s when
+// the shared machine is loaded (load average 37 measured at a run that timed out there).
+describe('npm run store:migrate', { timeout: 120_000 }, () => {
   it('copies, verifies, can run again, and a PostgreSQL server with the same key serves it all', async () => {
     const first = await migrate(db.url);
     expect(first.out).toContain('Copied 5 pushes');
     expect(first.out).toMatch(/1 files, \d+ bytes\), 1 accounts, 1 API tokens, 0 sessions, 1 webhooks \(1 deliveries\), 1 secret requests, 1 admin-log entries, 1 invites, 3 mails/);
+    // The upload's record and its first slice's segment, under two storage ids without a push.
+    expect(first.out).toMatch(/Copied 2 blobs \(\d+ bytes\) of 2 storage ids without a push yet \(sliced uploads in progress\), each verified by SHA-256; 0 were already there/);
     expect(first.out).toContain('Verified: all 5 pushes');
     expect(first.code).toBe(0);
 
@@ -80,6 +100,7 @@ describe('npm run store:migrate', () => {
     expect(again.out).toContain('Copied 0 pushes');
     expect(again.out).toContain('5 pushes were already there');
     expect(again.out).toContain('0 admin-log entries, 0 invites, 0 mails');
+    expect(again.out).toContain('Copied 0 blobs (0 bytes) of 2 storage ids without a push yet (sliced uploads in progress), each verified by SHA-256; 2 were already there');
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     try {
@@ -114,6 +135,17 @@ describe('npm run store:migrate', () => {
       expect(request).toMatchObject({ url_token: made.request, state: 'answered', title: 'moved request' });
       const answer = /\/p\/([^/]+)\/r$/.exec(request.answer_html_url)![1];
       expect((await api.get(s, `/api/v2/pushes/${answer}`, { token: made.owner })).body.payload).toBe('answered before the move');
+      // The sliced upload goes on where it stood: its second slice, the finish, and the file whole.
+      expect((await api.get(s, `/api/v2/uploads/${sliced.upload}`, { token: made.owner })).body.files).toEqual([{ size: sliced.envelope.length, received: SLICE }]);
+      expect((await putSlice(s, SLICE)).status).toBe(200);
+      const done = await api.post(s, `/api/v2/uploads/${sliced.upload}/finish`, { token: made.owner });
+      expect(done.status).toBe(201);
+      const shown = await api.get(s, `/api/v2/pushes/${done.body.url_token}`);
+      const res = await fetch((shown.body.files as { url: string }[])[0]!.url);
+      const { stream } = createDecryptStream(sliced.key);
+      const out: Uint8Array[] = [];
+      for await (const chunk of res.body!.pipeThrough(stream) as unknown as AsyncIterable<Uint8Array>) out.push(chunk);
+      expect(Buffer.concat(out).equals(slicedPlain)).toBe(true);
     } finally {
       await s.close();
     }

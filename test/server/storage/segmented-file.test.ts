@@ -18,7 +18,8 @@ import { segmentBlobId } from '../../../server/storage/segmented-file.js';
  */
 const dir = mkdtempSync(join(tmpdir(), 'secret-push-segments-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const vault = new FileVault(new DiskBlobStore(dir, () => true), new KeyRing(randomBytes(32)));
+const keys = new KeyRing(randomBytes(32));
+const vault = new FileVault(new DiskBlobStore(dir, () => true), keys);
 const SEGMENT = 1000;
 const path = (token: string, blob: string) => join(dir, 'files', token, `${blob}.bin`);
 
@@ -88,4 +89,46 @@ describe('segmented files', () => {
     writeFileSync(seg(2), last.subarray(0, last.length - 1));
     await refused(file);
   });
+
+  it('streams a segmented file segment by segment: a paused reader holds the store to about one segment read ahead', async () => {
+    // The data dir's blob store, its reads counted as the stream hands bytes on (an observing
+    // wrapper of the real store: nothing is faked).
+    const disk = new DiskBlobStore(dir, () => true);
+    const opened: string[] = [];
+    let delivered = 0;
+    const counted = Object.create(disk) as DiskBlobStore;
+    counted.read = async (token: string, id: string, start: number, end: number) => {
+      opened.push(id);
+      const stream = await disk.read(token, id, start, end);
+      stream.on('data', (chunk: Buffer) => void (delivered += chunk.length));
+      return stream;
+    };
+    const counting = new FileVault(counted, keys);
+    const MiB = 1_048_576;
+    const segmentBytes = MiB;
+    const plain = randomBytes(16 * MiB);
+    const id = randomBytes(9).toString('base64url');
+    for (let i = 0; i * segmentBytes < plain.length; i++) {
+      await counting.writeSegment('big', id, i, (i + 1) * segmentBytes >= plain.length, Readable.from([plain.subarray(i * segmentBytes, (i + 1) * segmentBytes)]));
+    }
+    const file = { id, size: plain.length, segmentBytes };
+    const whole = Buffer.concat([plain]);
+
+    for (const open of [() => counting.readFile('big', file, { verifyFirst: false }), () => counting.readFileRange('big', file, 0, plain.length)]) {
+      opened.length = 0;
+      delivered = 0;
+      const stream = await open();
+      const iterator = stream[Symbol.asyncIterator]();
+      const first = (await iterator.next()).value as Buffer;
+      // Give the stream every chance to read ahead while nobody reads.
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      expect(new Set(opened).size).toBeLessThanOrEqual(2);
+      expect(delivered).toBeLessThanOrEqual(2 * segmentBytes);
+      const parts = [first];
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) parts.push(next.value as Buffer);
+      expect(Buffer.concat(parts).equals(whole)).toBe(true);
+      expect(new Set(opened).size).toBe(16);
+    }
+  });
 });
+

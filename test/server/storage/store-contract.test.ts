@@ -741,6 +741,21 @@ describe.each(backends)('Store contract: %s', (_name, make) => {
     expect((await store.getUserByEmail(`${id}@old.example`))!.id).toBe(`${id}-newcomer`);
   });
 
+  it('changeUser cannot change an address (updateUser does, with its uniqueness rule): refused, nothing written, both addresses still find who they found', async () => {
+    const id = `stays-${randomBytes(3).toString('hex')}`;
+    await store.insertUser({ id, email: `${id}@old.example`, passwordHash: 'h', createdAt: iso(T0) });
+    await store.insertUser({ id: `${id}-other`, email: `${id}@other.example`, passwordHash: 'h', createdAt: iso(T0) });
+    await expect(store.changeUser(id, (u) => ({ next: { ...u, email: `${id}@new.example`, passwordHash: 'changed' }, result: true }))).rejects.toThrow(/address/);
+    await expect(store.changeUser(id, (u) => ({ next: { ...u, email: `${id}@other.example` }, result: true }))).rejects.toThrow(/address/);
+    expect(await store.getUser(id)).toMatchObject({ email: `${id}@old.example`, passwordHash: 'h' });
+    expect((await store.getUserByEmail(`${id}@old.example`))!.id).toBe(id);
+    expect(await store.getUserByEmail(`${id}@new.example`)).toBeUndefined();
+    expect((await store.getUserByEmail(`${id}@other.example`))!.id).toBe(`${id}-other`);
+    // A change that keeps the address still goes through.
+    expect(await store.changeUser(id, (u) => ({ next: { ...u, passwordHash: 'h2' }, result: 'ok' }))).toBe('ok');
+    expect((await store.getUserByEmail(`${id}@old.example`))!.passwordHash).toBe('h2');
+  });
+
   it('mail outbox: mails are inserted once by id, claimed under a lease by one handle at a time (oldest first), finished, retried when due, and listed per account', async () => {
     const userId = `mail-user-${randomBytes(3).toString('hex')}`;
     const mail = (id: string, ms: number): StoredMail => ({

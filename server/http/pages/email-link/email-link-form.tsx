@@ -105,3 +105,20 @@ export function EmailLinkForm({ urlToken, csrfToken, endToEnd, values = noEmailL
     </details>
   );
 }
+
+/**
+ * The answer to "E-mail the link…" posted from a page opened before the push expired or was
+ * deleted: no form any more (its link gives nothing), a refusal saying nothing was sent. The
+ * script puts it in the form's place as it does any answer (it has the same data-email-link).
+ */
+export function EmailLinkClosed() {
+  const { t } = useLanguage();
+  return (
+    <details class="email-link" data-email-link open>
+      <summary>{t('mailLink.heading')}</summary>
+      <div aria-live="polite" data-email-link-status>
+        <Notice kind="error">{t('mailLink.expired')}</Notice>
+      </div>
+    </details>
+  );
+}

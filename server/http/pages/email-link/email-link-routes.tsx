@@ -14,7 +14,7 @@ import { translateServiceMessage } from '../i18n/service-messages.js';
 import { csrfRefused, readSmallForm } from '../page-errors.js';
 import { PreviewPage } from '../preview-page.js';
 import { sendPage } from '../render.js';
-import { EmailLinkForm, noEmailLinkValues, type EmailLinkFormProps } from './email-link-form.js';
+import { EmailLinkClosed, EmailLinkForm, noEmailLinkValues, type EmailLinkFormProps } from './email-link-form.js';
 
 /**
  * `POST /p/<token>/email`: "E-mail the link…" of the page after creating and of the owner's
@@ -59,6 +59,7 @@ export function emailLinkRoutes(pushes: PushService, accounts: AccountService): 
 async function ownerPage(c: Context<AppEnv>, pushes: PushService, token: string, status: 200 | 422 | 429, outcome: Partial<EmailLinkFormProps>) {
   const actor = pageActor(c);
   const push = await pushes.previewRecord(actor, token);
-  const form = push.expired ? undefined : <EmailLinkForm urlToken={token} csrfToken={getPageSession(c).csrfToken} endToEnd={Boolean(push.end_to_end)} {...outcome} />;
+  // Expired or deleted since the page was opened: no form; the post is answered with the refusal.
+  const form = push.expired ? <EmailLinkClosed /> : <EmailLinkForm urlToken={token} csrfToken={getPageSession(c).csrfToken} endToEnd={Boolean(push.end_to_end)} {...outcome} />;
   return sendPage(c, status, 'title.previewLink', <PreviewPage push={push} expireLink={push.expired ? undefined : `/p/${token}/expire?from=preview`} emailLink={form} />, { scripts: ['email-link.js'] });
 }

@@ -15,6 +15,7 @@ export const mailLinksDe: Record<keyof typeof mailLinksEn, Message> = {
   "mailLink.sent": {"one": "Der Link ist unterwegs an {count} Adresse: {addresses}.", "other": "Der Link ist unterwegs an {count} Adressen: {addresses}."},
   "mailLink.keyMissing": "Der Schlüssel dieses Links ist nur in der Seite dieses Browsers, die ihn erstellt hat: Senden Sie ihn von dort.",
   "mailLink.failed": "Die E-Mail konnte von dieser Seite nicht gesendet werden: {problem}",
+  "mailLink.expired": "Nicht gesendet: Dieser Push ist abgelaufen oder wurde gelöscht; sein Link gibt nichts mehr preis.",
   "field.notify_emails": "Empfänger",
   "field.notify_note": "Persönliche Nachricht",
   "field.link_key": "Schlüssel des Links",

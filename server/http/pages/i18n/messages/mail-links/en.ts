@@ -12,6 +12,7 @@ export const mailLinksEn = {
   "mailLink.sent": { one: "The link is on its way to {count} address: {addresses}.", other: "The link is on its way to {count} addresses: {addresses}." },
   "mailLink.keyMissing": "This link's key is only in this browser's page that made it: e-mail it from there.",
   "mailLink.failed": "The e-mail could not be sent from this page: {problem}",
+  "mailLink.expired": "Not sent: this push has expired or was deleted, so its link gives nothing any more.",
   "field.notify_emails": "Recipients",
   "field.notify_note": "Personal note",
   "field.link_key": "The link's key",

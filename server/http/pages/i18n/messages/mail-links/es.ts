@@ -15,6 +15,7 @@ export const mailLinksEs: Record<keyof typeof mailLinksEn, Message> = {
   "mailLink.sent": {"one": "El enlace va en camino a {count} dirección: {addresses}.", "other": "El enlace va en camino a {count} direcciones: {addresses}."},
   "mailLink.keyMissing": "La clave de este enlace solo está en la página de este navegador que lo creó: envíelo desde allí.",
   "mailLink.failed": "No se pudo enviar el correo desde esta página: {problem}",
+  "mailLink.expired": "No enviado: este push caducó o se eliminó, así que su enlace ya no da nada.",
   "field.notify_emails": "Destinatarios",
   "field.notify_note": "Nota personal",
   "field.link_key": "La clave del enlace",

@@ -15,6 +15,7 @@ export const mailLinksFr: Record<keyof typeof mailLinksEn, Message> = {
   "mailLink.sent": {"one": "Le lien part vers {count} adresse : {addresses}.", "other": "Le lien part vers {count} adresses : {addresses}."},
   "mailLink.keyMissing": "La clé de ce lien n’est que dans la page de ce navigateur qui l’a créé : envoyez-le depuis celle-ci.",
   "mailLink.failed": "L’e-mail n’a pas pu être envoyé depuis cette page : {problem}",
+  "mailLink.expired": "Non envoyé : ce push a expiré ou a été supprimé, son lien ne donne plus rien.",
   "field.notify_emails": "Destinataires",
   "field.notify_note": "Message personnel",
   "field.link_key": "La clé du lien",

@@ -15,6 +15,7 @@ export const mailLinksJa: Record<keyof typeof mailLinksEn, Message> = {
   "mailLink.sent": {"other": "リンクを {count} 件のアドレスに送信しています: {addresses}。"},
   "mailLink.keyMissing": "このリンクの鍵は、それを作成したこのブラウザーのページにしかありません。そこから送信してください。",
   "mailLink.failed": "このページからメールを送信できませんでした: {problem}",
+  "mailLink.expired": "送信していません: このプッシュは期限切れか削除済みのため、リンクからはもう何も得られません。",
   "field.notify_emails": "受信者",
   "field.notify_note": "個人メッセージ",
   "field.link_key": "リンクの鍵",

@@ -15,6 +15,7 @@ export const mailLinksPtBR: Record<keyof typeof mailLinksEn, Message> = {
   "mailLink.sent": {"one": "O link está a caminho de {count} endereço: {addresses}.", "other": "O link está a caminho de {count} endereços: {addresses}."},
   "mailLink.keyMissing": "A chave deste link está apenas na página deste navegador que o criou: envie-o de lá.",
   "mailLink.failed": "Não foi possível enviar o e-mail desta página: {problem}",
+  "mailLink.expired": "Não enviado: este push expirou ou foi excluído, então o link não entrega mais nada.",
   "field.notify_emails": "Destinatários",
   "field.notify_note": "Nota pessoal",
   "field.link_key": "A chave do link",

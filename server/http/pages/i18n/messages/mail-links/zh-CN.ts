@@ -15,6 +15,7 @@ export const mailLinksZhCN: Record<keyof typeof mailLinksEn, Message> = {
   "mailLink.sent": {"other": "链接正在发往 {count} 个地址：{addresses}。"},
   "mailLink.keyMissing": "此链接的密钥只在创建它的此浏览器页面中：请从那里发送。",
   "mailLink.failed": "无法从此页面发送邮件：{problem}",
+  "mailLink.expired": "未发送：此推送已过期或已被删除，其链接已不再提供任何内容。",
   "field.notify_emails": "收件人",
   "field.notify_note": "个人留言",
   "field.link_key": "链接的密钥",

@@ -27,6 +27,7 @@ export const mailDe: Record<keyof typeof mailEn, string> = {
   "mailSettings.opened": "Mir eine E-Mail senden, wenn ein Push zum ersten Mal geöffnet wird",
   "mailSettings.expiredUnopened": "Mir eine E-Mail senden, wenn ein Push ungeöffnet abläuft",
   "mailSettings.requestAnswered": "Mir eine E-Mail senden, wenn eine meiner Anfragen beantwortet wird",
+  "requests.emailOnAnswer": "Mir eine E-Mail senden, wenn sie beantwortet wird",
   "mailSettings.save": "Speichern",
   "mailSettings.saved": "Gespeichert.",
   "mailSettings.changeEmail": "E-Mail-Adresse ändern",

@@ -25,6 +25,7 @@ export const mailEn = {
   "mailSettings.opened": "E-mail me when a push is first opened",
   "mailSettings.expiredUnopened": "E-mail me when a push expires unopened",
   "mailSettings.requestAnswered": "E-mail me when a request of mine is answered",
+  "requests.emailOnAnswer": "E-mail me when it is answered",
   "mailSettings.save": "Save",
   "mailSettings.saved": "Saved.",
   "mailSettings.changeEmail": "Change your e-mail address",

@@ -27,6 +27,7 @@ export const mailEs: Record<keyof typeof mailEn, string> = {
   "mailSettings.opened": "Enviarme un correo cuando un push se abra por primera vez",
   "mailSettings.expiredUnopened": "Enviarme un correo cuando un push caduque sin abrirse",
   "mailSettings.requestAnswered": "Enviarme un correo cuando se responda una de mis solicitudes",
+  "requests.emailOnAnswer": "Enviarme un correo cuando se responda",
   "mailSettings.save": "Guardar",
   "mailSettings.saved": "Guardado.",
   "mailSettings.changeEmail": "Cambiar su dirección de correo",

@@ -27,6 +27,7 @@ export const mailFr: Record<keyof typeof mailEn, string> = {
   "mailSettings.opened": "M’envoyer un e-mail quand un push est ouvert pour la première fois",
   "mailSettings.expiredUnopened": "M’envoyer un e-mail quand un push expire sans être ouvert",
   "mailSettings.requestAnswered": "M’envoyer un e-mail quand une de mes demandes reçoit une réponse",
+  "requests.emailOnAnswer": "M’envoyer un e-mail quand elle reçoit une réponse",
   "mailSettings.save": "Enregistrer",
   "mailSettings.saved": "Enregistré.",
   "mailSettings.changeEmail": "Changer votre adresse e-mail",

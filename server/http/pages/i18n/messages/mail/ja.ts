@@ -27,6 +27,7 @@ export const mailJa: Record<keyof typeof mailEn, string> = {
   "mailSettings.opened": "プッシュが初めて開かれたらメールで知らせる",
   "mailSettings.expiredUnopened": "プッシュが開かれないまま期限切れになったらメールで知らせる",
   "mailSettings.requestAnswered": "リクエストに回答があったらメールで知らせる",
+  "requests.emailOnAnswer": "回答があったらメールで知らせる",
   "mailSettings.save": "保存",
   "mailSettings.saved": "保存しました。",
   "mailSettings.changeEmail": "メールアドレスの変更",

@@ -27,6 +27,7 @@ export const mailPtBR: Record<keyof typeof mailEn, string> = {
   "mailSettings.opened": "Enviar um e-mail quando um push for aberto pela primeira vez",
   "mailSettings.expiredUnopened": "Enviar um e-mail quando um push expirar sem ser aberto",
   "mailSettings.requestAnswered": "Enviar um e-mail quando uma solicitação minha for respondida",
+  "requests.emailOnAnswer": "Enviar um e-mail quando for respondida",
   "mailSettings.save": "Salvar",
   "mailSettings.saved": "Salvo.",
   "mailSettings.changeEmail": "Alterar seu endereço de e-mail",

@@ -27,6 +27,7 @@ export const mailZhCN: Record<keyof typeof mailEn, string> = {
   "mailSettings.opened": "推送首次被打开时给我发邮件",
   "mailSettings.expiredUnopened": "推送未被打开即过期时给我发邮件",
   "mailSettings.requestAnswered": "我的请求得到回复时给我发邮件",
+  "requests.emailOnAnswer": "得到回复时给我发邮件",
   "mailSettings.save": "保存",
   "mailSettings.saved": "已保存。",
   "mailSettings.changeEmail": "更改邮箱地址",
