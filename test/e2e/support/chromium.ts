@@ -64,13 +64,21 @@ const driven = (page: Page) => page as unknown as DrivenPage;
 /** The extension in Chromium, driven by playwright-core. */
 export async function chromiumHarness(extensionDir: string, profileDir: string, theme: Theme = 'light', language?: string): Promise<ExtensionHarness> {
   let b = await launchWithExtension(extensionDir, profileDir, theme, language);
-  /** chrome://extensions, where the user changes site access and shortcuts (developerPrivate). */
+  /**
+   * chrome://extensions, where the user changes site access and shortcuts (developerPrivate):
+   * opened once per launch and kept in a background tab, as a user keeps a settings tab. Loading
+   * it is the slow part (2–2.5 s on the loaded 2-core test machine, against ~20 ms for the call),
+   * and a file asks it ten times.
+   */
+  let settingsTab: Promise<Page> | undefined;
   const extensionsPage = async <R>(fn: (arg: { id: string; value: string }) => Promise<R>, value: string) => {
-    const page = await b.context.newPage();
-    await page.goto(`chrome://extensions/?id=${b.extensionId}`);
-    const result = await page.evaluate(fn, { id: b.extensionId, value });
-    await page.close();
-    return result;
+    if (settingsTab && (await settingsTab).isClosed()) settingsTab = undefined;
+    settingsTab ??= b.context.newPage().then(async (page) => {
+      await page.goto(`chrome://extensions/?id=${b.extensionId}`);
+      return page;
+    });
+    const page = await settingsTab;
+    return page.evaluate(fn, { id: b.extensionId, value });
   };
   return {
     name: 'chromium',
@@ -123,6 +131,7 @@ export async function chromiumHarness(extensionDir: string, profileDir: string, 
       }
     },
     async restart() {
+      settingsTab = undefined;
       await b.context.close();
       b = await launchWithExtension(extensionDir, profileDir, theme, language);
     },

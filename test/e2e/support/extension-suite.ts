@@ -8,7 +8,8 @@ import { createUserWithToken, startServer, type TestServer } from '../../support
 import { storedContaining } from '../../support/stored-data';
 import { decodeLinkKey } from '../../../shared/e2e/link-key';
 import { decryptPayload } from '../../../shared/e2e/push-content';
-import { hasChromium, launchChromium } from './pages-chromium';
+import { hasChromium } from './pages-chromium';
+import { recipientChromium } from './recipient-chromium';
 import {
   buildExtension,
   click,
@@ -91,19 +92,15 @@ const sameBytes = (size: number) => {
   return expected;
 };
 /** The file behind an end-to-end link, as a recipient in another browser saves it. */
-async function recipientDownload(link: string): Promise<{ name: string; bytes: Buffer }> {
-  const recipient = await launchChromium();
-  try {
-    const context = await recipient.newContext({ acceptDownloads: true });
+function recipientDownload(recipient: ReturnType<typeof recipientChromium>, link: string): Promise<{ name: string; bytes: Buffer }> {
+  return recipient.use(async (context) => {
     const page = await context.newPage();
     await page.goto(link);
     await page.click('#reveal');
     await page.waitForSelector('[data-e2e-download="0"]');
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.click('[data-e2e-download="0"]')]);
     return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
-  } finally {
-    await recipient.close();
-  }
+  });
 }
 
 export function extensionSuite(b: BrowserUnderTest) {
@@ -137,6 +134,8 @@ export function extensionSuite(b: BrowserUnderTest) {
     let profileDir: string;
     let ext: ExtensionHarness;
     let article: Awaited<ReturnType<typeof pageServer>>;
+    // The recipients of this block's links: one plain Chromium, a fresh context each.
+    const recipient = recipientChromium();
     const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-${name}`);
 
     /** What the server stored, read through its REST API as the owner. */
@@ -206,7 +205,7 @@ export function extensionSuite(b: BrowserUnderTest) {
     }, 180_000);
 
     afterAll(async () => {
-      await ext?.close().catch(() => undefined);
+      await Promise.all([ext?.close().catch(() => undefined), recipient.close()]);
       await Promise.all([server?.stop(), article?.close()]);
       if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     });
@@ -401,9 +400,7 @@ export function extensionSuite(b: BrowserUnderTest) {
 
       // The recipient: another browser altogether (a plain Chromium without the extension).
       if (hasChromium) {
-        const recipient = await launchChromium();
-        try {
-          const context = await recipient.newContext({ acceptDownloads: true });
+        await recipient.use(async (context) => {
           const page = await context.newPage();
           await page.goto(textLink);
           await page.click('#reveal');
@@ -418,9 +415,7 @@ export function extensionSuite(b: BrowserUnderTest) {
           const saved = readFileSync((await download.path())!);
           expect(saved.length).toBe(FILE_BYTES);
           expect(saved.equals(expected)).toBe(true);
-        } finally {
-          await recipient.close();
-        }
+        });
       }
 
       // Neither the store (data directory or database) nor the log ever held the plaintext or the keys.
@@ -461,7 +456,7 @@ export function extensionSuite(b: BrowserUnderTest) {
         expect(await spooled(watcher)).toEqual([]);
         await watcher.close();
         if (hasChromium) {
-          const got = await recipientDownload(last.html_url.replace(gate.url, server.url));
+          const got = await recipientDownload(recipient, last.html_url.replace(gate.url, server.url));
           expect(got.name).toBe(fileName);
           expect(got.bytes.equals(sameBytes(FILE_BYTES))).toBe(true);
         }
@@ -568,7 +563,7 @@ export function extensionSuite(b: BrowserUnderTest) {
       };
       const received = async (link: string, name: string) => {
         if (!hasChromium) return;
-        const got = await recipientDownload(link);
+        const got = await recipientDownload(recipient, link);
         expect(got.name).toBe(name);
         expect(got.bytes.equals(sameBytes(FILE_BYTES))).toBe(true);
       };
