@@ -48,7 +48,11 @@ export function signWithRealClock(client: S3Client): void {
   );
 }
 
-const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+/**
+ * s3rver accepts only these. They go into process.env, which every file a vitest worker runs
+ * shares (isolate: false): any other S3 server a test file starts must use the same ones.
+ */
+export const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 /**
  * A real S3-protocol server (s3rver, from the npm registry: pure JavaScript, no binary to
