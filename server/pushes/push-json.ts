@@ -4,18 +4,23 @@ import { daysRemaining, viewsRemaining } from './expiry.js';
 
 /** Stored records → Password Pusher's JSON shapes (key order as the reference writes them). */
 
-export function secretUrl(push: Pick<StoredPush, 'token' | 'retrievalStep'>, baseUrl: string): string {
-  return `${baseUrl}/p/${push.token}${push.retrievalStep ? '/r' : ''}`;
+export function secretUrl(push: Pick<StoredPush, 'token' | 'retrievalStep'>, baseUrl: string, urlToken = push.token): string {
+  return `${baseUrl}/p/${urlToken}${push.retrievalStep ? '/r' : ''}`;
 }
 
-export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRecordBase {
+/**
+ * `urlToken`: the token of the push's link, which the record shows in place of `push.token` (the
+ * id it is stored under). Passed beside the push rather than as a copy of it with the token
+ * changed: that copy of every field was made on each create and view only to be read here.
+ */
+export function baseRecord(push: StoredPush, urlToken: string, now: Date, baseUrl: string): PushRecordBase {
   // Built property by property, never as `{ ...a, ...b }`: an object spread together from
   // several others is made in V8's slow dictionary mode (≈12 µs for a record; a create spent
   // ≈5 % of its CPU here).
   const record: PushRecordBase = {
     expire_after_views: push.expireAfterViews,
     expired: push.expiredAt !== null,
-    url_token: push.token,
+    url_token: urlToken,
     deletable_by_viewer: push.kind === 'url' ? null : push.deletableByViewer,
     retrieval_step: push.retrievalStep,
     expired_on: push.expiredAt,
@@ -29,8 +34,8 @@ export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRe
     views_remaining: viewsRemaining(push),
     deleted: push.deleted,
     // Deviation: the reference's `/p/<token>/r.json` does not exist; this address works.
-    json_url: `${baseUrl}/p/${push.token}.json`,
-    html_url: secretUrl(push, baseUrl),
+    json_url: `${baseUrl}/p/${urlToken}.json`,
+    html_url: secretUrl(push, baseUrl, urlToken),
   };
   if (push.endToEnd) record.end_to_end = true;
   if (push.notBefore) record.not_before = push.notBefore;
@@ -38,12 +43,12 @@ export function baseRecord(push: StoredPush, now: Date, baseUrl: string): PushRe
 }
 
 /**
- * `storageId` names the push without being its link (push.token here is the URL token);
+ * `storageId` names the push without being its link (`urlToken`, see baseRecord);
  * `labels`: its note and name, opened; `fileNames`: the opened names of a file push's files
  * (only its owner gets this record).
  */
-export function ownerRecord(push: StoredPush, storageId: string, labels: { note: string | null; name: string | null }, now: Date, baseUrl: string, fileNames?: string[]): OwnerPushRecord {
-  const record = baseRecord(push, now, baseUrl) as OwnerPushRecord;
+export function ownerRecord(push: StoredPush, urlToken: string, storageId: string, labels: { note: string | null; name: string | null }, now: Date, baseUrl: string, fileNames?: string[]): OwnerPushRecord {
+  const record = baseRecord(push, urlToken, now, baseUrl) as OwnerPushRecord;
   record.note = labels.note;
   record.name = labels.name;
   addReadReceipt(record, push, storageId);
@@ -68,12 +73,13 @@ export function addReadReceipt<T extends object>(record: T, push: StoredPush, st
 
 export function retrievedRecord(
   push: StoredPush,
+  urlToken: string,
   payload: string | null,
   files: AttachedFile[],
   now: Date,
   baseUrl: string,
 ): RetrievedPush {
-  const record = baseRecord(push, now, baseUrl) as RetrievedPush;
+  const record = baseRecord(push, urlToken, now, baseUrl) as RetrievedPush;
   record.payload = payload;
   record.files = files;
   return record;

@@ -297,7 +297,7 @@ export class PushService {
         await this.store.counters.forgive(notify.claims);
         throw e;
       }
-      return ownerRecord(withUrlToken(push, token), push.token, { note: fields.note, name: fields.name }, now, actor.baseUrl, this.fileNames(push));
+      return ownerRecord(push, token, push.token, { note: fields.note, name: fields.name }, now, actor.baseUrl, this.fileNames(push));
     } catch (e) {
       await upload?.discard();
       throw e;
@@ -379,7 +379,7 @@ export class PushService {
     if (!claim.allowed) {
       throw new ServiceError('too_many_requests', `Too many secret links were e-mailed (at most ${NOTIFY_PER_ACCOUNT_PER_DAY} recipients per account and ${NOTIFY_PER_ADDRESS_PER_DAY} links per address a day). Please try again later.`, undefined, claim.retryAfterSeconds);
     }
-    const link = secretUrl(withUrlToken(push, token), actor.baseUrl) + (linkKey ? `#${linkKey}` : '');
+    const link = secretUrl(push, actor.baseUrl, token) + (linkKey ? `#${linkKey}` : '');
     return { mails: recipientMails(this.keys, user, to, link, note, actor.locale, now, productName(this.deps.config.brand)), claims: claim.ids };
   }
 
@@ -563,7 +563,7 @@ export class PushService {
     const now = () => this.now();
     if (push.expiredAt) {
       const after = await this.store.updatePush(push.token, (p) => this.failedView(p, actor, now()), push);
-      return { record: retrievedRecord(withUrlToken(after ?? push, token), null, [], now(), actor.baseUrl), openedProof: null };
+      return { record: retrievedRecord(after ?? push, token, null, [], now(), actor.baseUrl), openedProof: null };
     }
     const owner = this.isOwner(push, actor);
     // Before its release nobody but the owner opens it: no view, no passphrase guess, no audit.
@@ -594,9 +594,9 @@ export class PushService {
     }, push);
     if (!outcome) throw new ServiceError('not_found', 'not-found');
     const { push: after, delivered, opened } = outcome;
-    if (!delivered || !opened) return { record: retrievedRecord(withUrlToken(after, token), null, [], now(), actor.baseUrl), openedProof: null };
+    if (!delivered || !opened) return { record: retrievedRecord(after, token, null, [], now(), actor.baseUrl), openedProof: null };
     const shown = after.expiredAt ? { ...delivered, expiredAt: null } : after;
-    const record = retrievedRecord(withUrlToken(shown, token), opened.payload, opened.files, now(), actor.baseUrl);
+    const record = retrievedRecord(shown, token, opened.payload, opened.files, now(), actor.baseUrl);
     // A recipient who opened a push that others follow gets the proof that opens them.
     const openedProof = !owner && delivered.followed ? this.openedProofs.of(push.token) : null;
     // The owner's own look also shows the read receipt (who else opened it, and how often).
@@ -770,7 +770,7 @@ export class PushService {
   async previewRecord(actor: Actor, token: string): Promise<PushRecordBase> {
     this.assertApiAccess(actor);
     const push = await this.expireIfDue(await this.find(token));
-    return baseRecord(withUrlToken(push, token), this.now(), actor.baseUrl);
+    return baseRecord(push, token, this.now(), actor.baseUrl);
   }
 
   async preview(actor: Actor, token: string): Promise<{ url: string }> {
@@ -824,7 +824,7 @@ export class PushService {
       return { next: e, audit: this.auditRecord('expire', actor, at), events: p.expiredAt ? [] : pushEvents(this.keys, e, at, 'push.expired'), result: e };
     });
     await this.deps.vault.removeAll(push.token);
-    return baseRecord(withUrlToken(after ?? push, token), this.now(), actor.baseUrl);
+    return baseRecord(after ?? push, token, this.now(), actor.baseUrl);
   }
 
   /**
@@ -910,7 +910,7 @@ export class PushService {
   }
 
   private creatorView(push: StoredPush, token: string, now: Date, baseUrl: string): OwnerPushRecord {
-    return ownerRecord(withUrlToken(push, token), push.token, { note: push.note ? this.keys.openText(push.note) : null, name: openName(this.keys, push.name) }, now, baseUrl, this.fileNames(push));
+    return ownerRecord(push, token, push.token, { note: push.note ? this.keys.openText(push.note) : null, name: openName(this.keys, push.name) }, now, baseUrl, this.fileNames(push));
   }
 
   /** The names of a push's files, opened (sealed at rest like the files): for its owner's records. */
@@ -960,14 +960,6 @@ export class PushService {
 /** What a new push costs in storage: its record as stored, and its files. */
 function storedSize(push: StoredPush): number {
   return Buffer.byteLength(JSON.stringify(push)) + push.files.reduce((sum, f) => sum + f.size, 0);
-}
-
-/**
- * The record as its Password Pusher shape shows it: with the URL token (which the store never
- * holds) in place of the storage id.
- */
-function withUrlToken(push: StoredPush, token: string): StoredPush {
-  return { ...push, token };
 }
 
 /** Pushes handled per statement by the sweep: bounded work per step, however much is due. */
