@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
-import { FILE_DURATIONS_PATH, fileKey } from './longest-first-sequencer.ts';
+import { FILE_DURATIONS_PATH, fileKey } from './longest-first-sequencer.js';
 
 /**
  * Prints the ten slowest test files after the summary of `npm test`, so that the suite's time
