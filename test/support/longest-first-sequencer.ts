@@ -3,12 +3,15 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Starts the files expected to take longest first, across all projects at once.
+ * Starts each project's files longest first.
  *
- * Vitest's own order runs the projects one after another (by name) and, on a fresh clone with no
- * cache of earlier durations, the files of each by size; so the PostgreSQL project's slow files
- * started late and the run ended with a few long files on a machine otherwise idle. Longest
- * first (the LPT rule) keeps all workers busy until the end. The expected durations come from
+ * Vitest's own order, on a fresh clone with no cache of earlier durations (as in CI), runs each
+ * project's files by size, so a project's slow files could start late and the run end with a
+ * few long files on a machine otherwise idle; longest first (the LPT rule) keeps the workers
+ * busy until the end. The projects stay one after another, as vitest orders them: a worker
+ * keeps a project's modules for its next file (isolate: false), and mixing the projects' files
+ * made every worker import the server again and again (import time 90 s → 493 s in one run,
+ * the suite 642 s → 956 s). The expected durations come from
  * this machine's last recorded run (file-durations.json, written by `RECORD_FILE_DURATIONS=1
  * npm test` through the slowest-files reporter) and, where vitest has a newer measurement in its
  * cache (a local run), from there. A file not in either (a new one) counts as a short file.
@@ -25,7 +28,10 @@ export default class LongestFirstSequencer extends BaseSequencer {
       const cached = this.ctx.cache.getFileTestResults(key)?.duration;
       expected.set(file, cached !== undefined ? cached / 1000 : recorded[key] ?? UNKNOWN_FILE_SECONDS);
     }
-    return [...files].sort((a, b) => expected.get(b)! - expected.get(a)!);
+    return [...files].sort((a, b) => {
+      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
+      return expected.get(b)! - expected.get(a)!;
+    });
   }
 }
 
