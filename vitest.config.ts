@@ -21,6 +21,7 @@ const embeddedOnly = [
   'test/server/object-store/kill-mid-upload.test.ts',
   'test/server/object-store/shared-bucket.test.ts',
   'test/server/review/data-dir-lock.test.ts',
+  'test/server/ops/start-loads-what-it-uses.test.ts',
 ];
 
 // A test file that starts servers spent more time importing the server's modules than testing
