@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
+import LongestFirstSequencer from './test/support/longest-first-sequencer.ts';
 import SlowestFilesReporter from './test/support/slowest-files-reporter.ts';
 
 const jsx = { jsx: { runtime: 'automatic', importSource: 'preact' } } as const;
@@ -20,6 +21,7 @@ const embeddedOnly = [
   'test/server/object-store/kill-mid-upload.test.ts',
   'test/server/object-store/shared-bucket.test.ts',
   'test/server/review/data-dir-lock.test.ts',
+  'test/server/ops/start-loads-what-it-uses.test.ts',
 ];
 
 // A test file that starts servers spent more time importing the server's modules than testing
@@ -36,6 +38,7 @@ const isolateServerFiles = false;
 export default defineConfig({
   test: {
     reporters: ['default', new SlowestFilesReporter()],
+    sequence: { sequencer: LongestFirstSequencer },
     // Most files wait (on browsers, child servers, fsync, PostgreSQL) more than they compute, and
     // vitest's default of one file fewer than the cores meant one file at a time on two cores.
     // Three at a time there: the whole suite in 504 s instead of ~810 s (measured on this 2-core

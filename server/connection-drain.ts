@@ -37,13 +37,17 @@ export class ConnectionDrain {
     this.lastActivity = performance.now();
     if (this.draining) res.shouldKeepAlive = false;
     this.inFlight.add(res);
-    const done = () => {
-      this.lastActivity = performance.now();
-      this.inFlight.delete(res);
-    };
-    res.once('finish', done);
-    res.once('close', done);
+    // One shared listener, no closure or `once` wrapper per request (every request pays this):
+    // a ServerResponse emits 'close' exactly once, after 'finish' or when its connection is
+    // cut first, and calls the listener with itself as `this`.
+    res.on('close', this.answered);
   }
+
+  private readonly answered = ((drain: ConnectionDrain) =>
+    function (this: ServerResponse) {
+      drain.lastActivity = performance.now();
+      drain.inFlight.delete(this);
+    })(this);
 
   /** Connections with an answer still in progress. */
   private busyConnections(): number {

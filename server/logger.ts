@@ -1,6 +1,11 @@
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
+
+// pino-pretty (~40 files) is read only when LOG_FORMAT=pretty asks for it, not at every start;
+// synchronously (it is CommonJS), since the logger is made before anything is awaited.
+const loadPinoPretty = () => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 
 /**
  * The server's log: one JSON object per line (pino), or readable lines with LOG_FORMAT=pretty.
@@ -65,7 +70,7 @@ function linesTo(write: (line: string) => void): Writable {
 function destination(options: LoggerOptions): DestinationStream {
   const write = options.write;
   if (options.format === 'pretty') {
-    return pinoPretty({
+    return loadPinoPretty()({
       sync: true,
       colorize: false,
       translateTime: 'SYS:HH:MM:ss.l',

@@ -3,7 +3,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccountService } from './accounts/account-service.js';
 import { AccountMail } from './accounts/account-mail.js';
-import { OidcRelyingParty } from './accounts/oidc/relying-party.js';
+import type { OidcRelyingParty } from './accounts/oidc/relying-party.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
@@ -85,7 +85,10 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota, mailEnabled: config.mail !== undefined });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });
     const accounts = new AccountService({ store, keys, signIn: config.signIn, hashing, requireMfa: config.requireMfa, admins: { adminEmails: new Set(config.admin.emails), oidcAdminGroup: config.signInMethods.oidc?.adminGroup }, signInMethods: config.signInMethods, signUpMode: config.admin.signUp });
-    const oidc = config.signInMethods.oidc ? new OidcRelyingParty(config.signInMethods.oidc, keys, logger) : undefined;
+    // openid-client is loaded only by a server with SSO configured.
+    const oidc: OidcRelyingParty | undefined = config.signInMethods.oidc
+      ? new (await import('./accounts/oidc/relying-party.js')).OidcRelyingParty(config.signInMethods.oidc, keys, logger)
+      : undefined;
     const webhooks = new WebhookService({ store, keys, settings: config.webhooks });
     const requests = new RequestService({ store, keys, ids, pushes, limits: config.limits, retentionDays: config.purgeExpiredAfterDays, mailEnabled: config.mail !== undefined, productName: productName(config.brand) });
     const accountMail = new AccountMail({ store, keys, accounts, hashing, mail: config.mail, productName: productName(config.brand) });

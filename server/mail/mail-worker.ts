@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { MailSettings } from '../config.js';
 import type { KeyRing } from '../crypto/key-ring.js';
@@ -41,7 +41,8 @@ function replyCode(e: unknown): number | undefined {
  */
 export class MailWorker {
   private readonly now: () => Date;
-  private readonly transport: Transporter;
+  // nodemailer (~60 files) is loaded only by a server that sends mail, not at every start.
+  private readonly transport: Promise<Transporter>;
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -49,13 +50,15 @@ export class MailWorker {
   constructor(private readonly deps: MailWorkerDeps) {
     this.now = deps.clock ?? (() => new Date());
     const s = deps.settings;
-    this.transport = nodemailer.createTransport({
-      url: s.smtpUrl,
-      ...(s.tlsCa ? { tls: { ca: s.tlsCa } } : {}),
-      connectionTimeout: s.smtpTimeoutMs,
-      greetingTimeout: s.smtpTimeoutMs,
-      socketTimeout: s.smtpTimeoutMs,
-    } satisfies SMTPTransport.Options);
+    this.transport = import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: s.smtpUrl,
+        ...(s.tlsCa ? { tls: { ca: s.tlsCa } } : {}),
+        connectionTimeout: s.smtpTimeoutMs,
+        greetingTimeout: s.smtpTimeoutMs,
+        socketTimeout: s.smtpTimeoutMs,
+      } satisfies SMTPTransport.Options),
+    );
   }
 
   start(): this {
@@ -106,7 +109,8 @@ export class MailWorker {
     try {
       const m = openMail(this.deps.keys, mail);
       const replyTo = m.replyTo ?? this.deps.settings.replyTo;
-      await this.transport.sendMail({
+      const transport = await this.transport;
+      await transport.sendMail({
         from: { name: this.deps.productName, address: this.deps.settings.from },
         to: m.to,
         ...(replyTo ? { replyTo } : {}),
@@ -139,6 +143,6 @@ export class MailWorker {
     this.stopped = true;
     this.wake?.();
     await this.loop;
-    this.transport.close();
+    (await this.transport).close();
   }
 }

@@ -1,9 +1,10 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { LowdbStore } from './embedded/lowdb-store.js';
-import { PostgresStore } from './postgres/postgres-store.js';
-import { withObjectStorage } from './object-store/with-object-storage.js';
 import type { Store } from './store.js';
+
+// The PostgreSQL store (pg) and object storage (the AWS SDK, ~100 files) are loaded only by a
+// server configured for them: an embedded server's start no longer reads them.
 
 /**
  * The backend the configuration asks for: PostgreSQL with DATABASE_URL (shared by every
@@ -16,12 +17,16 @@ export async function openStore(
 ): Promise<{ store: Store; where: string }> {
   const opened = await openRecordStore(config, logger);
   // Files in an S3-compatible bucket (FILE_STORAGE=s3), beside either store's records.
-  if (config.objectStorage) return { store: withObjectStorage(opened.store, config.objectStorage, (message) => logger.info(message)), where: opened.where };
+  if (config.objectStorage) {
+    const { withObjectStorage } = await import('./object-store/with-object-storage.js');
+    return { store: withObjectStorage(opened.store, config.objectStorage, (message) => logger.info(message)), where: opened.where };
+  }
   return opened;
 }
 
 async function openRecordStore(config: Pick<Config, 'database' | 'dataDir' | 'purgeCompactionSeconds'>, logger: Logger): Promise<{ store: Store; where: string }> {
   if (config.database) {
+    const { PostgresStore } = await import('./postgres/postgres-store.js');
     const store = await PostgresStore.open({ url: config.database.url, poolSize: config.database.poolSize, logger, waitForDatabase: true });
     return { store, where: 'the PostgreSQL database' };
   }

@@ -1,12 +1,8 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Logger } from '../../logger.js';
 import type { TicketSigner } from '../second-factor/signed-ticket.js';
@@ -15,6 +11,12 @@ import type { StoredPasskey } from '../../storage/records.js';
 import type { LimitCounters, Store } from '../../storage/store.js';
 import { isStorableText } from '../../storage/storable-text.js';
 import type { User } from '../user.js';
+
+// Loaded at the first passkey ceremony, not at every start: the library and its certificate
+// parsers are ~450 files, the largest part of what a server start loaded (strace of `node
+// dist/server/main.js`), and most instances see a passkey rarely or never.
+let webauthnLibrary: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => (webauthnLibrary ??= import('@simplewebauthn/server'));
 
 /** A browser has this long between asking for a challenge and answering it. */
 const CHALLENGE_MS = 5 * 60_000;
@@ -76,7 +78,7 @@ export class PasskeyService {
     const stored = await this.deps.store.getUser(user.id);
     if (!stored) throw new ServiceError('not_found', 'This account no longer exists.');
     if ((stored.passkeys?.length ?? 0) >= MAX_PASSKEYS) throw new ServiceError('conflict', `An account can have at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: this.deps.rpName,
       rpID: rpId(rp),
       userName: user.email,
@@ -93,6 +95,7 @@ export class PasskeyService {
     const t = this.deps.tickets.read<RegisterTicket>('webauthn-register', typeof ticket === 'string' ? ticket : undefined);
     if (!t || t.u !== user.id) throw new ServiceError('bad_request', 'The passkey request has expired. Please try again.');
     await this.useChallenge(t.c);
+    const { verifyRegistrationResponse } = await webauthn();
     let verified;
     try {
       verified = await verifyRegistrationResponse({
@@ -131,7 +134,7 @@ export class PasskeyService {
 
   /** Options for navigator.credentials.get() (any of this site's passkeys), and the ticket. */
   async signInOptions(rp: RelyingParty): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; ticket: string }> {
-    const options = await generateAuthenticationOptions({ rpID: rpId(rp), userVerification: 'required' });
+    const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rpId(rp), userVerification: 'required' });
     return { options, ticket: this.deps.tickets.sign<SignInTicket>('webauthn-sign-in', { c: options.challenge }, CHALLENGE_MS) };
   }
 
@@ -148,6 +151,7 @@ export class PasskeyService {
     const stored = userId ? await this.deps.store.getUser(userId) : undefined;
     const passkey = stored?.passkeys?.find((p) => p.id === answer.id);
     if (!stored || !passkey) throw new ServiceError('unauthorized', PASSKEY_REFUSED_MESSAGE);
+    const { verifyAuthenticationResponse } = await webauthn();
     let verified;
     try {
       verified = await verifyAuthenticationResponse({

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AccountService } from '../../accounts/account-service.js';
-import { OidcRelyingParty } from '../../accounts/oidc/relying-party.js';
+import type { OidcRelyingParty } from '../../accounts/oidc/relying-party.js';
 import type { InviteService } from '../../admin/invite-service.js';
 import type { Logger } from '../../logger.js';
 import { ServiceError } from '../../service-error.js';
@@ -94,6 +94,3 @@ export function oidcRoutes(oidc: OidcRelyingParty, accounts: AccountService, inv
 
   return app;
 }
-
-/** The redirect URI to register at the provider, for this server's public address. */
-export const oidcRedirectUri = OidcRelyingParty.redirectUri;

@@ -2,6 +2,7 @@
 /** @jsxImportSource preact */
 import { FieldErrors } from './components.js';
 import { useLanguage } from './i18n/i18n-context.js';
+import { LocalTimeInput, LocalTimeZoneNote } from './local-time-input.js';
 
 /**
  * Scheduled release (issue 35): what a recipient sees before the push opens. No view was
@@ -36,12 +37,11 @@ export function NotYetOpenPage({ opensAt }: { opensAt: string }) {
  */
 export function ReleaseField({ value, fromRelease, errors }: { value: string; fromRelease: boolean; errors?: Record<string, string[]> }) {
   const { t } = useLanguage();
-  const invalid = errors?.not_before?.length ? { 'aria-invalid': true as const, 'aria-describedby': 'not_before-error release-hint' } : { 'aria-describedby': 'release-hint' };
+  const invalid = Boolean(errors?.not_before?.length);
   return (
     <div class="release">
       <label for="release_at">{t('create.releaseAt')}</label>
-      <input type="datetime-local" id="release_at" name="release_at" value={value} {...invalid} />
-      <input type="hidden" name="push[not_before]" value="" data-local-time-of="release_at" />
+      <LocalTimeInput id="release_at" field="push[not_before]" value={value} invalid={invalid} describedBy={invalid ? 'not_before-error release-hint' : 'release-hint'} />
       <FieldErrors errors={errors} field="not_before" />
       <input type="hidden" name="push[expire_from_release]" value="false" />
       <label class="choice">
@@ -49,10 +49,7 @@ export function ReleaseField({ value, fromRelease, errors }: { value: string; fr
         {t('create.expireFromRelease')}
       </label>
       <p class="muted small hint" id="release-hint">
-        {t('create.releaseHint')}{' '}
-        <span data-time-zone data-time-zone-template={t('create.timeZone', { zone: '{zone}' })}>
-          {t('create.timeZone', { zone: 'UTC' })}
-        </span>
+        {t('create.releaseHint')} <LocalTimeZoneNote />
       </p>
     </div>
   );

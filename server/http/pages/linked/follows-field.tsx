@@ -3,6 +3,7 @@
 import type { OwnerPushRecord } from '../../../../shared/push-schema.js';
 import { FieldErrors } from '../components.js';
 import { useLanguage } from '../i18n/i18n-context.js';
+import { LocalTimeInput, LocalTimeZoneNote } from '../local-time-input.js';
 import { pushLabel } from './push-label.js';
 
 /** What the sender chose last time, shown again when the form comes back with an error. */
@@ -24,7 +25,7 @@ export interface FollowsValues {
  */
 export function FollowsField({ choices, values, errors }: { choices: OwnerPushRecord[]; values: FollowsValues; errors?: Record<string, string[]> }) {
   const { t, date } = useLanguage();
-  const untilInvalid = errors?.follows_until?.length ? { 'aria-invalid': true as const, 'aria-describedby': 'follows_until-error follows-hint' } : { 'aria-describedby': 'follows-hint' };
+  const untilInvalid = Boolean(errors?.follows_until?.length);
   return (
     <fieldset class="follows stack">
       <legend>{t('linked.opensAfter')}</legend>
@@ -41,14 +42,10 @@ export function FollowsField({ choices, values, errors }: { choices: OwnerPushRe
       <input type="text" id="follows_link" name="follows_link" value={values.follows_link} autocomplete="off" spellcheck={false} />
       <FieldErrors errors={errors} field="follows" />
       <label for="follows_until_at">{t('linked.orFrom')}</label>
-      <input type="datetime-local" id="follows_until_at" name="follows_until_at" value={values.follows_until_at} {...untilInvalid} />
-      <input type="hidden" name="push[follows_until]" value="" data-local-time-of="follows_until_at" />
+      <LocalTimeInput id="follows_until_at" field="push[follows_until]" value={values.follows_until_at} invalid={untilInvalid} describedBy={untilInvalid ? 'follows_until-error follows-hint' : 'follows-hint'} />
       <FieldErrors errors={errors} field="follows_until" />
       <p class="muted small hint" id="follows-hint">
-        {t('linked.hint')}{' '}
-        <span data-time-zone data-time-zone-template={t('create.timeZone', { zone: '{zone}' })}>
-          {t('create.timeZone', { zone: 'UTC' })}
-        </span>
+        {t('linked.hint')} <LocalTimeZoneNote />
       </p>
     </fieldset>
   );
