@@ -63,6 +63,17 @@ const watchFileHost = (page: DrivenPage) =>
     new BroadcastChannel('secret-push-files').onmessage = ({ data }) => void ('answer' in data && seen.push(data.envelope));
   });
 const hostAnswers = (page: DrivenPage) => page.evaluate(() => (globalThis as Ext).hostAnswers as string[]);
+
+/**
+ * Shortens (or, with null, restores) one of the file host's waits for the extension's pages
+ * (extension/lib/test-wait.ts), from any open extension page: the tests that check those waits
+ * need not sit through the shipped 15 and 20 s.
+ */
+const shortenWait = (page: DrivenPage, name: 'file-host-idle' | 'file-host-silence', ms: number | null) =>
+  page.evaluate(
+    ({ key, ms }) => (ms === null ? localStorage.removeItem(key) : localStorage.setItem(key, String(ms))),
+    { key: `secret-push-test-ms:${name}`, ms },
+  );
 /** The envelopes in the extension's upload spool (OPFS), with their sizes. */
 const spooled = (page: DrivenPage) =>
   page.evaluate(async () => {
@@ -487,12 +498,14 @@ export function extensionSuite(b: BrowserUnderTest) {
         await waitForText(popup, /What to push/);
         await click(popup, { label: 'A file' });
         await chooseFile(popup, 2 * 1_048_576, fileName);
+        // 5 s of silence (the shipped 15 s is only waited out longer): still well over the host's 2 s heartbeat.
+        await shortenWait(popup, 'file-host-silence', 5_000);
         await click(popup, { button: 'Push file' });
         await gate.uploadStarted;
         expect(await pageText(popup)).toMatch(/Pushing/);
         const closedAt = Date.now();
         await closeFileHost();
-        // The host's heartbeat stops; the popup waits a bounded time (15 s of silence), then says why.
+        // The host's heartbeat stops; the popup waits a bounded time (the 5 s of silence set above), then says why.
         await expect.poll(() => pageText(popup), { timeout: 30_000 }).toMatch(/file upload stopped answering/);
         expect(Date.now() - closedAt).toBeLessThan(25_000);
         expect(await pageText(popup)).not.toMatch(/Pushing/);
@@ -502,6 +515,7 @@ export function extensionSuite(b: BrowserUnderTest) {
         await click(popup, { button: 'Push file' });
         await expect.poll(() => pageText(popup), { timeout: 60_000 }).toMatch(/File push/);
         expect(await valueOf(popup, 'Secret link')).toMatch(/#[A-Za-z0-9_-]{48}$/);
+        await shortenWait(popup, 'file-host-silence', null);
         await popup.close();
       } finally {
         await gate.close();
@@ -518,6 +532,9 @@ export function extensionSuite(b: BrowserUnderTest) {
         await click(popup, { label: 'A file' });
         await chooseFile(popup, 1_048_576, name);
         await watchFileHost(popup);
+        // Idle after 6 s instead of the shipped 20 s: the host reads it when it arms its timer,
+        // after each upload. Long enough that the host is still open when the push is shown.
+        await shortenWait(popup, 'file-host-idle', 6_000);
         await click(popup, { button: 'Push file' });
         await expect.poll(() => pageText(popup), { timeout: 60_000 }).toMatch(/File push/);
         const answers = await hostAnswers(popup);
@@ -527,11 +544,14 @@ export function extensionSuite(b: BrowserUnderTest) {
       try {
         expect(await pushFile(`before-idle-${b.build}.bin`)).toEqual(['disk']);
         expect(await fileHostOpen()).toBe(true);
-        // 20 s without an upload: the host asks the background to close it.
-        await expect.poll(fileHostOpen, { timeout: 45_000, interval: 1_000 }).toBe(false);
+        // 6 s without an upload: the host asks the background to close it.
+        await expect.poll(fileHostOpen, { timeout: 45_000, interval: 250 }).toBe(false);
         expect(await pushFile(`after-idle-${b.build}.bin`)).toEqual(['disk']);
         expect(await fileHostOpen()).toBe(true);
       } finally {
+        const page = await ext.openOptions();
+        await shortenWait(page, 'file-host-idle', null);
+        await page.close();
         await useServer(server.url, token);
       }
     }, 120_000);
