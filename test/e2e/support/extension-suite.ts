@@ -121,6 +121,41 @@ export function extensionSuite(b: BrowserUnderTest) {
   let building: Promise<string> | undefined;
   const built = async () => (extensionDir = await (building ??= buildExtension(b.build)));
 
+  /**
+   * The browser of a tour (a theme, a language), on what is a fresh profile to the extension.
+   * Where the harness can start the extension over (startOver), the tours share one launch,
+   * closed after the last; else each launches its own on a new profile, closed by `done`.
+   */
+  let shared: { ext: Promise<ExtensionHarness>; profileDir: string } | undefined;
+  afterAll(async () => {
+    if (!shared) return;
+    await (await shared.ext.catch(() => undefined))?.close().catch(() => undefined);
+    rmSync(shared.profileDir, { recursive: true, force: true });
+  });
+  async function tourBrowser(theme: Theme, language?: string): Promise<{ ext: ExtensionHarness; done(): Promise<void> }> {
+    if (shared) {
+      const ext = await shared.ext;
+      if (ext.startOver) {
+        await ext.startOver(theme, language);
+        return { ext, done: async () => undefined };
+      }
+    }
+    const profileDir = mkdtempSync(join(tmpdir(), `secret-push-${b.build}-${language ?? theme}-`));
+    const launching = b.launch(extensionDir, profileDir, theme, language);
+    const ext = await launching;
+    if (!shared && ext.startOver) {
+      shared = { ext: launching, profileDir };
+      return { ext, done: async () => undefined };
+    }
+    return {
+      ext,
+      done: async () => {
+        await ext.close().catch(() => undefined);
+        rmSync(profileDir, { recursive: true, force: true });
+      },
+    };
+  }
+
   describe(`extension build for ${b.name}`, () => {
     beforeAll(built, 180_000);
 
@@ -1067,7 +1102,7 @@ export function extensionSuite(b: BrowserUnderTest) {
   describe.each(['light', 'dark'] as const)(`popup in ${b.name}, %s theme`, (theme) => {
     let server: TestServer;
     let token: string;
-    let profileDir: string;
+    let done: (() => Promise<void>) | undefined;
     let ext: ExtensionHarness;
     const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-${theme}-${name}`);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
@@ -1076,14 +1111,12 @@ export function extensionSuite(b: BrowserUnderTest) {
     beforeAll(async () => {
       [server] = await Promise.all([startServer(), built()]);
       ({ token } = await createUserWithToken(server, `tour-${theme}@example.org`));
-      profileDir = mkdtempSync(join(tmpdir(), `secret-push-${b.build}-${theme}-`));
-      ext = await b.launch(extensionDir, profileDir, theme);
+      ({ ext, done } = await tourBrowser(theme));
     }, 180_000);
 
     afterAll(async () => {
-      await ext?.close().catch(() => undefined);
+      await done?.();
       await server?.stop();
-      if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     });
 
     it('follows the system theme, with readable text in every view', async () => {
@@ -1150,7 +1183,7 @@ export function extensionSuite(b: BrowserUnderTest) {
   describe(`popup in ${b.name}, in German`, () => {
     let server: TestServer;
     let token: string;
-    let profileDir: string;
+    let done: (() => Promise<void>) | undefined;
     let ext: ExtensionHarness;
     const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-de-${name}`);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
@@ -1168,14 +1201,12 @@ export function extensionSuite(b: BrowserUnderTest) {
     beforeAll(async () => {
       [server] = await Promise.all([startServer(), built()]);
       ({ token } = await createUserWithToken(server, `de-${b.build}@example.org`));
-      profileDir = mkdtempSync(join(tmpdir(), `secret-push-${b.build}-de-`));
-      ext = await b.launch(extensionDir, profileDir, 'light', language);
+      ({ ext, done } = await tourBrowser('light', language));
     }, 180_000);
 
     afterAll(async () => {
-      await ext?.close().catch(() => undefined);
+      await done?.();
       await server?.stop();
-      if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     });
 
     it('speaks German in the popup, the context menu and the manifest, and fits the long words', async () => {
