@@ -2,6 +2,7 @@ import type { OwnerPushRecord, PushInput } from '../../shared/push-schema';
 import type { FileChannelMessage, FileChannelName, Connection, FilePushAnswer, FilePushRequest, HostSilenceMs } from './file-host-protocol';
 import { t } from './i18n';
 import { answered, ask, type SendMessage } from './relay';
+import { testWaitMs } from './test-wait';
 
 const HOST_SILENCE_MS = 15_000 satisfies HostSilenceMs;
 
@@ -21,7 +22,7 @@ export async function handOverFilePush(connection: Connection, input: PushInput,
     const answer = await new Promise<FilePushAnswer['answer']>((resolve) => {
       // Every message of the host about this request (its heartbeat) resets the watchdog.
       let watchdog: ReturnType<typeof setTimeout>;
-      const listen = () => (watchdog = setTimeout(resolve, HOST_SILENCE_MS, { ok: false, problem: { kind: 'unknown', message: t('file_host_silent'), fields: {} } }));
+      const listen = () => (watchdog = setTimeout(resolve, testWaitMs('file-host-silence', HOST_SILENCE_MS), { ok: false, problem: { kind: 'unknown', message: t('file_host_silent'), fields: {} } }));
       channel.onmessage = ({ data }: MessageEvent<FileChannelMessage>) => {
         if (data.id !== id) return;
         clearTimeout(watchdog);

@@ -1,6 +1,7 @@
 import type { FileChannelMessage, FileChannelName, FilePushAnswer, HeartbeatMs } from '../../lib/file-host-protocol';
 import { hostFilePush, sweepAbandonedSpool, type HostedUpload } from '../../lib/file-host-push';
 import type { RelayAnswer, RelayRequest } from '../../lib/relay';
+import { testWaitMs } from '../../lib/test-wait';
 
 // The file host: a page without a window that encrypts and uploads the files the popup hands it
 // (lib/file-handoff.ts), so that a large upload neither sits in memory nor ends when the popup
@@ -22,7 +23,7 @@ let working = 0;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 function armIdle() {
   clearTimeout(idleTimer);
-  if (working === 0) idleTimer = setTimeout(reportIdle, IDLE_MS);
+  if (working === 0) idleTimer = setTimeout(reportIdle, testWaitMs('file-host-idle', IDLE_MS));
 }
 async function reportIdle() {
   // The background closes this page, unless a popup has just asked for it (its request may be on its way).

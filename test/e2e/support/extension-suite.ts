@@ -63,6 +63,17 @@ const watchFileHost = (page: DrivenPage) =>
     new BroadcastChannel('secret-push-files').onmessage = ({ data }) => void ('answer' in data && seen.push(data.envelope));
   });
 const hostAnswers = (page: DrivenPage) => page.evaluate(() => (globalThis as Ext).hostAnswers as string[]);
+
+/**
+ * Shortens (or, with null, restores) one of the file host's waits for the extension's pages
+ * (extension/lib/test-wait.ts), from any open extension page: the tests that check those waits
+ * need not sit through the shipped 15 and 20 s.
+ */
+const shortenWait = (page: DrivenPage, name: 'file-host-idle' | 'file-host-silence', ms: number | null) =>
+  page.evaluate(
+    ({ key, ms }) => (ms === null ? localStorage.removeItem(key) : localStorage.setItem(key, String(ms))),
+    { key: `secret-push-test-ms:${name}`, ms },
+  );
 /** The envelopes in the extension's upload spool (OPFS), with their sizes. */
 const spooled = (page: DrivenPage) =>
   page.evaluate(async () => {
@@ -109,6 +120,41 @@ export function extensionSuite(b: BrowserUnderTest) {
   // Built once for every describe below (any of them may be the only one a filter runs).
   let building: Promise<string> | undefined;
   const built = async () => (extensionDir = await (building ??= buildExtension(b.build)));
+
+  /**
+   * The browser of a tour (a theme, a language), on what is a fresh profile to the extension.
+   * Where the harness can start the extension over (startOver), the tours share one launch,
+   * closed after the last; else each launches its own on a new profile, closed by `done`.
+   */
+  let shared: { ext: Promise<ExtensionHarness>; profileDir: string } | undefined;
+  afterAll(async () => {
+    if (!shared) return;
+    await (await shared.ext.catch(() => undefined))?.close().catch(() => undefined);
+    rmSync(shared.profileDir, { recursive: true, force: true });
+  });
+  async function tourBrowser(theme: Theme, language?: string): Promise<{ ext: ExtensionHarness; done(): Promise<void> }> {
+    if (shared) {
+      const ext = await shared.ext;
+      if (ext.startOver) {
+        await ext.startOver(theme, language);
+        return { ext, done: async () => undefined };
+      }
+    }
+    const profileDir = mkdtempSync(join(tmpdir(), `secret-push-${b.build}-${language ?? theme}-`));
+    const launching = b.launch(extensionDir, profileDir, theme, language);
+    const ext = await launching;
+    if (!shared && ext.startOver) {
+      shared = { ext: launching, profileDir };
+      return { ext, done: async () => undefined };
+    }
+    return {
+      ext,
+      done: async () => {
+        await ext.close().catch(() => undefined);
+        rmSync(profileDir, { recursive: true, force: true });
+      },
+    };
+  }
 
   describe(`extension build for ${b.name}`, () => {
     beforeAll(built, 180_000);
@@ -487,12 +533,14 @@ export function extensionSuite(b: BrowserUnderTest) {
         await waitForText(popup, /What to push/);
         await click(popup, { label: 'A file' });
         await chooseFile(popup, 2 * 1_048_576, fileName);
+        // 5 s of silence (the shipped 15 s is only waited out longer): still well over the host's 2 s heartbeat.
+        await shortenWait(popup, 'file-host-silence', 5_000);
         await click(popup, { button: 'Push file' });
         await gate.uploadStarted;
         expect(await pageText(popup)).toMatch(/Pushing/);
         const closedAt = Date.now();
         await closeFileHost();
-        // The host's heartbeat stops; the popup waits a bounded time (15 s of silence), then says why.
+        // The host's heartbeat stops; the popup waits a bounded time (the 5 s of silence set above), then says why.
         await expect.poll(() => pageText(popup), { timeout: 30_000 }).toMatch(/file upload stopped answering/);
         expect(Date.now() - closedAt).toBeLessThan(25_000);
         expect(await pageText(popup)).not.toMatch(/Pushing/);
@@ -502,6 +550,7 @@ export function extensionSuite(b: BrowserUnderTest) {
         await click(popup, { button: 'Push file' });
         await expect.poll(() => pageText(popup), { timeout: 60_000 }).toMatch(/File push/);
         expect(await valueOf(popup, 'Secret link')).toMatch(/#[A-Za-z0-9_-]{48}$/);
+        await shortenWait(popup, 'file-host-silence', null);
         await popup.close();
       } finally {
         await gate.close();
@@ -518,6 +567,9 @@ export function extensionSuite(b: BrowserUnderTest) {
         await click(popup, { label: 'A file' });
         await chooseFile(popup, 1_048_576, name);
         await watchFileHost(popup);
+        // Idle after 6 s instead of the shipped 20 s: the host reads it when it arms its timer,
+        // after each upload. Long enough that the host is still open when the push is shown.
+        await shortenWait(popup, 'file-host-idle', 6_000);
         await click(popup, { button: 'Push file' });
         await expect.poll(() => pageText(popup), { timeout: 60_000 }).toMatch(/File push/);
         const answers = await hostAnswers(popup);
@@ -527,11 +579,14 @@ export function extensionSuite(b: BrowserUnderTest) {
       try {
         expect(await pushFile(`before-idle-${b.build}.bin`)).toEqual(['disk']);
         expect(await fileHostOpen()).toBe(true);
-        // 20 s without an upload: the host asks the background to close it.
-        await expect.poll(fileHostOpen, { timeout: 45_000, interval: 1_000 }).toBe(false);
+        // 6 s without an upload: the host asks the background to close it.
+        await expect.poll(fileHostOpen, { timeout: 45_000, interval: 250 }).toBe(false);
         expect(await pushFile(`after-idle-${b.build}.bin`)).toEqual(['disk']);
         expect(await fileHostOpen()).toBe(true);
       } finally {
+        const page = await ext.openOptions();
+        await shortenWait(page, 'file-host-idle', null);
+        await page.close();
         await useServer(server.url, token);
       }
     }, 120_000);
@@ -1047,7 +1102,7 @@ export function extensionSuite(b: BrowserUnderTest) {
   describe.each(['light', 'dark'] as const)(`popup in ${b.name}, %s theme`, (theme) => {
     let server: TestServer;
     let token: string;
-    let profileDir: string;
+    let done: (() => Promise<void>) | undefined;
     let ext: ExtensionHarness;
     const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-${theme}-${name}`);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
@@ -1056,14 +1111,12 @@ export function extensionSuite(b: BrowserUnderTest) {
     beforeAll(async () => {
       [server] = await Promise.all([startServer(), built()]);
       ({ token } = await createUserWithToken(server, `tour-${theme}@example.org`));
-      profileDir = mkdtempSync(join(tmpdir(), `secret-push-${b.build}-${theme}-`));
-      ext = await b.launch(extensionDir, profileDir, theme);
+      ({ ext, done } = await tourBrowser(theme));
     }, 180_000);
 
     afterAll(async () => {
-      await ext?.close().catch(() => undefined);
+      await done?.();
       await server?.stop();
-      if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     });
 
     it('follows the system theme, with readable text in every view', async () => {
@@ -1130,7 +1183,7 @@ export function extensionSuite(b: BrowserUnderTest) {
   describe(`popup in ${b.name}, in German`, () => {
     let server: TestServer;
     let token: string;
-    let profileDir: string;
+    let done: (() => Promise<void>) | undefined;
     let ext: ExtensionHarness;
     const shot = (page: DrivenPage, name: string) => screenshot(page, `${b.build}-de-${name}`);
     const waitForText = (page: DrivenPage, re: RegExp) => expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(re);
@@ -1148,14 +1201,12 @@ export function extensionSuite(b: BrowserUnderTest) {
     beforeAll(async () => {
       [server] = await Promise.all([startServer(), built()]);
       ({ token } = await createUserWithToken(server, `de-${b.build}@example.org`));
-      profileDir = mkdtempSync(join(tmpdir(), `secret-push-${b.build}-de-`));
-      ext = await b.launch(extensionDir, profileDir, 'light', language);
+      ({ ext, done } = await tourBrowser('light', language));
     }, 180_000);
 
     afterAll(async () => {
-      await ext?.close().catch(() => undefined);
+      await done?.();
       await server?.stop();
-      if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     });
 
     it('speaks German in the popup, the context menu and the manifest, and fits the long words', async () => {

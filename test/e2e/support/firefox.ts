@@ -86,6 +86,13 @@ async function launchFirefox(extensionDir: string, profileDir: string, theme: Th
   });
 }
 
+/** What startOver calls of the extension's API (Firefox's `browser`). */
+interface StartOverApi {
+  storage: Record<'local' | 'sync', { clear(): Promise<void> }> & { session?: { clear(): Promise<void> } };
+  permissions: { getAll(): Promise<{ origins?: string[]; permissions?: string[] }>; remove(p: object): Promise<boolean> };
+  runtime: { reload(): void };
+}
+
 /** The extension in Firefox, driven by puppeteer-core over WebDriver BiDi (playwright-core's
  * Firefox does not work with Debian's firefox-esr). */
 export async function firefoxHarness(
@@ -157,6 +164,46 @@ export async function firefoxHarness(
         const page = (await browser.pages()).find((p) => url.test(p.url()));
         if (page) return driven(page);
         if (Date.now() > deadline) throw new Error(`no window at ${url} (open: ${(await browser.pages()).map((p) => p.url()).join(', ')})`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async startOver(theme, language) {
+      // Firefox's settings write these prefs; Firefox follows a theme pref at once (a page's
+      // prefers-color-scheme), and an extension picks its _locales language when it starts.
+      // Firefox's own window, reachable over BiDi with --remote-allow-system-access (puppeteer has no call for it).
+      const connection = (browser as unknown as { connection: { send(method: string, params: object): Promise<{ result: unknown }> } }).connection;
+      const { result } = (await connection.send('browsingContext.getTree', { 'moz:scope': 'chrome' })) as { result: { contexts: Array<{ context: string }> } };
+      const prefs = `Services.prefs.setIntPref('ui.systemUsesDarkTheme', ${theme === 'dark' ? 1 : 0});
+        Services.prefs.setCharPref('intl.locale.requested', ${JSON.stringify(language ?? 'en-US')});`;
+      await connection.send('script.evaluate', { expression: prefs, target: { context: result.contexts[0].context }, awaitPromise: false });
+      await inExtension(async () => {
+        const g = globalThis as unknown as { backgroundGlobal: { startedOver?: boolean } };
+        const api = (globalThis as unknown as { browser: StartOverApi }).browser;
+        await Promise.all([api.storage.local.clear(), api.storage.sync.clear(), api.storage.session?.clear()]);
+        const { origins = [], permissions = [] } = await api.permissions.getAll();
+        // Only what was granted on request can be taken back; the manifest's own stay, as on a fresh install.
+        // (A required one is refused at once, by a thrown type error rather than a rejection.)
+        for (const p of [...origins.map((o) => ({ origins: [o] })), ...permissions.map((p) => ({ permissions: [p] }))]) {
+          try {
+            await api.permissions.remove(p);
+          } catch {
+            // the manifest's own: kept
+          }
+        }
+        g.backgroundGlobal.startedOver = true;
+        // Not awaited: the reload takes this page down.
+        setTimeout(() => api.runtime.reload(), 0);
+      }, null);
+      // Started over once the background is a new page (the old one carried the mark).
+      helper = null;
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const fresh = await inExtension(() => !(globalThis as unknown as { backgroundGlobal: { startedOver?: boolean } }).backgroundGlobal.startedOver, null).catch(() => false);
+        if (fresh) break;
+        if (Date.now() > deadline) throw new Error('the extension did not come back after runtime.reload()');
+        const stale = helper as Page | null;
+        helper = null;
+        await stale?.close().catch(() => undefined);
         await new Promise((r) => setTimeout(r, 100));
       }
     },
