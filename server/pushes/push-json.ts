@@ -4,7 +4,8 @@ import { daysRemaining, viewsRemaining } from './expiry.js';
 
 /** Stored records → Password Pusher's JSON shapes (key order as the reference writes them). */
 
-export function secretUrl(push: Pick<StoredPush, 'token' | 'retrievalStep'>, baseUrl: string, urlToken = push.token): string {
+/** A push's link: its URL token is passed beside it, never read from `push.token` (the id it is stored under). */
+export function secretUrl(push: Pick<StoredPush, 'retrievalStep'>, baseUrl: string, urlToken: string): string {
   return `${baseUrl}/p/${urlToken}${push.retrievalStep ? '/r' : ''}`;
 }
 

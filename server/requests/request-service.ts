@@ -140,7 +140,7 @@ export class RequestService {
       answer_expire_after_views: r.answerExpireAfterViews,
       push_id: r.pushId,
       email_on_answer: r.answerReceipt !== undefined,
-      answer_html_url: answer && answerToken && !answer.expiredAt ? secretUrl({ token: answerToken, retrievalStep: answer.retrievalStep }, baseUrl) : null,
+      answer_html_url: answer && answerToken && !answer.expiredAt ? secretUrl(answer, baseUrl, answerToken) : null,
     };
   }
 
