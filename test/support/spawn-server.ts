@@ -91,7 +91,7 @@ export async function runUsersCommand(args: string[], env: Record<string, string
 }
 
 // No balancer in front of a test's server: SIGTERM stops it without SHUTDOWN_DELAY_SECONDS' wait.
-const serverDefaults = (env: Record<string, string>) => ({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', SHUTDOWN_DELAY_SECONDS: '0', ...env });
+const serverDefaults = (env: Record<string, string>) => ({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', SHUTDOWN_DELAY_SECONDS: '0', PASSWORD_HASH_COST: '10', ...env });
 
 async function listening(proc: Spawned, timeoutMs: number): Promise<SpawnedServer> {
   const url = await new Promise<string>((resolve, reject) => {
