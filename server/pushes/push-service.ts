@@ -286,8 +286,10 @@ export class PushService {
       const notify = await this.recipientMailsFor(actor, rawInput, push, token, now);
       // Stored bytes count against the quotas before anything is written (files already streamed
       // in are discarded below when this refuses).
-      const uncounted = storedSize(push) - (options.reservedBytes ?? 0);
-      const reservation = uncounted > 0 ? await this.deps.quota?.reserve({ userId: actor.user?.id ?? null, ip: actor.client.ip }, uncounted) : undefined;
+      const storer = { userId: actor.user?.id ?? null, ip: actor.client.ip };
+      const quota = this.deps.quota?.counts(storer) ? this.deps.quota : undefined;
+      const uncounted = quota ? storedSize(push) - (options.reservedBytes ?? 0) : 0;
+      const reservation = uncounted > 0 ? await quota?.reserve(storer, uncounted) : undefined;
       try {
         // Both pushes' audit trails show the link, written with the insert (issue 35 item 6).
         const link = followed ? { follows: followed.token, entry: this.auditRecord('linked', actor, now) } : undefined;
@@ -477,7 +479,8 @@ export class PushService {
     const fields = validatePushInput(rawInput, { limits: this.deps.config.limits, features: this.features, hasFiles: files.length > 0, now });
     const token = upload?.token ?? newUrlToken();
     const push = await this.newStoredPush(fields, token, ownerId, now, files);
-    const reservation = await this.deps.quota?.reserve({ userId: ownerId, ip: sender.client.ip }, storedSize(push));
+    const storer = { userId: ownerId, ip: sender.client.ip };
+    const reservation = this.deps.quota?.counts(storer) ? await this.deps.quota.reserve(storer, storedSize(push)) : undefined;
     return { push, token, creation: this.auditRecord('creation', sender, now), release: async () => void (await reservation?.release()) };
   }
 

@@ -59,6 +59,15 @@ export class StorageQuota {
     if (this.limits.maxStorageMb > 0 && (await this.used()) >= this.limits.maxStorageMb * MB) throw this.full();
   }
 
+  /**
+   * Whether a reservation for `storer` would check or count anything: with no cap and no daily
+   * quota for them, a caller need not work out what a write will store (a create would otherwise
+   * serialise the whole push once more just to measure it).
+   */
+  counts(storer: Storer): boolean {
+    return this.limits.maxStorageMb > 0 || (storer.userId ? this.limits.accountMbPerDay : this.limits.anonymousMbPerIpPerDay) > 0;
+  }
+
   /** Sets `bytes` aside for `storer`, or refuses (507 for the store's cap, 429 for a daily quota). */
   async reserve(storer: Storer, bytes: number): Promise<Reservation> {
     const cap = this.limits.maxStorageMb * MB;
