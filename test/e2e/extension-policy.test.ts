@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithToken, startServer, type TestServer } from '../support/server';
 import { chromiumExtensionPolicy, firefoxWithPolicies, unpackedExtensionId } from './support/browser-policy';
 import { chromiumHarness, hasChromium, missingChromiumMessage } from './support/chromium';
-import { click, has, pageText, valueOf, type DrivenPage, type ExtensionHarness } from './support/extension-harness';
+import { click, extensionPackages, has, pageText, valueOf, type DrivenPage, type ExtensionHarness } from './support/extension-harness';
 import { firefoxHarness, hasFirefox, missingFirefoxMessage } from './support/firefox';
 import { firefoxAddonId } from '../../extension/lib/firefox-addon-id';
 
@@ -26,15 +26,13 @@ const storeShots = join(root, 'test-artifacts', 'store');
 const geckoId = firefoxAddonId();
 type Ext = { [api: string]: any };
 
-/** `wxt zip` for both browsers, into a directory of its own (the other extension tests build in .output/). */
-async function zipPackages(outDir: string): Promise<{ chrome: string; firefox: string; sources: string }> {
-  const wxt = join(root, 'node_modules', '.bin', 'wxt');
-  const env = { ...process.env, NODE_ENV: 'production', SP_EXT_OUT_DIR: outDir };
-  await promisify(execFile)(wxt, ['zip'], { cwd: root, env, timeout: 120_000 });
-  await promisify(execFile)(wxt, ['zip', '-b', 'firefox'], { cwd: root, env, timeout: 120_000 });
-  const zips = readdirSync(outDir).filter((f) => f.endsWith('.zip'));
-  const pick = (suffix: string) => join(outDir, zips.find((z) => z.endsWith(suffix)) ?? `missing-${suffix}`);
-  return { chrome: pick('-chrome.zip'), firefox: pick('-firefox.zip'), sources: pick('-sources.zip') };
+/**
+ * `wxt zip` for both browsers (npm run zip:ext): the run's one build of each, which the other
+ * extension tests load unpacked (extension-harness.ts).
+ */
+async function zipPackages(): Promise<{ chrome: string; firefox: string; sources: string }> {
+  const [chrome, firefox] = await Promise.all([extensionPackages('chrome'), extensionPackages('firefox')]);
+  return { chrome: chrome.zip, firefox: firefox.zip, sources: firefox.sources! };
 }
 
 async function unpack(zip: string): Promise<string> {
@@ -55,7 +53,6 @@ describe('shipped packages with an organisation\'s policy', () => {
   let server: TestServer;
   let token: string;
   let packages: { chrome: string; firefox: string; sources: string };
-  let outDir: string;
   const cleanup: Array<() => void> = [];
   const policy = () => ({
     serverUrl: server.url,
@@ -65,15 +62,13 @@ describe('shipped packages with an organisation\'s policy', () => {
   });
 
   beforeAll(async () => {
-    outDir = mkdtempSync(join(tmpdir(), 'secret-push-zip-'));
-    [server, packages] = await Promise.all([startServer(), zipPackages(outDir)]);
+    [server, packages] = await Promise.all([startServer(), zipPackages()]);
     ({ token } = await createUserWithToken(server, 'policy@example.org'));
   }, 240_000);
 
   afterAll(async () => {
     for (const undo of cleanup.reverse()) undo();
     await server?.stop();
-    if (outDir) rmSync(outDir, { recursive: true, force: true });
   });
 
   it('npm run zip:ext makes the Chrome Web Store and Firefox Add-ons packages and the sources archive', () => {

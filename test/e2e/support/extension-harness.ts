@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -76,22 +76,22 @@ const root = resolve(import.meta.dirname, '../../..');
 export const artifactsDir = join(root, 'test-artifacts');
 
 /**
- * Builds the extension for one browser exactly as shipped (`wxt build`: no test-only manifest
- * entries; another mode would also change the bundle), into .output/chrome-mv3 or
- * .output/firefox-mv2: the suites of both browsers can build at the same time.
+ * The extension for one browser exactly as shipped, once per test run: `wxt zip` (what
+ * `npm run zip:ext` runs: the production build, no test-only manifest entries, and its store
+ * package; for Firefox also the sources archive) into a directory of the run. The first test file
+ * that asks builds it (under a lock: WXT writes .wxt/, so two builds at once would overwrite each
+ * other's files); the others wait for it and use it. The unpacked build (buildExtension) and the
+ * packages (extensionPackages) are the same build: the suites load the first, the packaging test
+ * unpacks the second. Outside a run (no SECRET_PUSH_TEST_RUN_DIR), each call builds into a
+ * directory of its own.
  */
-/**
- * The extension built for one browser, once per test run: the first test file that asks builds it
- * (under a lock: WXT writes .output/ and .wxt/, so two builds at once would overwrite each
- * other's files) and copies it into the run's directory; the others wait for that copy and use it.
- * Outside a run (no SECRET_PUSH_TEST_RUN_DIR), each call builds into a directory of its own.
- */
-export async function buildExtension(browser: 'chrome' | 'firefox'): Promise<string> {
+async function packaged(browser: 'chrome' | 'firefox'): Promise<string> {
   const runDir = process.env.SECRET_PUSH_TEST_RUN_DIR ?? mkdtempSync(join(tmpdir(), 'secret-push-extension-'));
   const target = join(runDir, `extension-${browser}`);
+  const done = join(target, 'done');
   const lock = join(runDir, 'extension-build.lock');
   for (;;) {
-    if (existsSync(join(target, 'manifest.json'))) return target;
+    if (existsSync(done)) return target;
     try {
       mkdirSync(lock);
     } catch (e) {
@@ -101,21 +101,41 @@ export async function buildExtension(browser: 'chrome' | 'firefox'): Promise<str
       continue;
     }
     try {
-      if (!existsSync(join(target, 'manifest.json'))) {
+      if (!existsSync(done)) {
+        const partial = `${target}.partial`;
+        rmSync(partial, { recursive: true, force: true });
         const wxt = join(root, 'node_modules', '.bin', 'wxt');
         // Vitest sets NODE_ENV=test, which Vite would carry into a bigger, non-production bundle.
-        const env = { ...process.env, NODE_ENV: 'production' };
-        await promisify(execFile)(wxt, ['build', '-b', browser], { cwd: root, env, timeout: 120_000 });
-        const dir = join(root, '.output', browser === 'chrome' ? 'chrome-mv3' : 'firefox-mv2');
+        const env = { ...process.env, NODE_ENV: 'production', SP_EXT_OUT_DIR: partial };
+        await promisify(execFile)(wxt, ['zip', '-b', browser], { cwd: root, env, timeout: 120_000 });
+        const dir = join(partial, unpackedDir[browser]);
         if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`The e2e build did not produce ${dir}/manifest.json`);
-        // Copied whole, then renamed: a waiting file sees no manifest until every file is there.
-        cpSync(dir, `${target}.partial`, { recursive: true });
-        renameSync(`${target}.partial`, target);
+        // Renamed when whole: a waiting file sees nothing until every file is there.
+        writeFileSync(join(partial, 'done'), '');
+        renameSync(partial, target);
       }
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
+}
+
+const unpackedDir = { chrome: 'chrome-mv3', firefox: 'firefox-mv2' } as const;
+
+/** The unpacked extension for one browser, as a browser loads it (see packaged). */
+export async function buildExtension(browser: 'chrome' | 'firefox'): Promise<string> {
+  return join(await packaged(browser), unpackedDir[browser]);
+}
+
+/**
+ * The store package of one browser's build (…-chrome.zip, …-firefox.zip) and, for Firefox, the
+ * sources archive (…-sources.zip): the same build buildExtension gives (see packaged).
+ */
+export async function extensionPackages(browser: 'chrome' | 'firefox'): Promise<{ zip: string; sources?: string }> {
+  const dir = await packaged(browser);
+  const zips = readdirSync(dir).filter((f) => f.endsWith('.zip'));
+  const pick = (suffix: string) => join(dir, zips.find((z) => z.endsWith(suffix)) ?? `missing${suffix}`);
+  return { zip: pick(`-${browser}.zip`), ...(browser === 'firefox' ? { sources: pick('-sources.zip') } : {}) };
 }
 
 export async function screenshot(page: DrivenPage, name: string): Promise<string> {
