@@ -26,6 +26,9 @@ function cpuMsSoFar(): number | undefined {
 // file's end is that file's CPU (its own hooks' afterAll run first, so its browsers and servers
 // have ended by then). The suite is CPU-bound on a 2-core machine: this, not the wall time of a
 // file that mostly waited, says what a file costs the run (slowest-files-reporter.ts prints it).
+// Not counted for any file: the Chromium a worker keeps across files (pages-chromium.ts) until it
+// ends. Summing the running processes' CPU from /proc instead over-counted Chromium's (5.0 CPU-s
+// while it ran, 2.7 once it had ended and been reaped, for the same pages).
 const atStart = cpuMsSoFar();
 // (vitest passes the file as the second argument; the first, its fixtures, must be a pattern.)
 afterAll(({}, file) => {
