@@ -3,7 +3,7 @@
 # Run:   docker run -p 3000:3000 -v secret-push-data:/data -e MASTER_KEY=… -e BASE_URL=https://… secret-push
 # (compose.yaml runs two instances on PostgreSQL.)
 
-# 1. TypeScript → dist/ (needs the dev dependencies: typescript).
+# 1. TypeScript → dist/, bundled by esbuild (scripts/build-server.mjs; needs the dev dependencies).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

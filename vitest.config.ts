@@ -32,6 +32,9 @@ const embeddedOnly = [
 // per file.) Measured on test/server/push-api + test/server/pages: 38 s → 25 s, CPU 54 s → 29 s.
 const isolateServerFiles = false;
 
+// Each file's CPU, printed at the end of a run (test/support/file-cpu-setup.ts).
+const fileCpu = 'test/support/file-cpu-setup.ts';
+
 // Three projects: the server's tests on the embedded store, the same HTTP suites again on
 // PostgreSQL (one cluster per run, one database per test file), and the extension's unit and
 // component tests with WXT's fake browser. End-to-end tests (real browsers) are in test/e2e.
@@ -54,6 +57,7 @@ export default defineConfig({
           // The object-store files run on the embedded store in the server-s3 project.
           exclude: ['test/server/object-store/**'],
           globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/test-run-global-setup.ts'],
+          setupFiles: [fileCpu],
           isolate: isolateServerFiles,
           testTimeout: 30_000,
           // Real browsers, processes killed mid-write and databases stopped under load: a test that
@@ -74,6 +78,7 @@ export default defineConfig({
           exclude: [...embeddedOnly, 'test/server/catalogue/**', 'test/server/storage/store-contract.test.ts', 'test/server/storage/postgres-*.test.ts', 'test/server/scale-out/**'],
           env: { TEST_STORE: 'postgres' },
           globalSetup: ['test/support/postgres-global-setup.ts'],
+          setupFiles: [fileCpu],
           isolate: isolateServerFiles,
           testTimeout: 30_000,
           // Real browsers, processes killed mid-write and databases stopped under load: a test that
@@ -100,7 +105,7 @@ export default defineConfig({
           ],
           env: { TEST_FILE_STORAGE: 's3' },
           // After every file: its buckets listed, no object without a push (bucket-audit.ts).
-          setupFiles: ['test/support/bucket-audit-setup.ts'],
+          setupFiles: [fileCpu, 'test/support/bucket-audit-setup.ts'],
           globalSetup: ['test/support/postgres-global-setup.ts'],
           isolate: isolateServerFiles,
           testTimeout: 30_000,
@@ -116,7 +121,7 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['test/extension/**/*.test.{ts,tsx}'],
           // The fake browser speaks the English catalogue (extension/public/_locales/en).
-          setupFiles: ['test/extension/setup-i18n.ts'],
+          setupFiles: [fileCpu, 'test/extension/setup-i18n.ts'],
           // Component tests that render the popup and encrypt files: well under a second alone,
           // but vitest's 5 s default timed them out with the machine loaded (load average 30).
           testTimeout: 30_000,

@@ -86,6 +86,7 @@ const envSchema = z
     ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: int(32, 0, 16 * 1024 * 1024),
     HASHING_CONCURRENCY: int(2, 1, 256),
     HASHING_QUEUE: int(64, 0, 100_000),
+    PASSWORD_HASH_COST: int(14, 10, 17),
     HEADERS_TIMEOUT_SECONDS: int(15, 1, 3600),
     REQUEST_TIMEOUT_SECONDS: int(30, 1, 86_400),
     EXPIRY_SWEEP_SECONDS: int(60, 1, 86_400),
@@ -249,7 +250,7 @@ export interface Config {
   requireMfa: boolean;
   /** Storage quotas: the whole store, and per account / anonymous address per day. */
   storage: StorageLimits;
-  /** Concurrent scrypt computations, and how many may wait (more: 503). */
+  /** Concurrent scrypt computations, how many may wait (more: 503), and the cost of new hashes. */
   hashing: HashingLimits;
   wikiBaseUrl: string;
   logLevel: LogLevel;
@@ -385,7 +386,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     requireMfa: e.REQUIRE_MFA,
     storage: { maxStorageMb: e.MAX_STORAGE_MB, accountMbPerDay: e.ACCOUNT_STORAGE_MB_PER_DAY, anonymousMbPerIpPerDay: e.ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY },
-    hashing: { concurrency: e.HASHING_CONCURRENCY, maxWaiting: e.HASHING_QUEUE },
+    hashing: { concurrency: e.HASHING_CONCURRENCY, maxWaiting: e.HASHING_QUEUE, cost: e.PASSWORD_HASH_COST },
     wikiBaseUrl: e.WIKI_BASE_URL.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

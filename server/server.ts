@@ -8,6 +8,7 @@ import { ConnectionDrain } from './connection-drain.js';
 import { createCatalogueService } from './catalogue/catalogue-service.js';
 import type { Config } from './config.js';
 import { HashingQueue } from './crypto/hashing-queue.js';
+import { DEFAULT_HASH_COST } from './crypto/secret-hash.js';
 import { KeyRing } from './crypto/key-ring.js';
 import { StorageQuota } from './security/storage-quota.js';
 import { loadMasterKey, parseKey, verifyKeyRing } from './crypto/master-key.js';
@@ -81,6 +82,9 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     if (moved) logger.info(`Stored ${moved} pushes under keyed hashes of their URL tokens (the tokens themselves are no longer stored).`);
     const vault = new FileVault(store.blobs, keys);
     const hashing = new HashingQueue(config.hashing);
+    if ((config.hashing.cost ?? DEFAULT_HASH_COST) < DEFAULT_HASH_COST) {
+      logger.info(`PASSWORD_HASH_COST=${config.hashing.cost} is below the default ${DEFAULT_HASH_COST}: new passwords and passphrases are cheaper to guess from a stolen copy of the data. Meant for test suites; raise it in production.`);
+    }
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota, mailEnabled: config.mail !== undefined });
     const uploads = new SlicedUploads({ pushes, vault, blobs: store.blobs, counters: store.counters, ids, config, quota });

@@ -1,11 +1,13 @@
 import { ServiceError } from '../service-error.js';
-import { hashSecret, verifySecret } from './secret-hash.js';
+import { DEFAULT_HASH_COST, hashSecret, verifySecret } from './secret-hash.js';
 
 export interface HashingLimits {
   /** scrypt computations at once. */
   concurrency: number;
   /** Computations allowed to wait for a slot; beyond that the caller is refused at once. */
   maxWaiting: number;
+  /** scrypt's cost for new hashes, log2 N (PASSWORD_HASH_COST; default 14). */
+  cost?: number;
 }
 
 /** What a caller is told when the queue is full (503 with Retry-After). */
@@ -27,7 +29,7 @@ export class HashingQueue {
   constructor(private readonly limits: HashingLimits = { concurrency: 2, maxWaiting: 64 }) {}
 
   hash(secret: string): Promise<string> {
-    return this.run(() => hashSecret(secret));
+    return this.run(() => hashSecret(secret, this.limits.cost ?? DEFAULT_HASH_COST));
   }
 
   verify(secret: string, stored: string): Promise<boolean> {

@@ -5,19 +5,24 @@ import { randomBytes, scrypt, timingSafeEqual, createHash } from 'node:crypto';
  * from a stolen data file stays expensive) and compared in constant time.
  * Format: `scrypt$N$r$p$<salt b64url>$<hash b64url>`.
  */
-const N = 16384;
+/** scrypt's cost as log2 of N (PASSWORD_HASH_COST): 2^14 = 16384 by default. */
+export const DEFAULT_HASH_COST = 14;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
+/** scrypt needs 128·N·r bytes: room for the highest cost the setting allows (2^17: 128 MiB). */
+const MAX_MEMORY = 129 * 1024 * 1024;
 
 function derive(secret: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(secret.normalize('NFC'), salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(secret.normalize('NFC'), salt, KEYLEN, { N: n, r, p, maxmem: MAX_MEMORY }, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
-export async function hashSecret(secret: string): Promise<string> {
+/** A new hash at `cost` (log2 N); a stored hash keeps the cost it was made with. */
+export async function hashSecret(secret: string, cost = DEFAULT_HASH_COST): Promise<string> {
   const salt = randomBytes(16);
+  const N = 2 ** cost;
   const key = await derive(secret, salt, N, R, P);
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { serverDir } from '../server-dir.js';
 
 /**
  * The pages' scripts written in TypeScript (pages/browser/*.ts, one script per file there; they
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
  * other assets (scripts/build-server.mjs calls writePageScripts), and the compiled server then
  * serves those files and needs no bundler.
  */
-const sourceDir = fileURLToPath(new URL('./pages/browser/', import.meta.url));
+const sourceDir = join(serverDir, 'http/pages/browser');
 
 export function pageScriptEntries(dir = sourceDir): { name: string; entry: string }[] {
   if (!existsSync(dir)) return [];

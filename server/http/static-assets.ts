@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
+import { serverDir } from '../server-dir.js';
 import { bundlePageScripts } from './page-scripts.js';
 import { SAVE_SCOPE, SAVE_WORKER_SCRIPT } from './pages/browser/streaming-save/save-protocol.js';
 
@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
  * bundled from TypeScript (page-scripts.ts) when the build has not already written them here.
  */
 export function staticAssets(): Hono {
-  const dir = fileURLToPath(new URL('./pages/assets/', import.meta.url));
+  const dir = join(serverDir, 'http/pages/assets');
   const files = new Map<string, { body: Buffer; type: string }>();
   for (const name of readdirSync(dir)) {
     const type = TYPES[extname(name)];

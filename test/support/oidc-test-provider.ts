@@ -100,8 +100,11 @@ export async function startTestProvider(accounts: TestAccount[]) {
       try {
         if (req.method === 'GET') {
           const details = await p.interactionDetails(req, res);
+          // `rel=icon` data:, says the page has no icon: without it Chromium asks for /favicon.ico,
+          // gets the provider's 404 and logs it as a console error, once per browser and origin,
+          // so the first page test through each provider failed and its retry passed.
           res.writeHead(200, { 'content-type': 'text/html' }).end(
-            `<!doctype html><title>Test provider sign-in</title><form method="post" action="/interaction/${details.uid}"><label>Account <input name="login" id="login"></label><button type="submit" id="provider-sign-in">Sign in at the provider</button></form>`,
+            `<!doctype html><title>Test provider sign-in</title><link rel="icon" href="data:,"><form method="post" action="/interaction/${details.uid}"><label>Account <input name="login" id="login"></label><button type="submit" id="provider-sign-in">Sign in at the provider</button></form>`,
           );
           return;
         }

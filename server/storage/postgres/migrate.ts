@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type pg from 'pg';
+import { serverDir } from '../../server-dir.js';
 import { CheckedOutClient } from './checked-out-client.js';
 import { isUnavailable } from './unavailable.js';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+const MIGRATIONS_DIR = join(serverDir, 'storage/postgres/migrations/');
 /** Any constant both old and new servers agree on: instances starting together migrate one at a time. */
 export const MIGRATION_LOCK = 0x5ec2e7_0001;
 

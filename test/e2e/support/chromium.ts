@@ -65,6 +65,15 @@ const driven = (page: Page) => page as unknown as DrivenPage;
 export async function chromiumHarness(extensionDir: string, profileDir: string, theme: Theme = 'light', language?: string): Promise<ExtensionHarness> {
   let b = await launchWithExtension(extensionDir, profileDir, theme, language);
   /**
+   * Every page is opened in the current theme: the launch's colorScheme, or the one startOver
+   * switched to (Emulation.setEmulatedMedia, which is what prefers-color-scheme reads in that page).
+   */
+  const newPage = async () => {
+    const page = await b.context.newPage();
+    await page.emulateMedia({ colorScheme: theme });
+    return page;
+  };
+  /**
    * chrome://extensions, where the user changes site access and shortcuts (developerPrivate):
    * opened once per launch and kept in a background tab, as a user keeps a settings tab. Loading
    * it is the slow part (2–2.5 s on the loaded 2-core test machine, against ~20 ms for the call),
@@ -80,22 +89,37 @@ export async function chromiumHarness(extensionDir: string, profileDir: string, 
     const page = await settingsTab;
     return page.evaluate(fn, { id: b.extensionId, value });
   };
+  const revokeOrigin = async (originPattern: string) => {
+    await extensionsPage(
+      // Not granted: nothing to take away.
+      ({ id, value }) =>
+        chrome.developerPrivate.removeHostPermission(id, value).catch((e: Error) => {
+          if (!/hasn't been granted/.test(e.message)) throw e;
+        }),
+      originPattern,
+    );
+  };
+  const restart = async () => {
+    settingsTab = undefined;
+    await b.context.close();
+    b = await launchWithExtension(extensionDir, profileDir, theme, language);
+  };
   return {
     name: 'chromium',
     async openPopup(query = '') {
-      const page = await b.context.newPage();
+      const page = await newPage();
       await page.goto(b.url(`popup.html${query}`));
       await page.locator('.app, .loading').first().waitFor();
       return driven(page);
     },
     async openOptions() {
-      const page = await b.context.newPage();
+      const page = await newPage();
       await page.goto(b.url('options.html'));
       await page.locator('.app, .loading').first().waitFor();
       return driven(page);
     },
     async openPage(url) {
-      const page = await b.context.newPage();
+      const page = await newPage();
       await page.goto(url);
       await page.bringToFront();
       const tabId = await b.worker.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id ?? -1, url);
@@ -105,16 +129,7 @@ export async function chromiumHarness(extensionDir: string, profileDir: string, 
     async approveNextPrompt(originPattern) {
       await extensionsPage(({ id, value }) => chrome.developerPrivate.addHostPermission(id, value), originPattern);
     },
-    async revokeOrigin(originPattern) {
-      await extensionsPage(
-        // Not granted: nothing to take away.
-        ({ id, value }) =>
-          chrome.developerPrivate.removeHostPermission(id, value).catch((e: Error) => {
-            if (!/hasn't been granted/.test(e.message)) throw e;
-          }),
-        originPattern,
-      );
-    },
+    revokeOrigin,
     async setShortcut(shortcut) {
       await extensionsPage(
         ({ id, value }) => chrome.developerPrivate.updateExtensionCommand({ extensionId: id, commandName: '_execute_action', keybinding: value }),
@@ -130,13 +145,59 @@ export async function chromiumHarness(extensionDir: string, profileDir: string, 
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    async restart() {
-      settingsTab = undefined;
-      await b.context.close();
-      b = await launchWithExtension(extensionDir, profileDir, theme, language);
+    restart,
+    /**
+     * The theme switches without a relaunch (each page's prefers-color-scheme, see newPage); the
+     * UI language only with one, on the same profile (Chromium reads LANGUAGE when it starts), so
+     * a tour in another language still saves the new profile's first start.
+     */
+    async startOver(nextTheme, nextLanguage) {
+      // Every site it was given (in Site access, or by an accepted request): Chromium keeps them
+      // whatever the extension's own permissions.remove says.
+      const granted = await extensionsPage(
+        async ({ id }) => (await chrome.developerPrivate.getExtensionInfo(id)).runtimeHostPermissions?.hosts.filter((h) => h.granted).map((h) => h.host) ?? [],
+        '',
+      );
+      for (const pattern of granted) await revokeOrigin(pattern);
+      await b.worker.evaluate(async () => {
+        const api = chrome as unknown as StartOverApi;
+        await Promise.all([api.storage.local.clear(), api.storage.sync.clear(), api.storage.session.clear()]);
+        const { origins = [], permissions = [] } = await api.permissions.getAll();
+        // Only what was granted on request can be taken back; the manifest's own stay, as on a fresh install.
+        for (const p of [...origins.map((o) => ({ origins: [o] })), ...permissions.map((p) => ({ permissions: [p] }))]) {
+          try {
+            await api.permissions.remove(p);
+          } catch {
+            // the manifest's own: kept
+          }
+        }
+      });
+      theme = nextTheme;
+      const changesLanguage = (nextLanguage ?? 'en-US') !== (language ?? 'en-US');
+      language = nextLanguage;
+      if (changesLanguage) {
+        await restart();
+        return;
+      }
+      // The reload ends this worker and closes the extension's pages: a new worker starts, as on a fresh install.
+      const reloaded = b.context.waitForEvent('serviceworker', { predicate: (w) => w.url().startsWith(b.url('')), timeout: 60_000 });
+      // As the Reload button in chrome://extensions, which a user has only in developer mode (as
+      // the unpacked extension of the tests is): reloaded without it, Chromium turns the extension
+      // off (disableReasons.unsupportedDeveloperExtension, its pages ERR_BLOCKED_BY_CLIENT).
+      await extensionsPage(async ({ id }) => {
+        await chrome.developerPrivate.updateProfileConfiguration({ inDeveloperMode: true });
+        await chrome.developerPrivate.reload(id, { failQuietly: true });
+      }, '');
+      b = { ...b, worker: await reloaded };
     },
     close: () => b.context.close(),
   };
+}
+
+/** What startOver calls of the extension's API in its service worker. */
+interface StartOverApi {
+  storage: Record<'local' | 'sync' | 'session', { clear(): Promise<void> }>;
+  permissions: { getAll(): Promise<{ origins?: string[]; permissions?: string[] }>; remove(p: object): Promise<boolean> };
 }
 
 /** chrome.* as the service worker and chrome://extensions see it (only what the tests call). */
@@ -145,6 +206,9 @@ declare const chrome: {
   developerPrivate: {
     addHostPermission(extensionId: string, host: string): Promise<void>;
     removeHostPermission(extensionId: string, host: string): Promise<void>;
+    reload(extensionId: string, options: { failQuietly: boolean }): Promise<void>;
+    getExtensionInfo(extensionId: string): Promise<{ runtimeHostPermissions?: { hosts: Array<{ host: string; granted: boolean }> } }>;
+    updateProfileConfiguration(update: { inDeveloperMode: boolean }): Promise<void>;
     updateExtensionCommand(update: { extensionId: string; commandName: string; keybinding: string }): Promise<void>;
   };
 };

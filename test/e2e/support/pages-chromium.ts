@@ -34,10 +34,11 @@ export function serverAndChromium(env: ServerSettings = {}): { readonly server: 
   let browser: Browser | undefined;
   beforeAll(async () => {
     server = await startServer(typeof env === 'function' ? await env() : env);
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
-    await browser?.close();
+    // The browser stays for the worker's next file; what this block opened in it does not.
+    await closeContextsOf(browser);
     await server?.stop();
   });
   return {
@@ -54,6 +55,31 @@ export function serverAndChromium(env: ServerSettings = {}): { readonly server: 
 
 const root = resolve(import.meta.dirname, '../../..');
 export const artifactsDir = join(root, 'test-artifacts');
+
+/**
+ * One Chromium per vitest worker, shared by the files the worker runs one after another (server
+ * files run with isolate:false, so this module, and the browser, outlive a file). A launch and
+ * close cost ~1.2 CPU-s of Chromium's processes on the 2-core test machine and the e2e files
+ * launched ~25 times a run; each file and test still gets fresh BrowserContexts (newVisitor), which
+ * share no cookies, storage or cache. Relaunched if it disconnected (crashed or closed by a test).
+ * Closed when the worker ends: the fork gets SIGTERM and Playwright's exit handling closes the
+ * browsers it launched (no Chromium is left behind: checked with `pgrep chromium` after a run).
+ */
+let shared: Promise<Browser> | undefined;
+export async function sharedChromium(): Promise<Browser> {
+  if (shared) {
+    const browser = await shared.catch(() => undefined);
+    if (browser?.isConnected()) return browser;
+  }
+  shared = launchChromium();
+  return shared;
+}
+
+/** Closes every context open in `browser`: what a file left open (a test that failed before its own close). */
+export async function closeContextsOf(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((context) => context.close().catch(() => undefined)));
+}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

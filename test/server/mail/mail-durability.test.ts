@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../support/http.js';
 import { storeEnv, testStore, type TestServer } from '../../support/server.js';
 import { SmtpReceiver } from '../../support/smtp-receiver.js';
-import { spawnServer, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 import { Browser } from '../pages/browser.js';
 
 /** The mail outbox across process deaths and instances: real server processes, a real SMTP server. */
@@ -38,7 +38,7 @@ describe('mail outbox durability', () => {
     TRUST_PROXY: 'true',
   });
   const start = async () => {
-    const s = await spawnServer(await env());
+    const s = await spawnBuiltServer(await env());
     running.push(s);
     return s;
   };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startObjectStore, type TestObjectStore } from '../../support/object-store.js';
 import { storedBlobs } from '../../support/stored-data.js';
 import { startServer } from '../../support/server.js';
-import { spawnServer } from '../../support/spawn-server.js';
+import { spawnBuiltServer } from '../../support/spawn-server.js';
 
 let s3: TestObjectStore;
 beforeAll(async () => {
@@ -50,7 +50,7 @@ describe('an instance killed mid-upload (FILE_STORAGE=s3)', () => {
     const { env } = await s3.bucket();
     const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-kill-s3-'));
     try {
-      const spawned = await spawnServer({ ...env, DATA_DIR: dataDir, FILES_REQUIRE_AUTH: 'false', MAX_FILE_BYTES: String(64 * MiB), ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0', LOG_LEVEL: 'error' });
+      const spawned = await spawnBuiltServer({ ...env, DATA_DIR: dataDir, FILES_REQUIRE_AUTH: 'false', MAX_FILE_BYTES: String(64 * MiB), ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY: '0', LOG_LEVEL: 'error' });
       const boundary = 'killedmidupload';
       const req = request(`${spawned.url}/api/v2/pushes`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(64 * MiB) } });
       req.on('error', () => {}); // the server is killed under it

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, newVisitor, screenshot } from '../../e2e/support/pages-chromium.js';
+import { closeContextsOf, hasChromium, newVisitor, screenshot, sharedChromium } from '../../e2e/support/pages-chromium.js';
 import { startServer, type TestServer } from '../../support/server.js';
 
 /**
@@ -15,10 +15,10 @@ describe.skipIf(!hasChromium)('catalogue module pages on a phone (Chromium)', ()
 
   beforeAll(async () => {
     server = await startServer();
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeContextsOf(browser);
     await server?.stop();
   });
 

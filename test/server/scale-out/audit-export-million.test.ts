@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digest } from '../../../server/crypto/secret-hash.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
-import { spawnServer, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 
 /**
  * Issue 32: an export of 1,000,000 audit entries runs in bounded memory. The entries are written
@@ -22,7 +22,7 @@ const kib = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${fiel
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await spawnServer({ DATABASE_URL: db.url, MASTER_KEY, ADMIN_EMAILS: 'siem@example.com', LOG_LEVEL: 'error' });
+  server = await spawnBuiltServer({ DATABASE_URL: db.url, MASTER_KEY, ADMIN_EMAILS: 'siem@example.com', LOG_LEVEL: 'error' });
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   try {

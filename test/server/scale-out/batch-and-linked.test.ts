@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../support/http.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
-import { spawnServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuilt, spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 
 /**
  * One link per recipient and linked secrets (issue 35) on three server processes sharing one
@@ -24,8 +24,8 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const env = { DATABASE_URL: db.url, MASTER_KEY, LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '120', TRUST_PROXY: 'true' };
   // A loaded shared machine can take more than the default 20 s to start three processes.
-  servers = await Promise.all([0, 1, 2].map(() => spawnServer(env, 90_000)));
-  const made = spawnTs('server/cli/users.ts', ['create', 'scale-batch@example.com'], { DATABASE_URL: db.url, MASTER_KEY, LOG_LEVEL: 'error' });
+  servers = await Promise.all([0, 1, 2].map(() => spawnBuiltServer(env, 90_000)));
+  const made = await spawnBuilt('server/cli/users.js', ['create', 'scale-batch@example.com'], { DATABASE_URL: db.url, MASTER_KEY, LOG_LEVEL: 'error' });
   expect(await made.exited).toBe(0);
   owner = made.output().trim().split('\n').at(-1)!;
 }, 240_000);

@@ -6,7 +6,7 @@ import { parseKey } from '../../../server/crypto/master-key.js';
 import { UrlTokenIds } from '../../../server/pushes/url-token-id.js';
 import { api } from '../../support/http.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
-import { spawnServer, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 
 /**
  * Scheduled release (issue 35) on three server processes sharing one PostgreSQL database: a push
@@ -37,7 +37,7 @@ async function storageId(token: string): Promise<string> {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  servers = await Promise.all([0, 1, 2].map(() => spawnServer({ DATABASE_URL: db.url, MASTER_KEY, LOG_LEVEL: 'error' })));
+  servers = await Promise.all([0, 1, 2].map(() => spawnBuiltServer({ DATABASE_URL: db.url, MASTER_KEY, LOG_LEVEL: 'error' })));
 }, 90_000);
 
 afterAll(async () => {

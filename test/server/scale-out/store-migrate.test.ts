@@ -9,7 +9,7 @@ import { encryptManifestPayload } from '../../../shared/e2e/push-content.js';
 import { api, createPush, request } from '../../support/http.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres-database.js';
 import { createUserWithToken, startServer } from '../../support/server.js';
-import { spawnTs } from '../../support/spawn-server.js';
+import { spawnBuilt } from '../../support/spawn-server.js';
 import { SmtpReceiver } from '../../support/smtp-receiver.js';
 import { waitFor } from '../../support/http.js';
 import { Browser } from '../pages/browser.js';
@@ -31,7 +31,7 @@ const putSlice = (s: Parameters<typeof request>[0], at: number) =>
   request(s, 'PUT', `/api/v2/uploads/${sliced.upload}/files/0?offset=${at}`, { token: made.owner, raw: sliced.envelope.subarray(at, at + SLICE), contentType: 'application/octet-stream' });
 
 const migrate = async (to: string, env: Record<string, string> = {}) => {
-  const p = spawnTs('server/cli/store-migrate.ts', ['--from', dataDir, '--to', to], env);
+  const p = await spawnBuilt('server/cli/store-migrate.js', ['--from', dataDir, '--to', to], env);
   return { code: await p.exited, out: p.output() };
 };
 
@@ -83,7 +83,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-// Each test spawns the CLI (through tsx) and servers one after another: past vitest's 30 s when
+// Each test spawns the CLI (the run's build) and servers one after another: past vitest's 30 s when
 // the shared machine is loaded (load average 37 measured at a run that timed out there).
 describe('npm run store:migrate', { timeout: 120_000 }, () => {
   it('copies, verifies, can run again, and a PostgreSQL server with the same key serves it all', async () => {

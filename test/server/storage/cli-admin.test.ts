@@ -1,23 +1,16 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Browser } from '../pages/browser.js';
 import { startServer } from '../../support/server.js';
+import { runUsersCommand } from '../../support/spawn-server.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-cli-admin-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function cli(args: string[], input = ''): Promise<{ code: number | null; out: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR'].includes(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/users.ts', ...args], { env: { ...env, DATA_DIR: dataDir, SIGN_UP: 'invite' }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  child.stdin.end(input);
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out })));
-}
+// The built command (as the container runs `npm run users`): no TypeScript loader per command.
+const cli = (args: string[], input = '') => runUsersCommand(args, { DATA_DIR: dataDir, SIGN_UP: 'invite' }, input);
 
 describe('users CLI: administrators and invites', () => {
   it('admin <email> grants the role (logged as the command line), --revoke takes it back; invite prints a link that signs up once', async () => {

@@ -1,25 +1,18 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Browser } from '../pages/browser.js';
 import { startServer } from '../../support/server.js';
+import { runUsersCommand, spawnNode } from '../../support/spawn-server.js';
 import { totpCode } from '../../support/totp.js';
 import { csrfFrom, textOf } from '../pages/browser.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'secret-push-cli-password-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function cli(args: string[], input = ''): Promise<{ code: number | null; out: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR'].includes(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/users.ts', ...args], { env: { ...env, DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  child.stdin.end(input);
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out })));
-}
+// The built command (as the container runs `npm run users`): no TypeScript loader per command.
+const cli = (args: string[], input = '') => runUsersCommand(args, { DATA_DIR: dataDir }, input);
 
 describe('users CLI: an account made on the command line can sign in to the pages', () => {
   it('create, then set-password from stdin, then sign in through the sign-in form', async () => {
@@ -80,4 +73,14 @@ describe('users CLI: an account made on the command line can sign in to the page
       await server.close();
     }
   }, 60_000);
+
+  it('npm run users in a checkout runs the TypeScript sources (scripts/cli.mjs through tsx) on the same data', async () => {
+    const listed = spawnNode(['scripts/cli.mjs', 'users', 'tokens', 'ops@example.com'], { DATA_DIR: dataDir });
+    expect(await listed.exited, listed.output()).toBe(0);
+    // The token the create command made in the first test, read back by the sources' command.
+    expect(listed.output()).toMatch(/^[0-9a-f-]{36}\t\S+\tCLI token$/m);
+    const unknown = spawnNode(['scripts/cli.mjs', 'users', 'tokens', 'nobody@example.com'], { DATA_DIR: dataDir });
+    expect(await unknown.exited).toBe(1);
+    expect(unknown.output()).toMatch(/no account nobody@example.com/);
+  });
 });

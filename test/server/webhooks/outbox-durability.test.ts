@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api } from '../../support/http.js';
 import { storeEnv } from '../../support/server.js';
-import { spawnBuiltServer, spawnTs, type SpawnedServer } from '../../support/spawn-server.js';
+import { spawnBuilt, spawnBuiltServer, type SpawnedServer } from '../../support/spawn-server.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 /**
@@ -31,7 +31,7 @@ describe('webhook outbox across kill -9', () => {
     const base = { DATA_DIR: dataDir, MASTER_KEY: 'b8'.repeat(32), LOG_LEVEL: 'error', WEBHOOK_ALLOW_PRIVATE: 'true', EXPIRY_SWEEP_SECONDS: '3600' };
     const env = { ...base, ...(await storeEnv(dataDir, base)) };
 
-    const cli = spawnTs('server/cli/users.ts', ['create', 'outbox@example.com'], env);
+    const cli = await spawnBuilt('server/cli/users.js', ['create', 'outbox@example.com'], env);
     expect(await cli.exited, cli.output()).toBe(0);
     const token = cli.output().trim().split('\n').pop()!;
 
