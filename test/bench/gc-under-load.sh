@@ -5,12 +5,12 @@
 # autocannon at 50 connections, 5,000 requests unmeasured, then N counted. Prints scavenges,
 # the old generation's growth between scavenges ("promoted": promotions and direct old-space
 # allocation), mark-compacts and their pauses. Counts and MB do not depend on the machine's
-# load; the pauses (wall time) do. Needs gawk.
+# load; the pauses (wall time) do. Needs gawk. DIST=DIR runs another build (an A/B).
 KIND=$1; FLAGS=$2; N=${3:-10000}
 PORT=$((20000 + RANDOM % 20000)); DATA=$(mktemp -d)
 cd "$(dirname "$0")/../.."
 env DATA_DIR=$DATA/data MASTER_KEY=$(openssl rand -hex 32) PORT=$PORT HOST=127.0.0.1 RATE_LIMIT_PER_MINUTE=0 MAX_STORAGE_MB=0 ACCOUNT_STORAGE_MB_PER_DAY=0 ANONYMOUS_STORAGE_MB_PER_IP_PER_DAY=0 LOG_LEVEL=error NODE_ENV=production MAX_EXPIRE_VIEWS=100000 \
-  node --trace-gc $FLAGS dist/server/main.js > $DATA/gc.log 2>&1 &
+  node --trace-gc $FLAGS "${DIST:-dist}"/server/main.js > $DATA/gc.log 2>&1 &
 SPID=$!
 until curl -sf http://127.0.0.1:$PORT/api/v2/version >/dev/null; do sleep 0.2; done
 BODY='{"push":{"payload":"hello secret","expire_after_views":100000}}'

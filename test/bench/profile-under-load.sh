@@ -5,6 +5,7 @@
 # 3 s unmeasured, then DUR (default 12) seconds whose monotonic-clock bounds (µs) go to
 # OUTDIR/window for profile-buckets.ts --from/--to. Retrieve views one push (its views queue on
 # the push's lock, so the server idles more than in the bench; the CPU per view is the same work).
+# For profile-buckets.ts give DIST an unbundled build (it buckets by file; see docs/performance.md).
 set -e
 KIND=$1; OUT=$(realpath -m "$2"); DIST=$(realpath -m "${3:-dist}")
 PORT=$((20000 + RANDOM % 20000))

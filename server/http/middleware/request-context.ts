@@ -120,18 +120,58 @@ export function requestContext(options: ContextOptions): MiddlewareHandler<AppEn
  * never do, and building them (the socket's address info, the Host check) was a sizeable part
  * of a small answer's cost. Own enumerable getters, so a copy (`{ ...ctx }`, as tRPC's
  * middleware makes) still carries the values.
+ *
+ * The getters are the same two functions for every request (LAZY_FIELDS), reading the request
+ * from the object's private fields. They were closures in an object literal, fresh per request:
+ * V8 then gives each context a hidden class of its own, allocated in the old generation, whose
+ * accessors keep that request's closures — and through them its Hono context, request and
+ * answer — alive through every young-generation collection until a full one. That was ~8 KB of
+ * every request promoted, a mark-compact every few thousand requests (test/bench/gc-under-load.sh;
+ * docs/performance.md).
  */
+class LazyRequestContext {
+  readonly #c: Context<AppEnv>;
+  readonly #options: ContextOptions;
+  #client: ClientInfo | undefined;
+  #baseUrl: string | undefined;
+  declare readonly client: ClientInfo;
+  declare readonly baseUrl: string;
+
+  constructor(
+    c: Context<AppEnv>,
+    options: ContextOptions,
+    readonly user: RequestContext['user'],
+    readonly badCredentials: boolean,
+  ) {
+    this.#c = c;
+    this.#options = options;
+    Object.defineProperties(this, LAZY_FIELDS);
+  }
+
+  static client(ctx: LazyRequestContext): ClientInfo {
+    return (ctx.#client ??= clientInfo(ctx.#c, ctx.#options.trustProxy));
+  }
+
+  static baseUrl(ctx: LazyRequestContext): string {
+    return (ctx.#baseUrl ??= ctx.#options.baseUrl ?? requestBaseUrl(ctx.#c, ctx.#options));
+  }
+}
+
+const LAZY_FIELDS: PropertyDescriptorMap = {
+  client: {
+    enumerable: true,
+    get(this: LazyRequestContext) {
+      return LazyRequestContext.client(this);
+    },
+  },
+  baseUrl: {
+    enumerable: true,
+    get(this: LazyRequestContext) {
+      return LazyRequestContext.baseUrl(this);
+    },
+  },
+};
+
 function lazyRequestContext(c: Context<AppEnv>, options: ContextOptions, user: RequestContext['user'], badCredentials: boolean): RequestContext {
-  let client: ClientInfo | undefined;
-  let baseUrl: string | undefined;
-  return {
-    user,
-    badCredentials,
-    get client() {
-      return (client ??= clientInfo(c, options.trustProxy));
-    },
-    get baseUrl() {
-      return (baseUrl ??= options.baseUrl ?? requestBaseUrl(c, options));
-    },
-  };
+  return new LazyRequestContext(c, options, user, badCredentials);
 }
