@@ -83,7 +83,7 @@ export async function openServices(config: Config, logger: Logger, metrics?: Met
     const vault = new FileVault(store.blobs, keys);
     const hashing = new HashingQueue(config.hashing);
     if ((config.hashing.cost ?? DEFAULT_HASH_COST) < DEFAULT_HASH_COST) {
-      logger.info(`PASSWORD_HASH_COST=${config.hashing.cost} is below the default ${DEFAULT_HASH_COST}: new passwords and passphrases are cheaper to guess from a stolen copy of the data. Meant for test suites; raise it in production.`);
+      logger.info(`PASSWORD_HASH_COST=${config.hashing.cost} is below the default ${DEFAULT_HASH_COST}: new passwords and passphrases are cheaper to guess from a stolen copy of the data. Meant for the throwaway servers of automated checks; raise it in production.`);
     }
     const quota = new StorageQuota(store, store.counters, config.storage);
     const pushes = new PushService({ store, keys, vault, config, logger, hashing, ids, quota, mailEnabled: config.mail !== undefined });
