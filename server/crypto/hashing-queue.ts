@@ -1,5 +1,5 @@
 import { ServiceError } from '../service-error.js';
-import { DEFAULT_HASH_COST, hashSecret, verifySecret } from './secret-hash.js';
+import { hashSecret, verifySecret } from './secret-hash.js';
 
 export interface HashingLimits {
   /** scrypt computations at once. */
@@ -29,7 +29,7 @@ export class HashingQueue {
   constructor(private readonly limits: HashingLimits = { concurrency: 2, maxWaiting: 64 }) {}
 
   hash(secret: string): Promise<string> {
-    return this.run(() => hashSecret(secret, this.limits.cost ?? DEFAULT_HASH_COST));
+    return this.run(() => hashSecret(secret, this.limits.cost));
   }
 
   verify(secret: string, stored: string): Promise<boolean> {
